@@ -1,0 +1,95 @@
+"""Settings: the TOML config file (user config dir), environment variables and flags.
+
+Precedence, highest first: command-line flags, environment, config file, defaults.
+API keys are read from the environment or the file and never printed or logged.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from platformdirs import user_cache_dir, user_config_dir
+
+APP_NAME = "steer"
+
+KEY_ENV = {
+    "openai": "OPENAI_API_KEY",
+    "xai": "XAI_API_KEY",
+    "cerebras": "CEREBRAS_API_KEY",
+    "groq": "GROQ_API_KEY",
+}
+
+
+def config_dir() -> Path:
+    return Path(os.environ.get("STEER_CONFIG_DIR") or user_config_dir(APP_NAME))
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("STEER_CACHE_DIR") or user_cache_dir(APP_NAME))
+
+
+def config_path() -> Path:
+    return Path(os.environ.get("STEER_CONFIG") or (config_dir() / "config.toml"))
+
+
+class ConfigError(Exception):
+    """The config file could not be read or has a bad value."""
+
+
+@dataclass
+class Settings:
+    backend: str = "local"  # local | openai | xai | cerebras | groq | ollama | vllm | llamacpp | ws(s)://URL
+    model: str | None = None  # model name, or a GGUF path for the local engine
+    edit_format: str | None = None  # None: best for the backend
+    theme: str = "dark"
+    test_command: str | None = None
+    upstream_url: str | None = None  # override for OpenAI-compatible backends
+    temperature: float | None = None
+    max_output_tokens: int | None = None
+    keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
+    extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
+
+    def api_key(self, backend: str) -> str | None:
+        env = KEY_ENV.get(backend)
+        if env and os.environ.get(env):
+            return os.environ[env]
+        return self.keys.get(backend)
+
+
+def load_settings(path: Path | None = None, **overrides) -> Settings:
+    """Read the config file (if any), then the environment, then non-None overrides."""
+    path = path or config_path()
+    data: dict = {}
+    if path.exists():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    settings = Settings()
+    known = {f for f in Settings.__dataclass_fields__ if f not in ("keys", "extra")}
+    for key, value in data.items():
+        if key in known:
+            setattr(settings, key, value)
+        elif key == "keys" and isinstance(value, dict):
+            settings.keys = {str(k): str(v) for k, v in value.items()}
+        else:
+            settings.extra[key] = value
+    env_map = {
+        "STEER_BACKEND": "backend",
+        "STEER_MODEL": "model",
+        "STEER_FORMAT": "edit_format",
+        "STEER_THEME": "theme",
+        "STEER_TEST_COMMAND": "test_command",
+    }
+    for env, attr in env_map.items():
+        if os.environ.get(env):
+            setattr(settings, attr, os.environ[env])
+    for key, value in overrides.items():
+        if value is not None:
+            if key not in known:
+                raise ConfigError(f"unknown setting {key!r}")
+            setattr(settings, key, value)
+    return settings

@@ -1,0 +1,1 @@
+"""The edit engine: streaming parser, tolerant locator, all-or-nothing applier, live diff model."""

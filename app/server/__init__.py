@@ -1,0 +1,1 @@
+"""The `steer serve` gateway and its engines."""

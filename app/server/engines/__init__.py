@@ -1,0 +1,1 @@
+"""Engines behind the gateway: local (llama.cpp), upstream (HTTP), replay (recorded)."""

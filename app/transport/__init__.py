@@ -1,0 +1,1 @@
+"""Client side of the Responses-over-WebSocket protocol."""
