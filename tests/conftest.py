@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 
@@ -11,8 +9,8 @@ import pytest
 def _isolated_dirs(tmp_path_factory, monkeypatch):
     base = tmp_path_factory.mktemp("steer-home")
     monkeypatch.setenv("STEER_CONFIG_DIR", str(base / "config"))
-    # The model cache is shared on purpose: assembling 1.1 GB per test would be wasteful.
-    if "STEER_CACHE_DIR" not in os.environ:
-        monkeypatch.setenv("STEER_CACHE_DIR", str(base / "cache"))
+    # STEER_CACHE_DIR is left alone on purpose: the assembled 1.1 GB model lives there and
+    # re-assembling it per test would be wasteful. Nothing else is cached.
+    monkeypatch.setenv("STEER_DATA_DIR", str(base / "data"))
     for key in ("OPENAI_API_KEY", "XAI_API_KEY", "CEREBRAS_API_KEY", "GROQ_API_KEY", "STEER_BACKEND", "STEER_MODEL"):
         monkeypatch.delenv(key, raising=False)
