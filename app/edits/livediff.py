@@ -1,0 +1,428 @@
+"""The live diff the file view draws: a virtual list of display rows over the document.
+
+The document's lines are shown in order; every hunk replaces a range of old lines
+[start, end) with new lines. A hunk is drawn as its removed rows followed by its added
+rows; everything else is a context row. Rows are never materialised: `row(i)` finds
+the hunk with a binary search over per-hunk prefix sums (O(log hunks)), and every
+update recomputes only the prefix sums from the changed hunk on (O(hunks)). Streaming
+growth of a hunk's new text is O(delta): only the new tail of the text is split.
+
+A hunk is keyed by the caller (the session uses the block index while streaming). When
+a block completes, `finish()` replaces its streaming hunk with the minimal hunks of
+its diff (difflib on the block's lines only, never the file), so per-hunk review acts on
+exactly what changed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable
+
+CONTEXT = "context"
+REMOVED = "removed"
+ADDED = "added"
+
+# Pair a removed and an added line for intra-line highlights only if they are this
+# similar; below it the whole line changed and highlighting pieces would be noise.
+_SPAN_MIN_RATIO = 0.4
+# How many change records `changed_since` keeps before answering "everything".
+_LOG_LIMIT = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One display row. Line numbers are 1-based; None where the row has no such line."""
+
+    kind: str  # CONTEXT | REMOVED | ADDED
+    text: str
+    old_no: int | None
+    new_no: int | None
+    hunk: int | None = None  # display hunk index (position order), None for context
+    spans: tuple[tuple[int, int], ...] = ()  # changed character ranges [start, end) in text
+    partial: bool = False  # an added line the model is still writing
+
+
+@dataclass(eq=False, slots=True)
+class Hunk:
+    """Old lines [start, end) of the base document are replaced by `new` (+ `tail`)."""
+
+    start: int
+    end: int
+    new: list[str] = field(default_factory=list)  # complete new lines
+    tail: str = ""  # the new line being written (no newline yet)
+    key: Hashable = None
+    streaming: bool = False
+    # Leading new lines equal to the old lines are context while streaming: the
+    # model often repeats the first SEARCH lines; `skip` counts those already folded.
+    fed: int = 0  # characters of the replacement text consumed so far
+    old: list[str] = field(default_factory=list)  # the block's own old lines (streaming only)
+    skip: int = 0
+    diverged: bool = False
+    _spans: dict = field(default_factory=dict)
+
+    @property
+    def n_old(self) -> int:
+        return self.end - self.start
+
+    @property
+    def n_new(self) -> int:
+        return len(self.new) + (1 if self._show_tail() else 0)
+
+    @property
+    def rows(self) -> int:
+        return self.n_old + self.n_new
+
+    def _show_tail(self) -> bool:
+        if not self.tail:
+            return False
+        # While still folding the repeated prefix, a partial line that is a prefix of
+        # the next old line is most likely that line being retyped: don't flash it.
+        if self.streaming and not self.diverged and self.skip < len(self.old):
+            return not self.old[self.skip].startswith(self.tail)
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class HunkInfo:
+    """A hunk as the session and the view see it (0-based old range, new lines)."""
+
+    index: int
+    key: Hashable
+    start: int
+    end: int
+    new: tuple[str, ...]
+    streaming: bool
+
+
+class LiveDiff:
+    """Display rows over `lines` (the base document, without newlines) plus hunks."""
+
+    def __init__(self, lines: list[str] | None = None):
+        self._lines: list[str] = list(lines or [])
+        self._hunks: list[Hunk] = []  # sorted by start, non-overlapping
+        self._starts: list[int] = []  # hunk.start per hunk (bisect key for old lines)
+        self._row_starts: list[int] = []  # first display row of each hunk
+        self._cum_new: list[int] = []  # sum of n_new over hunks[0..k]
+        self._cum_old: list[int] = []  # sum of n_old over hunks[0..k]
+        self._by_key: dict[Hashable, Hunk] = {}
+        self.version = 0
+        self._log: list[tuple[int, int, int]] = []  # (version, first row, stop row or -1: to the end)
+        self.cursor_row: int | None = None  # where text is being written now (the view follows it)
+
+    # ----------------------------------------------------------------- reading
+
+    @property
+    def lines(self) -> list[str]:
+        return self._lines
+
+    @property
+    def row_count(self) -> int:
+        return len(self._lines) + (self._cum_new[-1] if self._cum_new else 0)
+
+    @property
+    def hunk_count(self) -> int:
+        return len(self._hunks)
+
+    def hunks(self) -> list[HunkInfo]:
+        return [self._info(i) for i in range(len(self._hunks))]
+
+    def hunk(self, i: int) -> HunkInfo:
+        return self._info(i)
+
+    def hunk_index(self, key: Hashable) -> int | None:
+        h = self._by_key.get(key)
+        return None if h is None else self._hunks.index(h)
+
+    def hunk_rows(self, i: int) -> tuple[int, int]:
+        """Display rows of hunk i as a half-open range (first, stop)."""
+        start = self._row_starts[i]
+        return start, start + self._hunks[i].rows
+
+    def hunk_at_row(self, row: int) -> int | None:
+        k = bisect_right(self._row_starts, row) - 1
+        if k >= 0 and row < self._row_starts[k] + self._hunks[k].rows:
+            return k
+        return None
+
+    def row(self, i: int) -> Row:
+        if not 0 <= i < self.row_count:
+            raise IndexError(i)
+        k = bisect_right(self._row_starts, i) - 1
+        if k >= 0:
+            h = self._hunks[k]
+            offset = i - self._row_starts[k]
+            if offset < h.rows:
+                return self._hunk_row(k, h, offset)
+            old_idx = i - self._cum_new[k]
+            delta = self._cum_new[k] - self._cum_old[k]
+        else:
+            old_idx, delta = i, 0
+        return Row(CONTEXT, self._lines[old_idx], old_idx + 1, old_idx + 1 + delta)
+
+    def rows(self, start: int, stop: int) -> list[Row]:
+        return [self.row(i) for i in range(max(0, start), min(stop, self.row_count))]
+
+    def new_lines(self) -> list[str]:
+        """The document as it would be with every hunk applied (O(file): for accept, not per delta)."""
+        out: list[str] = []
+        pos = 0
+        for h in self._hunks:
+            out.extend(self._lines[pos : h.start])
+            out.extend(h.new)
+            if h.tail:
+                out.append(h.tail)
+            pos = h.end
+        out.extend(self._lines[pos:])
+        return out
+
+    def changed_since(self, version: int) -> tuple[int, int] | None:
+        """Rows that may differ from what the view drew at `version`: (first, stop) or None.
+
+        `stop` is `row_count` when rows shifted (a line was added or removed).
+        """
+        if version >= self.version:
+            return None
+        if not self._log or self._log[0][0] > version + 1:
+            return 0, self.row_count
+        first, stop = None, 0
+        for v, f, s in self._log:
+            if v <= version:
+                continue
+            first = f if first is None else min(first, f)
+            stop = self.row_count if s < 0 else max(stop, s)
+        if first is None:
+            return None
+        return first, max(first, min(stop, self.row_count))
+
+    # ----------------------------------------------------------------- updates
+
+    def reset(self, lines: list[str], hunks: Iterable[tuple[int, int, list[str]]] = ()) -> None:
+        """New base document (after accept or an external change), with finished hunks."""
+        self._lines = list(lines)
+        self._hunks = []
+        self._by_key = {}
+        for n, (start, end, new) in enumerate(sorted(hunks, key=lambda h: (h[0], h[1]))):
+            h = Hunk(start, end, list(new), key=("h", n))
+            self._hunks.append(h)
+            self._by_key[h.key] = h
+        self._check_order()
+        self._recompute(0)
+        self.cursor_row = None
+        self._touch(0, -1)
+
+    def clear(self) -> None:
+        """Drop every hunk (reject all, or a redirect starting over)."""
+        if not self._hunks:
+            return
+        self._hunks, self._by_key = [], {}
+        self._recompute(0)
+        self.cursor_row = None
+        self._touch(0, -1)
+
+    def add(self, key: Hashable, start: int, end: int) -> int:
+        """A block was located at old lines [start, end): a streaming hunk with no new text yet.
+
+        Raises ValueError if it overlaps an existing hunk. Returns its hunk index.
+        """
+        if key in self._by_key:
+            raise ValueError(f"hunk {key!r} exists")
+        if not 0 <= start <= end <= len(self._lines):
+            raise ValueError(f"range {start}:{end} outside the document")
+        k = bisect_right(self._starts, start)
+        if k > 0 and (self._hunks[k - 1].end > start or self._hunks[k - 1].start == self._hunks[k - 1].end == start == end):
+            raise ValueError("overlaps another edit")
+        if k < len(self._hunks) and (self._hunks[k].start < end or (start == end and self._hunks[k].start == start)):
+            raise ValueError("overlaps another edit")
+        h = Hunk(start, end, key=key, streaming=True, old=self._lines[start:end])
+        self._hunks.insert(k, h)
+        self._by_key[key] = h
+        self._recompute(k)
+        self.cursor_row = self._row_starts[k]
+        self._touch(self._row_starts[k], -1)
+        return k
+
+    def update(self, key: Hashable, replace_so_far: str) -> bool:
+        """The block's replacement text grew. O(new characters). Returns whether rows changed."""
+        h = self._by_key[key]
+        if len(replace_so_far) < h.fed or not replace_so_far.startswith(h.tail, h.fed - len(h.tail)):
+            # Not an append (the parser revised its text): start this hunk's text over.
+            self._restart(h)
+        piece = replace_so_far[h.fed :]
+        if not piece:
+            return False
+        h.fed = len(replace_so_far)
+        k = self._find(h)
+        rows_before = h.rows
+        first_changed = None
+        parts = (h.tail + piece).split("\n")
+        h.tail = parts.pop()
+        for line in parts:
+            if not h.diverged and h.skip < len(h.old) and line == h.old[h.skip]:
+                # A repeated leading line: fold it into context by moving the hunk start.
+                h.skip += 1
+                h.start += 1
+                self._starts[k] = h.start
+                first_changed = self._row_starts[k] if first_changed is None else first_changed
+                continue
+            h.diverged = True
+            h.new.append(line)
+        h._spans.clear()
+        if h.rows != rows_before or first_changed is not None:
+            self._recompute(k)
+            self._touch(self._row_starts[k] if first_changed is None else first_changed, -1)
+        else:
+            row = self._row_starts[k] + h.rows - 1
+            self._touch(row, row + 1)
+        self.cursor_row = self._row_starts[k] + max(0, h.rows - 1)
+        return True
+
+    def finish(self, key: Hashable, replace: str | None = None) -> list[int]:
+        """The block is complete: replace its streaming hunk by the minimal hunks of its diff.
+
+        Returns the indices of the resulting hunks (none if the block changes nothing).
+        """
+        h = self._by_key[key]
+        if replace is not None:
+            self.update(key, replace)
+        k = self._find(h)
+        first = self._row_starts[k]
+        base = h.start - h.skip
+        old = h.old
+        new = old[: h.skip] + h.new + ([h.tail] if h.tail else [])
+        del self._hunks[k]
+        del self._by_key[key]
+        pieces: list[Hunk] = []
+        sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        for n, (tag, i1, i2, j1, j2) in enumerate(sm.get_opcodes()):
+            if tag != "equal":
+                pieces.append(Hunk(base + i1, base + i2, new[j1:j2], key=(key, n)))
+        for p in pieces:
+            self._by_key[p.key] = p
+        self._hunks[k:k] = pieces
+        self._recompute(k)
+        self._touch(min(first, self._row_starts[k] if k < len(self._row_starts) else first), -1)
+        if self.cursor_row is not None and self.cursor_row >= self.row_count:
+            self.cursor_row = self.row_count - 1 if self.row_count else None
+        return list(range(k, k + len(pieces)))
+
+    def remove(self, key: Hashable) -> None:
+        """Drop a hunk (a half-written block on stop, or a rejected hunk)."""
+        h = self._by_key.pop(key)
+        k = self._find(h)
+        first = self._row_starts[k]
+        del self._hunks[k]
+        self._recompute(k)
+        self._touch(first, -1)
+
+    def remove_index(self, i: int) -> HunkInfo:
+        info = self._info(i)
+        self.remove(info.key)
+        return info
+
+    def keys(self) -> list[Hashable]:
+        return [h.key for h in self._hunks]
+
+    # ----------------------------------------------------------------- internals
+
+    def _info(self, i: int) -> HunkInfo:
+        h = self._hunks[i]
+        new = tuple(h.new) + ((h.tail,) if h.tail else ())
+        return HunkInfo(i, h.key, h.start, h.end, new, h.streaming)
+
+    def _find(self, h: Hunk) -> int:
+        # Hunks never overlap, but an empty range may share its start with the next
+        # hunk: search around the bisect point by identity.
+        k = bisect_right(self._starts, h.start) - 1
+        for j in (k, k - 1, k + 1, k - 2):
+            if 0 <= j < len(self._hunks) and self._hunks[j] is h:
+                return j
+        return self._hunks.index(h)
+
+    def _restart(self, h: Hunk) -> None:
+        h.start -= h.skip
+        h.new, h.tail, h.fed, h.skip, h.diverged = [], "", 0, 0, False
+
+    def _recompute(self, k: int) -> None:
+        """Prefix sums from hunk k on: O(hunks - k)."""
+        n = len(self._hunks)
+        del self._starts[k:], self._row_starts[k:], self._cum_new[k:], self._cum_old[k:]
+        cum_new = self._cum_new[k - 1] if k else 0
+        cum_old = self._cum_old[k - 1] if k else 0
+        for j in range(k, n):
+            h = self._hunks[j]
+            self._starts.append(h.start)
+            self._row_starts.append(h.start + cum_new)
+            cum_new += h.n_new
+            cum_old += h.n_old
+            self._cum_new.append(cum_new)
+            self._cum_old.append(cum_old)
+
+    def _check_order(self) -> None:
+        for a, b in zip(self._hunks, self._hunks[1:]):
+            if a.end > b.start:
+                raise ValueError("overlapping hunks")
+
+    def _touch(self, first: int, stop: int) -> None:
+        self.version += 1
+        self._log.append((self.version, first, stop))
+        if len(self._log) > _LOG_LIMIT:
+            del self._log[: _LOG_LIMIT // 2]
+
+    def _hunk_row(self, k: int, h: Hunk, offset: int) -> Row:
+        new_base = h.start + 1 + ((self._cum_new[k - 1] - self._cum_old[k - 1]) if k else 0)
+        if offset < h.n_old:
+            old_idx = h.start + offset
+            spans = self._spans(h, offset)[0] if offset < len(h.new) else ()
+            return Row(REMOVED, self._lines[old_idx], old_idx + 1, None, k, spans)
+        j = offset - h.n_old
+        partial = j >= len(h.new)
+        text = h.tail if partial else h.new[j]
+        spans = self._spans(h, j)[1] if j < h.n_old and not partial else ()
+        return Row(ADDED, text, None, new_base + j, k, spans, partial)
+
+    def _spans(self, h: Hunk, j: int) -> tuple[tuple, tuple]:
+        """Intra-line changed spans for old line j of the hunk paired with new line j (cached)."""
+        got = h._spans.get(j)
+        if got is None:
+            a, b = self._lines[h.start + j], h.new[j] if j < len(h.new) else h.tail
+            got = intraline(a, b)
+            h._spans[j] = got
+        return got
+
+
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+
+
+def intraline(a: str, b: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """Changed character spans in a (removed) and b (added), or none if they barely match.
+
+    Compared word by word (identifiers, runs of spaces, single punctuation) so that a
+    renamed identifier is highlighted whole rather than as scattered letters.
+    """
+    if a == b:
+        return (), ()
+    ta, tb = _TOKEN.findall(a), _TOKEN.findall(b)
+    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    if sm.ratio() < _SPAN_MIN_RATIO:
+        return (), ()
+    oa, ob = _offsets(ta), _offsets(tb)
+    old_spans, new_spans = [], []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            continue
+        if i2 > i1:
+            old_spans.append((oa[i1], oa[i2]))
+        if j2 > j1:
+            new_spans.append((ob[j1], ob[j2]))
+    return tuple(old_spans), tuple(new_spans)
+
+
+def _offsets(tokens: list[str]) -> list[int]:
+    out, pos = [0], 0
+    for t in tokens:
+        pos += len(t)
+        out.append(pos)
+    return out
