@@ -19,7 +19,7 @@ import difflib
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable
+from typing import Callable, Hashable, Iterable
 
 CONTEXT = "context"
 REMOVED = "removed"
@@ -61,7 +61,12 @@ class Hunk:
     old: list[str] = field(default_factory=list)  # the block's own old lines (streaming only)
     skip: int = 0
     diverged: bool = False
+    transform: Callable[[str], str] | None = None  # e.g. re-indent each new line
     _spans: dict = field(default_factory=dict)
+
+    @property
+    def tail_text(self) -> str:
+        return self.transform(self.tail) if self.transform is not None and self.tail else self.tail
 
     @property
     def n_old(self) -> int:
@@ -81,7 +86,7 @@ class Hunk:
         # While still folding the repeated prefix, a partial line that is a prefix of
         # the next old line is most likely that line being retyped: don't flash it.
         if self.streaming and not self.diverged and self.skip < len(self.old):
-            return not self.old[self.skip].startswith(self.tail)
+            return not self.old[self.skip].startswith(self.tail_text)
         return True
 
 
@@ -173,7 +178,7 @@ class LiveDiff:
             out.extend(self._lines[pos : h.start])
             out.extend(h.new)
             if h.tail:
-                out.append(h.tail)
+                out.append(h.tail_text)
             pos = h.end
         out.extend(self._lines[pos:])
         return out
@@ -222,9 +227,10 @@ class LiveDiff:
         self.cursor_row = None
         self._touch(0, -1)
 
-    def add(self, key: Hashable, start: int, end: int) -> int:
+    def add(self, key: Hashable, start: int, end: int, transform: Callable[[str], str] | None = None) -> int:
         """A block was located at old lines [start, end): a streaming hunk with no new text yet.
 
+        `transform` is applied to every new line (the session re-indents with it).
         Raises ValueError if it overlaps an existing hunk. Returns its hunk index.
         """
         if key in self._by_key:
@@ -236,7 +242,7 @@ class LiveDiff:
             raise ValueError("overlaps another edit")
         if k < len(self._hunks) and (self._hunks[k].start < end or (start == end and self._hunks[k].start == start)):
             raise ValueError("overlaps another edit")
-        h = Hunk(start, end, key=key, streaming=True, old=self._lines[start:end])
+        h = Hunk(start, end, key=key, streaming=True, old=self._lines[start:end], transform=transform)
         self._hunks.insert(k, h)
         self._by_key[key] = h
         self._recompute(k)
@@ -245,21 +251,28 @@ class LiveDiff:
         return k
 
     def update(self, key: Hashable, replace_so_far: str) -> bool:
-        """The block's replacement text grew. O(new characters). Returns whether rows changed."""
+        """The block's replacement text is now `replace_so_far` (usually an extension of the last)."""
         h = self._by_key[key]
         if len(replace_so_far) < h.fed or not replace_so_far.startswith(h.tail, h.fed - len(h.tail)):
             # Not an append (the parser revised its text): start this hunk's text over.
             self._restart(h)
-        piece = replace_so_far[h.fed :]
-        if not piece:
+        return self.append(key, replace_so_far[h.fed :])
+
+    def append(self, key: Hashable, delta: str) -> bool:
+        """More replacement text for the block. O(len(delta) + current line). Returns whether rows changed."""
+        if not delta:
             return False
-        h.fed = len(replace_so_far)
+        h = self._by_key[key]
+        h.fed += len(delta)
         k = self._find(h)
         rows_before = h.rows
         first_changed = None
-        parts = (h.tail + piece).split("\n")
+        parts = (h.tail + delta).split("\n")
         h.tail = parts.pop()
+        tf = h.transform
         for line in parts:
+            if tf is not None:
+                line = tf(line)
             if not h.diverged and h.skip < len(h.old) and line == h.old[h.skip]:
                 # A repeated leading line: fold it into context by moving the hunk start.
                 h.skip += 1
@@ -269,7 +282,8 @@ class LiveDiff:
                 continue
             h.diverged = True
             h.new.append(line)
-        h._spans.clear()
+        if parts:
+            h._spans.clear()
         if h.rows != rows_before or first_changed is not None:
             self._recompute(k)
             self._touch(self._row_starts[k] if first_changed is None else first_changed, -1)
@@ -291,7 +305,7 @@ class LiveDiff:
         first = self._row_starts[k]
         base = h.start - h.skip
         old = h.old
-        new = old[: h.skip] + h.new + ([h.tail] if h.tail else [])
+        new = old[: h.skip] + h.new + ([h.tail_text] if h.tail else [])
         del self._hunks[k]
         del self._by_key[key]
         pieces: list[Hunk] = []
@@ -329,7 +343,7 @@ class LiveDiff:
 
     def _info(self, i: int) -> HunkInfo:
         h = self._hunks[i]
-        new = tuple(h.new) + ((h.tail,) if h.tail else ())
+        new = tuple(h.new) + ((h.tail_text,) if h.tail else ())
         return HunkInfo(i, h.key, h.start, h.end, new, h.streaming)
 
     def _find(self, h: Hunk) -> int:
@@ -342,8 +356,12 @@ class LiveDiff:
         return self._hunks.index(h)
 
     def _restart(self, h: Hunk) -> None:
+        k = self._find(h)
         h.start -= h.skip
         h.new, h.tail, h.fed, h.skip, h.diverged = [], "", 0, 0, False
+        h._spans.clear()
+        self._recompute(k)
+        self._touch(self._row_starts[k], -1)
 
     def _recompute(self, k: int) -> None:
         """Prefix sums from hunk k on: O(hunks - k)."""
@@ -379,7 +397,7 @@ class LiveDiff:
             return Row(REMOVED, self._lines[old_idx], old_idx + 1, None, k, spans)
         j = offset - h.n_old
         partial = j >= len(h.new)
-        text = h.tail if partial else h.new[j]
+        text = h.tail_text if partial else h.new[j]
         spans = self._spans(h, j)[1] if j < h.n_old and not partial else ()
         return Row(ADDED, text, None, new_base + j, k, spans, partial)
 
@@ -387,7 +405,7 @@ class LiveDiff:
         """Intra-line changed spans for old line j of the hunk paired with new line j (cached)."""
         got = h._spans.get(j)
         if got is None:
-            a, b = self._lines[h.start + j], h.new[j] if j < len(h.new) else h.tail
+            a, b = self._lines[h.start + j], h.new[j] if j < len(h.new) else h.tail_text
             got = intraline(a, b)
             h._spans[j] = got
         return got

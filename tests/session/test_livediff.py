@@ -200,3 +200,22 @@ def _apply(lines, hunks):
         out += lines[pos:s] + new
         pos = e
     return out + lines[pos:]
+
+
+def test_append_deltas_and_transform():
+    live = LiveDiff(["def f():", "    return 1", "x = 2"])
+    live.add("k", 1, 2, transform=lambda line: "    " + line if line else line)
+    for piece in ["ret", "urn 2\n", "# done", "\n"]:
+        live.append("k", piece)
+    assert live.hunk(0).new == ("    return 2", "    # done")
+    live.finish("k")
+    assert [(h.start, h.end, h.new) for h in live.hunks()] == [(1, 2, ("    return 2", "    # done"))]
+    assert live.new_lines() == ["def f():", "    return 2", "    # done", "x = 2"]
+
+
+def test_restart_after_folding_keeps_rows_consistent():
+    live = LiveDiff(LINES)
+    live.add(0, 3, 6)
+    live.update(0, "line 3\nline 4\nnew\n")
+    live.update(0, "other\n")
+    assert view(live) == brute_rows(LINES, [(3, 6, ["other"])])

@@ -1,0 +1,954 @@
+"""The pair-programming state machine shared by the TUI and `steer edit` (no Textual here).
+
+One Session edits one Document. It connects to a backend (H2's launcher and client),
+prewarms the model's cache with the file, streams a turn through H1's StreamParser,
+locates every block as soon as its SEARCH part is complete and keeps the LiveDiff the
+view draws. Stop, redirect, review (all or per hunk), accept through Document, an undo
+journal and external file changes all go through here. Everything the UI shows comes
+out as events to one callback, called on the event loop's thread.
+
+Per delta the work is O(delta): parser.feed, LiveDiff.update of one hunk, one callback.
+Anything O(file) (locate, accept, re-locate) happens once per block or per user action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from app.config import Settings
+from app.edits.livediff import LiveDiff
+
+# States a session can be in.
+IDLE = "idle"  # no proposal
+CONNECTING = "connecting"  # start() before the backend answered
+GENERATING = "generating"  # a turn is streaming
+INTERRUPTED = "interrupted"  # the user stopped a turn; what was complete is the proposal
+REVIEW = "review"  # a finished turn left a proposal to accept or reject
+
+MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many times
+_STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class StateChanged:
+    state: str
+    previous: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalUpdated:
+    """The live diff changed: redraw `live.changed_since(last drawn version)`."""
+
+    version: int
+    hunks: int
+    cursor_row: int | None  # the row being written (follow it unless the user scrolled away)
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    ttft_s: float | None
+    tokens: int
+    tokens_per_s: float | None
+    elapsed_s: float
+    final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    level: str  # info | warning | error
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionChanged:
+    state: str  # connecting | loading | ready | lost | closed | error
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """The file on disk was written by us: accept, accept_hunk, undo or redo."""
+
+    action: str  # accept | accept_hunk | undo | redo
+    diff: str  # unified diff of what was written
+    hunks: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    """A turn (with its retries) is over; `result` says how."""
+
+    result: "TurnResult"
+
+
+Event = StateChanged | ProposalUpdated | Stats | Notice | ConnectionChanged | Applied | TurnEnded
+
+
+# ---------------------------------------------------------------------------- data
+
+
+@dataclass
+class BlockState:
+    """One block of the model's answer, as the session tracks it."""
+
+    index: int
+    kind: str = ""
+    status: str = "streaming"  # streaming | located | complete | failed | already_applied | unchanged | dropped
+    start: int | None = None  # located old line range (0-based, end exclusive)
+    end: int | None = None
+    reason: str = ""
+    feedback: str = ""
+    search: str = ""
+    indent: tuple[str, str] | None = None  # (strip, add): re-indent the replacement
+    hunk_key: Any = None
+
+
+@dataclass
+class TurnResult:
+    """How a turn ended, with what `steer edit --json` reports."""
+
+    status: str  # proposal | nothing | refused | stopped | error
+    reason: str = ""
+    attempts: int = 0
+    ttft_s: float | None = None
+    tokens: int = 0
+    tokens_per_s: float | None = None
+    error_code: str = ""
+    hunks: int = 0
+    already_applied: bool = False
+    raw_text: str = ""
+
+
+class SessionError(Exception):
+    """A backend or usage error the caller should show (code like `backend_unreachable`)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """Document text ("\\n" newlines) -> lines without newlines, and whether it ended with one."""
+    if not text:
+        return [], False
+    lines = text.split("\n")
+    final = lines[-1] == ""
+    if final:
+        lines.pop()
+    return lines, final
+
+
+def join_lines(lines: list[str], final_newline: bool) -> str:
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    out = []
+    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- session
+
+
+class Session:
+    """The state machine. Create it, `await start()`, then `send`/`stop`/`redirect`/accept...
+
+    `client`: an already connected ResponsesClient (tests, or a UI that owns it); without one
+    `start()` opens the configured backend (the embedded engine when none is configured).
+    """
+
+    def __init__(
+        self,
+        document,
+        settings: Settings | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        *,
+        client=None,
+        edit_format: str | None = None,
+        model: str | None = None,
+    ):
+        self.document = document
+        self.settings = settings or Settings()
+        self.on_event = on_event or (lambda ev: None)
+        self.client = client
+        self._owns_client = client is None
+        self._backend = None  # whatever open_backend returned that must be closed
+        self.model = model or self.settings.model
+        self.edit_format = edit_format or self.settings.edit_format
+        self.state = IDLE
+        self.connection = "closed"
+        self.stream_id = "s-" + uuid.uuid4().hex[:12]
+        lines, self._final_nl = split_lines(document.text)
+        self.live = LiveDiff(lines)
+        self.blocks: dict[int, BlockState] = {}
+        self.conflict: str | None = None  # why accept is blocked (the file changed under the proposal)
+        self.instruction: str | None = None
+        self.region: tuple[int, int] | None = None
+        self.last_result: TurnResult | None = None
+        self._undo: list[tuple[str, str, str]] = []  # (action, before, after)
+        self._redo: list[tuple[str, str, str]] = []
+        self._chunks: list[str] = []
+        self._parser = None
+        self._stream = None
+        self._turn_task: asyncio.Task | None = None
+        self._prewarm_task: asyncio.Task | None = None
+        self._stopped = False
+        self._stats_at = 0.0
+        self._t0 = 0.0
+        self._ttft: float | None = None
+        self._tokens = 0
+        self._pending_external = False
+        self._region_base: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def path(self) -> str:
+        return str(self.document.path)
+
+    @property
+    def text(self) -> str:
+        return self.document.text
+
+    @property
+    def raw_text(self) -> str:
+        """The model's answer so far (for the raw view)."""
+        if len(self._chunks) > 1:
+            self._chunks[:] = ["".join(self._chunks)]
+        return self._chunks[0] if self._chunks else ""
+
+    @property
+    def proposal(self) -> list:
+        """The pending hunks (app.edits.livediff.HunkInfo), in file order."""
+        return self.live.hunks()
+
+    @property
+    def has_proposal(self) -> bool:
+        return self.live.hunk_count > 0
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def format(self) -> str:
+        from app.prompts import default_format
+
+        return self.edit_format or default_format(self.settings.backend, self.model)
+
+    def proposal_diff(self) -> str:
+        """The pending proposal as a unified diff (O(file): for the diff view and `steer edit`)."""
+        new = join_lines(self.live.new_lines(), self._final_nl)
+        return unified_diff(self.path, self.document.text, new)
+
+    # ------------------------------------------------------------ events
+
+    def _emit(self, ev) -> None:
+        try:
+            self.on_event(ev)
+        except Exception as exc:  # a broken listener must not kill the stream
+            import logging
+
+            logging.getLogger(__name__).exception("session listener failed: %s", exc)
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            prev, self.state = self.state, state
+            self._emit(StateChanged(state, prev))
+
+    def _set_connection(self, state: str, detail: str = "") -> None:
+        self.connection = state
+        self._emit(ConnectionChanged(state, detail))
+
+    def _notice(self, level: str, text: str) -> None:
+        self._emit(Notice(level, text))
+
+    def _proposal_changed(self) -> None:
+        self._emit(ProposalUpdated(self.live.version, self.live.hunk_count, self.live.cursor_row))
+
+    # ------------------------------------------------------------ connection
+
+    async def start(self, *, prewarm: bool = True) -> None:
+        """Connect (opening the configured backend if no client was given) and prewarm the file."""
+        if self.client is None:
+            from app.transport import backend as backends
+
+            self._set_connection("connecting", self.settings.backend)
+            try:
+                spec = backends.resolve_backend(self.settings)
+                self._backend = await backends.open_backend(spec, on_status=self._backend_status)
+            except Exception as exc:
+                code = getattr(exc, "code", "backend_unreachable")
+                self._set_connection("error", str(exc))
+                raise SessionError(code, str(exc)) from exc
+            self.client = getattr(self._backend, "client", self._backend)
+        self._set_connection("ready", getattr(self.client, "url", ""))
+        if prewarm:
+            self.prewarm()
+
+    def _backend_status(self, state: str, detail: str = "") -> None:
+        self._set_connection(state, detail)
+
+    def prewarm(self) -> None:
+        """Ask the engine to evaluate system prompt + file now (in the background)."""
+        if self.client is None:
+            return
+        if self._prewarm_task and not self._prewarm_task.done():
+            self._prewarm_task.cancel()
+        self._prewarm_task = asyncio.ensure_future(self._prewarm())
+
+    async def _prewarm(self) -> None:
+        from app.prompts import prewarm_input, system_prompt
+
+        fmt = self.format
+        try:
+            await self.client.prewarm(
+                model=self.model,
+                instructions=system_prompt(fmt),
+                input=prewarm_input(fmt, self.path, self.document.text),
+                stream_id=self.stream_id,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # prewarm is an optimisation: say so, never fail the session
+            self._notice("warning", f"prewarm failed: {exc}")
+
+    async def close(self) -> None:
+        await self.stop()
+        for task in (self._prewarm_task, self._turn_task):
+            if task and not task.done():
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
+        if self._owns_client:
+            target = self._backend or self.client
+            if target is not None:
+                try:
+                    await target.close()
+                except Exception:
+                    pass
+        self._set_connection("closed")
+
+    # ------------------------------------------------------------ turns
+
+    async def send(self, instruction: str, region: tuple[int, int] | None = None, *, retries: int = 0) -> None:
+        """Start a turn (returns once it is under way; `await wait()` for the end).
+
+        `region`: 0-based end-exclusive line range the edit is scoped to. `retries`: how many
+        times a refused answer's feedback goes back to the model (steer edit: 2).
+        """
+        if self.client is None:
+            raise SessionError("not_connected", "the session is not connected")
+        if self.state == GENERATING:
+            await self.redirect(instruction)
+            return
+        if self.has_proposal:
+            self._discard_proposal()
+        self.instruction = instruction
+        self.region = region
+        self.last_result = None
+        self._turn_task = asyncio.ensure_future(self._turn(instruction, region, retries))
+        # Let the task send its request before returning, so `stop()` right after works.
+        self._set_state(GENERATING)
+        await asyncio.sleep(0)
+
+    async def wait(self) -> TurnResult:
+        """Wait for the current turn (with its retries) to end."""
+        if self._turn_task is not None:
+            try:
+                await asyncio.shield(self._turn_task)
+            except asyncio.CancelledError:
+                if self._turn_task.cancelled():
+                    pass
+                else:
+                    raise
+        return self.last_result or TurnResult("nothing")
+
+    async def edit(self, instruction: str, region: tuple[int, int] | None = None, retries: int = MAX_RETRIES) -> TurnResult:
+        """One whole turn: send, wait, retrying with refusal feedback (what `steer edit` does)."""
+        await self.send(instruction, region, retries=retries)
+        return await self.wait()
+
+    async def stop(self) -> None:
+        """Esc: stop now. Complete blocks stay as the proposal; a half-written block is dropped."""
+        if self.state != GENERATING:
+            return
+        self._stopped = True  # from here on no delta reaches the live diff
+        self._drop_partial()
+        self._set_state(INTERRUPTED)
+        self._proposal_changed()
+        stream = self._stream
+        if stream is not None:
+            try:
+                await stream.cancel()
+            except Exception:
+                pass
+
+    async def redirect(self, words: str) -> None:
+        """Enter while generating: steer with the new words; the successor's output replaces the proposal."""
+        if self.state != GENERATING or self._stream is None:
+            await self.send(words, self.region)
+            return
+        self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
+        try:
+            await self._stream.steer(words)
+        except Exception as exc:
+            self._notice("error", f"redirect failed: {exc}")
+
+    async def _turn(self, instruction: str, region: tuple[int, int] | None, retries: int) -> None:
+        from app.prompts import build_input, instruction_message, system_prompt
+
+        fmt = self.format
+        attempt = 0
+        history: list[dict] = []
+        ask = instruction
+        result = TurnResult("nothing")
+        total_tokens = 0
+        first_ttft = None
+        rates: list[float] = []
+        try:
+            while True:
+                attempt += 1
+                self._begin_attempt(region)
+                messages = build_input(fmt, self.path, self.document.text, ask, region, history or None)
+                result = await self._stream_once(fmt, system_prompt(fmt), messages, region)
+                total_tokens += result.tokens
+                first_ttft = first_ttft if first_ttft is not None else result.ttft_s
+                if result.tokens_per_s:
+                    rates.append(result.tokens_per_s)
+                if result.status != "refused" or attempt > retries or self._stopped:
+                    break
+                self._notice("warning", f"edit refused ({result.reason}); asking the model to fix it")
+                history = history + [
+                    instruction_message(fmt, ask, self.document.text, region),
+                    {"role": "assistant", "content": result.raw_text},
+                ]
+                ask = self._feedback_instruction()
+                self._discard_proposal(quiet=True)
+        except asyncio.CancelledError:
+            result = TurnResult("stopped", "cancelled")
+            raise
+        except SessionError as exc:
+            result = TurnResult("error", exc.message, error_code=exc.code)
+            self._notice("error", exc.message)
+        finally:
+            result.attempts = attempt
+            result.tokens = total_tokens
+            result.ttft_s = first_ttft
+            result.tokens_per_s = rates[-1] if rates else None
+            result.hunks = self.live.hunk_count
+            self.last_result = result
+            self._stream = None
+            if self.state == GENERATING:
+                self._set_state(REVIEW if self.has_proposal else IDLE)
+            elif self.state == INTERRUPTED and not self.has_proposal and result.status != "stopped":
+                self._set_state(IDLE)
+            if self._pending_external:
+                self._pending_external = False
+                self.file_changed()
+            self._emit(Stats(result.ttft_s, result.tokens, result.tokens_per_s, time.perf_counter() - self._t0, True))
+            self._emit(TurnEnded(result))
+
+    def _begin_attempt(self, region) -> None:
+        from app.edits.parse import StreamParser
+
+        region_text = None
+        if region is not None:
+            lines = self.live.lines
+            region_text = "\n".join(lines[region[0] : region[1]]) + "\n"
+        self._parser = StreamParser(region_text) if region_text is not None else StreamParser()
+        self._region_base = region
+        self._chunks = []
+        self.blocks = {}
+        self._stopped = False
+        self._ttft = None
+        self._tokens = 0
+        self._t0 = time.perf_counter()
+        self._stats_at = self._t0
+
+    async def _stream_once(self, fmt: str, instructions: str, messages: list[dict], region) -> TurnResult:
+        from app.transport import events as E
+
+        try:
+            stream = await self.client.create(
+                model=self.model,
+                instructions=instructions,
+                input=messages,
+                stream_id=self.stream_id,
+                max_output_tokens=self.settings.max_output_tokens,
+                temperature=self.settings.temperature,
+            )
+        except Exception as exc:
+            raise SessionError(getattr(exc, "code", "backend_error"), f"request failed: {exc}") from exc
+        self._stream = stream
+        if self._stopped:  # stopped while the request was being sent
+            try:
+                await stream.cancel()
+            except Exception:
+                pass
+            return TurnResult("stopped", "stopped by the user")
+        ended: TurnResult | None = None
+        async for ev in stream:
+            if self._stopped:
+                break
+            if isinstance(ev, E.TextDelta):
+                self._on_delta(ev.delta)
+            elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
+                # The successor's output replaces this answer: start the proposal over.
+                self._restart_after_steer()
+            elif isinstance(ev, E.Created):
+                continue
+            elif isinstance(ev, E.Completed):
+                break
+            elif isinstance(ev, E.Incomplete):
+                if ev.reason in ("cancelled",):
+                    ended = TurnResult("stopped", "cancelled")
+                else:
+                    self._notice("warning", f"the answer was cut short ({ev.reason})")
+                break
+            elif isinstance(ev, (E.Failed, E.Error)):
+                raise SessionError(ev.code or "backend_error", ev.message or ev.code)
+            elif isinstance(ev, E.Disconnected):
+                self._set_connection("lost", ev.message)
+                self._stopped = True
+                self._drop_partial()
+                self._set_state(INTERRUPTED)
+                self._proposal_changed()
+                return self._conclude(TurnResult("stopped", f"connection lost: {ev.message}"))
+            elif isinstance(ev, E.Notice):
+                self._notice("info", ev.message)
+            elif isinstance(ev, E.SteerFailed):
+                self._notice("warning", f"redirect failed: {ev.message or ev.code}")
+        if self._stopped:
+            return self._conclude(TurnResult("stopped", "stopped by the user"))
+        self._finish_parse()
+        return self._conclude(ended or self._judge())
+
+    def _conclude(self, result: TurnResult) -> TurnResult:
+        stats = getattr(self._stream, "stats", None)
+        ttft = getattr(stats, "ttft_s", None) if stats is not None else None
+        rate = getattr(stats, "deltas_per_s", None) if stats is not None else None
+        usage = getattr(stats, "usage", None) or {}
+        result.ttft_s = ttft if ttft is not None else self._ttft
+        result.tokens = int(usage.get("output_tokens") or self._tokens)
+        elapsed = time.perf_counter() - (self._t0 + (result.ttft_s or 0))
+        result.tokens_per_s = rate if rate else (self._tokens / elapsed if elapsed > 0 and self._tokens > 1 else None)
+        result.raw_text = self.raw_text
+        result.hunks = self.live.hunk_count
+        return result
+
+    # ------------------------------------------------------------ per delta (hot path)
+
+    def _on_delta(self, delta: str) -> None:
+        if not delta:
+            return
+        now = time.perf_counter()
+        if self._ttft is None:
+            self._ttft = now - self._t0
+        self._tokens += 1
+        self._chunks.append(delta)
+        v = self.live.version
+        for ev in self._parser.feed(delta):
+            self._on_parse_event(ev)
+        if self.live.version != v:
+            self._proposal_changed()
+        if now - self._stats_at >= _STATS_EVERY_S:
+            self._stats_at = now
+            span = now - self._t0 - self._ttft
+            rate = (self._tokens - 1) / span if span > 0 and self._tokens > 1 else None
+            self._emit(Stats(self._ttft, self._tokens, rate, now - self._t0))
+
+    def _on_parse_event(self, ev) -> None:
+        name = type(ev).__name__
+        if name == "ReplaceDelta":
+            b = self.blocks.get(ev.index)
+            if b is not None and b.status == "located":
+                self.live.append(b.hunk_key, ev.delta)
+        elif name == "BlockStarted":
+            self.blocks[ev.index] = BlockState(ev.index, ev.kind)
+        elif name == "SearchComplete":
+            self._on_search(ev.index, ev.search)
+        elif name == "BlockComplete":
+            self._on_block(ev.index, ev.block)
+        elif name == "BlockDropped":
+            b = self.blocks.get(ev.index)
+            if b is not None:
+                if b.status == "located":
+                    self.live.remove(b.hunk_key)
+                b.status, b.reason = "failed", ev.reason
+                b.feedback = f"Block {ev.index + 1} was malformed: {ev.reason}."
+
+    def _on_search(self, index: int, search: str) -> None:
+        b = self.blocks.setdefault(index, BlockState(index))
+        b.search = search
+        if b.kind == "rewrite" and self._region_base is not None:
+            start, end = self._region_base
+        else:
+            loc = self._locate(search, b)
+            if loc is None:
+                return
+            start, end = loc
+        key = ("b", index)
+        try:
+            self.live.add(key, start, end, _reindenter(b.indent))
+        except ValueError as exc:
+            b.status, b.reason = "failed", f"block {index + 1} {exc}"
+            b.feedback = f"Block {index + 1} overlaps an earlier block; merge them into one block."
+            return
+        b.status, b.start, b.end, b.hunk_key = "located", start, end, key
+
+    def _locate(self, search: str, b: BlockState) -> tuple[int, int] | None:
+        from app.edits import locate as L
+
+        try:
+            loc = L.locate(self.live.lines, search)
+        except L.LocateError as exc:
+            b.status = "failed"
+            b.reason = getattr(exc, "reason", str(exc))
+            b.feedback = _feedback_for(b.index, b.reason, getattr(exc, "closest", ""))
+            return None
+        b.indent = _indent_change(loc)
+        return loc.start, loc.end
+
+    def _on_block(self, index: int, block) -> None:
+        b = self.blocks.setdefault(index, BlockState(index, getattr(block, "kind", "")))
+        if b.status == "streaming" and b.hunk_key is None and not b.search:
+            self._on_search(index, block.search)
+        if b.status == "located":
+            before = self.live.hunk_count
+            self.live.finish(b.hunk_key, block.replace)
+            b.status = "complete" if self.live.hunk_count > before - 1 else "unchanged"
+            return
+        if b.status == "failed" and block.replace.strip() and block.replace != block.search:
+            # Not found as written: if the replacement is already there, this edit was made.
+            from app.edits import locate as L
+
+            try:
+                L.locate(self.live.lines, block.replace)
+            except L.LocateError:
+                return
+            except Exception:
+                return
+            b.status, b.reason = "already_applied", "already applied"
+
+    def _drop_partial(self) -> None:
+        for b in self.blocks.values():
+            if b.status == "located":  # SEARCH located but the block never completed
+                try:
+                    self.live.remove(b.hunk_key)
+                except KeyError:
+                    pass
+                b.status = "dropped"
+
+    def _finish_parse(self) -> None:
+        if self._parser is None:
+            return
+        for ev in self._parser.finish():
+            self._on_parse_event(ev)
+        self._drop_partial()
+        self._proposal_changed()
+
+    def _restart_after_steer(self) -> None:
+        self._drop_partial()
+        self.live.clear()
+        self._chunks = []
+        self.blocks = {}
+        from app.edits.parse import StreamParser
+
+        region = self._region_base
+        if region is not None:
+            region_text = "\n".join(self.live.lines[region[0] : region[1]]) + "\n"
+            self._parser = StreamParser(region_text)
+        else:
+            self._parser = StreamParser()
+        self._proposal_changed()
+
+    def _judge(self) -> TurnResult:
+        failed = [b for b in self.blocks.values() if b.status == "failed"]
+        applied = [b for b in self.blocks.values() if b.status == "already_applied"]
+        if failed:
+            reason = "; ".join(f"block {b.index + 1}: {b.reason}" for b in failed)
+            return TurnResult("refused", reason)
+        if self.live.hunk_count:
+            return TurnResult("proposal")
+        if applied:
+            return TurnResult("nothing", "already applied", already_applied=True)
+        if not self.blocks:
+            return TurnResult("refused", "the answer contains no edit")
+        return TurnResult("nothing", "the edit changes nothing")
+
+    def _feedback_instruction(self) -> str:
+        parts = ["Your edit could not be applied to the file, so nothing was changed."]
+        for b in self.blocks.values():
+            if b.status == "failed":
+                parts.append(b.feedback or f"Block {b.index + 1}: {b.reason}.")
+        parts.append("Reply again with the complete corrected edit (all blocks), copying SEARCH lines exactly from the file.")
+        return "\n\n".join(parts)
+
+    # ------------------------------------------------------------ review
+
+    def _can_accept(self) -> bool:
+        if self.state == GENERATING:
+            self._notice("warning", "still generating: stop first (Esc)")
+            return False
+        if self.conflict:
+            self._notice("error", f"cannot accept: {self.conflict}")
+            return False
+        if not self.has_proposal:
+            self._notice("info", "nothing to accept")
+            return False
+        return True
+
+    def accept_all(self) -> bool:
+        """Write every pending hunk to the file (atomically, through Document)."""
+        if not self._can_accept():
+            return False
+        new_text = join_lines(self.live.new_lines(), self._final_nl)
+        n = self.live.hunk_count
+        if not self._write("accept", new_text, n):
+            return False
+        self._rebase_to_document([])
+        self._set_state(IDLE)
+        return True
+
+    def accept_hunk(self, i: int) -> bool:
+        if not self._can_accept():
+            return False
+        hunks = self.live.hunks()
+        if not 0 <= i < len(hunks):
+            return False
+        h = hunks[i]
+        lines = self.live.lines
+        new_lines = lines[: h.start] + list(h.new) + lines[h.end :]
+        shift = len(h.new) - (h.end - h.start)
+        rest = [(x.start + (shift if x.start >= h.end else 0), x.end + (shift if x.start >= h.end else 0), list(x.new))
+                for x in hunks if x.index != i]
+        if not self._write("accept_hunk", join_lines(new_lines, self._final_nl), 1):
+            return False
+        self._rebase_to_document(rest)
+        self._set_state(self.state if rest else IDLE)
+        return True
+
+    def reject_hunk(self, i: int) -> bool:
+        if self.state == GENERATING or not 0 <= i < self.live.hunk_count:
+            return False
+        self.live.remove_index(i)
+        self._proposal_changed()
+        if not self.has_proposal:
+            self.conflict = None
+            self._set_state(IDLE)
+        return True
+
+    def reject_all(self) -> bool:
+        if self.state == GENERATING:
+            return False
+        self._discard_proposal()
+        self._set_state(IDLE)
+        return True
+
+    def _discard_proposal(self, quiet: bool = False) -> None:
+        self.live.clear()
+        self.blocks = {}
+        self.conflict = None
+        if not quiet:
+            self._proposal_changed()
+
+    # ------------------------------------------------------------ writing, undo
+
+    def _write(self, action: str, new_text: str, hunks: int) -> bool:
+        from app.files import DocumentError
+
+        before = self.document.text
+        try:
+            self.document.write(new_text)
+        except DocumentError as exc:
+            self._notice("error", f"not written: {exc}")
+            if type(exc).__name__ == "FileChangedError":
+                self.file_changed()
+            return False
+        if action in ("accept", "accept_hunk"):
+            self._undo.append((action, before, new_text))
+            self._redo.clear()
+        self._emit(Applied(action, unified_diff(self.path, before, new_text), hunks))
+        return True
+
+    def undo(self) -> bool:
+        if self.state == GENERATING or not self._undo:
+            return False
+        action, before, after = self._undo[-1]
+        if self.document.text != after:
+            self._notice("error", "cannot undo: the file changed since that edit")
+            return False
+        pending = self._pending_hunks()
+        if not self._write("undo", before, 1):
+            return False
+        self._redo.append(self._undo.pop())
+        self._rebase(after, pending)
+        return True
+
+    def redo(self) -> bool:
+        if self.state == GENERATING or not self._redo:
+            return False
+        action, before, after = self._redo[-1]
+        if self.document.text != before:
+            self._notice("error", "cannot redo: the file changed since")
+            return False
+        pending = self._pending_hunks()
+        if not self._write("redo", after, 1):
+            return False
+        self._undo.append(self._redo.pop())
+        self._rebase(before, pending)
+        return True
+
+    # ------------------------------------------------------------ the file changed
+
+    def file_changed(self) -> bool:
+        """The file may have changed on disk (watchfiles). Returns True if it really did.
+
+        Our own writes leave the disk equal to the Document, so they are ignored. A pending
+        proposal is re-located against the new text, or marked as a conflict that blocks accept.
+        """
+        from app.files import Document, DocumentError
+
+        try:
+            fresh = Document.read(self.document.path)
+        except FileNotFoundError:
+            self.conflict = "the file was deleted" if self.has_proposal else None
+            self._notice("error", "the file was deleted on disk")
+            return True
+        except DocumentError as exc:
+            self._notice("error", f"cannot read the changed file: {exc}")
+            return True
+        if fresh.digest == self.document.digest:
+            return False
+        if self.state == GENERATING:
+            # Re-locating while blocks stream in would move them under the parser: do it at the end.
+            self._pending_external = True
+            self._notice("warning", "the file changed on disk; the proposal will be re-located when the answer ends")
+            return True
+        old_text = self.document.text
+        pending = self._pending_hunks()
+        self.document = fresh
+        self._rebase(old_text, pending)
+        self.prewarm()
+        return True
+
+    def _pending_hunks(self) -> list[tuple[int, int, list[str]]]:
+        return [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
+
+    def _rebase_to_document(self, hunks) -> None:
+        lines, self._final_nl = split_lines(self.document.text)
+        self.live.reset(lines, hunks)
+        self._proposal_changed()
+        self.prewarm()
+
+    def _rebase(self, old_text: str, pending: list[tuple[int, int, list[str]]]) -> None:
+        """The document's text changed from old_text: carry the pending hunks over, or conflict."""
+        old_lines, _ = split_lines(old_text)
+        new_lines, self._final_nl = split_lines(self.document.text)
+        moved, lost = [], 0
+        for start, end, new in pending:
+            where = _relocate(old_lines, new_lines, start, end)
+            if where is None:
+                lost += 1
+            else:
+                moved.append((where[0], where[1], new))
+        try:
+            if lost:
+                raise ValueError
+            self.live.reset(new_lines, moved)
+            if pending:
+                self._notice("info", "the file changed; the proposal was re-located")
+            self.conflict = None
+        except ValueError:
+            self.live.reset(new_lines, [])
+            self.conflict = "the file changed on disk and the proposal no longer fits it"
+            self._notice("error", self.conflict + " (reject it or ask again)")
+            # Keep the proposal's text so the conflict can be shown and resolved.
+            self._conflict_hunks = pending
+        self._proposal_changed()
+
+
+# ---------------------------------------------------------------------------- helpers
+
+_CONTEXT = 3
+
+
+def _relocate(old: list[str], new: list[str], start: int, end: int) -> tuple[int, int] | None:
+    """Where old lines [start, end) are in `new`: found with up to 3 lines of context, uniquely."""
+    for ctx in (_CONTEXT, 2, 1, 0):
+        lo, hi = max(0, start - ctx), min(len(old), end + ctx)
+        needle = old[lo:hi]
+        if not needle:
+            continue
+        hits = _find_all(new, needle)
+        if len(hits) == 1:
+            s = hits[0] + (start - lo)
+            return s, s + (end - start)
+        if len(hits) > 1:
+            return None  # ambiguous with less context too
+    if start == end and not old:
+        return 0, 0
+    return None
+
+
+def _find_all(hay: list[str], needle: list[str]) -> list[int]:
+    n = len(needle)
+    first = needle[0]
+    hits = []
+    for i, line in enumerate(hay):
+        if line == first and hay[i : i + n] == needle:
+            hits.append(i)
+            if len(hits) > 1:
+                break
+    return hits
+
+
+def _indent_change(loc) -> tuple[str, str] | None:
+    """The locator's re-indent instruction, if it matched with a uniform indent shift."""
+    shift = getattr(loc, "indent", None) or getattr(loc, "reindent", None)
+    if not shift:
+        return None
+    if isinstance(shift, tuple):
+        return shift
+    return None
+
+
+def _reindenter(indent: tuple[str, str] | None) -> Callable[[str], str] | None:
+    if not indent:
+        return None
+    strip, add = indent
+
+    def shift(line: str) -> str:
+        if strip and line.startswith(strip):
+            line = line[len(strip) :]
+        return add + line if line.strip() else line
+
+    return shift
+
+
+def _feedback_for(index: int, reason: str, closest: str) -> str:
+    text = f"Block {index + 1}: {reason}."
+    if closest:
+        text += f" The closest lines in the file are:\n```\n{closest}\n```"
+    return text
