@@ -1,0 +1,226 @@
+"""System prompts per edit format and the message builders every backend uses.
+
+Message layout is chosen for prefix caching: [system] + [user: the file] is the stable
+prefix (the local engine evaluates it once, on prewarm), and everything that changes per
+turn (region, instruction, follow-ups) comes after it, in later messages.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import PurePath
+
+SEARCH_REPLACE = "search_replace"
+APPLY_PATCH = "apply_patch"
+UDIFF = "udiff"
+REWRITE = "rewrite"
+FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
+
+# Measured by bench/formats.py on the embedded Qwen2.5-Coder-1.5B (see that file's table).
+LOCAL_FORMAT = SEARCH_REPLACE
+
+_COMMON = (
+    "You are steer, a pair programmer working in the user's terminal. The user shows you one file, "
+    "then asks for a change to it. Make exactly the change asked for and nothing else: keep every other "
+    "line, comment, name and indentation as it is. Do not explain; reply with the edit only."
+)
+
+_SYSTEM = {
+    SEARCH_REPLACE: _COMMON
+    + """
+
+Reply with one or more SEARCH/REPLACE blocks, in file order:
+
+<<<<<<< SEARCH
+lines copied exactly from the file
+=======
+the new lines that replace them
+>>>>>>> REPLACE
+
+Rules: SEARCH copies the current lines exactly (same indentation), whole lines only, and just enough
+of them to be unique in the file. REPLACE holds the complete new lines. To insert, SEARCH for the
+line before the insertion point and repeat it in REPLACE. To delete, leave REPLACE empty.
+Example: to make `def area(r):` return a float, reply
+<<<<<<< SEARCH
+    return 3 * r * r
+=======
+    return 3.14159 * r * r
+>>>>>>> REPLACE""",
+    APPLY_PATCH: _COMMON
+    + """
+
+Reply with one patch in the apply_patch format:
+
+*** Begin Patch
+*** Update File: PATH
+@@ def the_enclosing_function(
+ a context line, unchanged (starts with a space)
+-a line to remove (starts with -)
++a line to add (starts with +)
+ another context line
+*** End Patch
+
+Give about three lines of context around each change, copied exactly from the file. Use one @@
+section per changed place, in file order. Nothing before *** Begin Patch or after *** End Patch.""",
+    UDIFF: _COMMON
+    + """
+
+Reply with a unified diff of the file (--- a/PATH, +++ b/PATH, then @@ hunks). Context lines start
+with a space, removed lines with -, added lines with +, copied exactly from the file. Line numbers in
+@@ headers may be approximate. Nothing but the diff.""",
+    REWRITE: _COMMON
+    + """
+
+The user marks a region of the file (usually one function) and asks for a change inside it. Reply
+with the complete new text of that region, and only that region, in a single fenced code block. Keep
+the region's first line's indentation and every line you are not asked to change exactly as it is.""",
+}
+
+_REMINDER = {
+    SEARCH_REPLACE: "Reply with SEARCH/REPLACE blocks only.",
+    APPLY_PATCH: "Reply with the patch only.",
+    UDIFF: "Reply with the unified diff only.",
+    REWRITE: "Reply with the whole new region in one code block, nothing else.",
+}
+
+_LANGS = {
+    ".py": "python", ".js": "javascript", ".ts": "typescript", ".tsx": "tsx", ".jsx": "jsx", ".rs": "rust",
+    ".go": "go", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp", ".java": "java",
+    ".rb": "ruby", ".sh": "bash", ".md": "markdown", ".toml": "toml", ".json": "json", ".yaml": "yaml",
+    ".yml": "yaml", ".html": "html", ".css": "css", ".sql": "sql", ".kt": "kotlin", ".swift": "swift",
+}
+
+
+def system_prompt(fmt: str) -> str:
+    """The system prompt (Responses `instructions`) for an edit format."""
+    try:
+        return _SYSTEM[fmt]
+    except KeyError:
+        raise ValueError(f"unknown edit format {fmt!r}; expected one of {', '.join(FORMATS)}") from None
+
+
+def default_format(backend: str | None, model: str | None = None) -> str:
+    """The edit format to ask for: apply_patch for GPT-5/Codex, the measured one locally, else blocks."""
+    name = (model or "").lower()
+    if re.search(r"gpt-5|codex", name):
+        return APPLY_PATCH  # what OpenAI trains these models on
+    if backend == "local":
+        return LOCAL_FORMAT
+    return SEARCH_REPLACE
+
+
+def language(path: str | None) -> str:
+    return _LANGS.get(PurePath(path or "").suffix.lower(), "")
+
+
+def file_message(path: str, text: str) -> dict:
+    """The user message that shows the file: identical on every turn, so it stays cached."""
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return {"role": "user", "content": f"File: {path}\n```{language(path)}\n{body}```"}
+
+
+def prewarm_input(fmt: str, path: str, text: str) -> list[dict]:
+    """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
+
+    `fmt` is unused today (the system prompt carries the format) but keeps the door open for a
+    format that needs something in the prefix."""
+    return [file_message(path, text)]
+
+
+def region_lines(text: str, region: tuple[int, int]) -> str:
+    start, end = region
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[start:end])
+
+
+def enclosing_region(text: str, line: int) -> tuple[int, int]:
+    """The (start, end) 0-based, end-exclusive line range of the innermost function/class around `line`.
+
+    Python is parsed with `ast` (decorators included); anything else, or code that does not
+    parse, falls back to the indentation block around the line. The whole file if nothing encloses it.
+    """
+    lines = text.splitlines()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        tree = None
+    if tree is not None:
+        best: tuple[int, int] | None = None
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+                last = node.end_lineno or node.lineno
+                if first <= line < last and (best is None or last - first < best[1] - best[0]):
+                    best = (first, last)
+        return best or (0, len(lines))
+    return _indent_block(lines, line)
+
+
+def _indent_block(lines: list[str], line: int) -> tuple[int, int]:
+    def indent(s: str) -> int:
+        return len(s) - len(s.lstrip())
+
+    if not lines:
+        return (0, 0)
+    line = max(0, min(line, len(lines) - 1))
+    start = line
+    while start > 0 and (not lines[start].strip() or indent(lines[start]) > 0):
+        start -= 1
+    base = indent(lines[start])
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or indent(lines[end]) > base):
+        end += 1
+    # A closing bracket at the block's own indent (C-like languages) belongs to it.
+    if end < len(lines) and indent(lines[end]) == base and lines[end].strip()[:1] in ("}", ")", "]"):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return (start, end)
+
+
+def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
+    """The per-turn user message: the region (if any), the instruction, and a format reminder last."""
+    parts: list[str] = []
+    if region is not None:
+        if isinstance(region, tuple):
+            if text is None:
+                raise ValueError("a line-range region needs the file text")
+            start, end = region
+            body = region_lines(text, region)
+            label = f"Region (lines {start + 1}-{end}):"
+        else:
+            body = region
+            label = "Region:"
+        if body and not body.endswith("\n"):
+            body += "\n"
+        parts.append(f"{label}\n```\n{body}```")
+    parts.append(instruction.strip())
+    parts.append(_REMINDER[fmt])
+    return {"role": "user", "content": "\n\n".join(parts)}
+
+
+def build_input(
+    fmt: str,
+    path: str,
+    text: str,
+    instruction: str,
+    region: tuple[int, int] | str | None = None,
+    history: list[dict] | None = None,
+) -> list[dict]:
+    """Responses `input` for one edit turn (the system prompt goes in `instructions`).
+
+    `region`: a (start, end) 0-based end-exclusive line range, or the region's text; the rewrite
+    format needs one (the whole file is used without it). `history`: earlier turns of this
+    conversation ({"role": "user"|"assistant", "content"}), placed after the file and before the
+    new instruction so the file prefix stays cached.
+    """
+    system_prompt(fmt)  # validates fmt
+    if fmt == REWRITE and region is None:
+        region = (0, len(text.splitlines()))
+    return [file_message(path, text), *(history or []), instruction_message(fmt, instruction, text, region)]
+
+
+def build_messages(fmt: str, path: str, text: str, instruction: str, region=None, history=None) -> list[dict]:
+    """The flattened chat (system first) for engines and tests that bypass the gateway."""
+    return [{"role": "system", "content": system_prompt(fmt)}, *build_input(fmt, path, text, instruction, region, history)]
