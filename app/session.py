@@ -107,7 +107,6 @@ class BlockState:
     reason: str = ""
     feedback: str = ""
     search: str = ""
-    indent: tuple[str, str] | None = None  # (strip, add): re-indent the replacement
     hunk_key: Any = None
 
 
@@ -599,57 +598,92 @@ class Session:
                 b.feedback = f"Block {ev.index + 1} was malformed: {ev.reason}."
 
     def _on_search(self, index: int, search: str) -> None:
+        """SEARCH is final: locate it now so the view marks the target while REPLACE streams."""
         b = self.blocks.setdefault(index, BlockState(index))
         b.search = search
-        if b.kind == "rewrite" and self._region_base is not None:
-            start, end = self._region_base
-        else:
-            loc = self._locate(search, b)
-            if loc is None:
-                return
-            start, end = loc
-        key = ("b", index)
-        try:
-            self.live.add(key, start, end, _reindenter(b.indent))
-        except ValueError as exc:
-            b.status, b.reason = "failed", f"block {index + 1} {exc}"
-            b.feedback = f"Block {index + 1} overlaps an earlier block; merge them into one block."
+        where = self._locate_block(b, search, None)
+        if where is None:
             return
-        b.status, b.start, b.end, b.hunk_key = "located", start, end, key
+        self._place(b, where[0], where[1], where[2])
 
-    def _locate(self, search: str, b: BlockState) -> tuple[int, int] | None:
+    def _place(self, b: BlockState, start: int, end: int, transform=None) -> bool:
+        key = ("b", b.index, start, end)
+        try:
+            self.live.add(key, start, end, transform)
+        except ValueError as exc:
+            b.status, b.reason = "failed", f"it changes the same lines as another block ({exc})"
+            b.feedback = f"Block {b.index + 1} changes the same lines as another block; merge them into one block."
+            return False
+        b.status, b.start, b.end, b.hunk_key = "located", start, end, key
+        return True
+
+    def _locate_block(self, b: BlockState, search: str, block) -> tuple | None:
+        """(start, end, transform, location) for the block, or None with b marked failed."""
         from app.edits import locate as L
 
+        if b.kind == "rewrite" and self._region_base is not None:
+            start, end = self._region_base
+            return start, end, None, None
+        lines = self.live.lines
         try:
-            loc = L.locate(self.live.lines, search)
+            if block is None:
+                loc = L.locate(lines, L.split_lines(search))
+            else:
+                loc = L.locate(lines, L.split_lines(block.search), L.split_lines(block.replace),
+                               anchor=block.anchor, at_eof=block.at_eof)
         except L.LocateError as exc:
             b.status = "failed"
-            b.reason = getattr(exc, "reason", str(exc))
-            b.feedback = _feedback_for(b.index, b.reason, getattr(exc, "closest", ""))
+            b.reason = exc.message or exc.reason
+            b.feedback = _feedback_for(b.index, b.reason, exc.closest or _closest(lines, search))
             return None
-        b.indent = _indent_change(loc)
-        return loc.start, loc.end
+        return loc.start, loc.end, _adapter(loc), loc
 
     def _on_block(self, index: int, block) -> None:
-        b = self.blocks.setdefault(index, BlockState(index, getattr(block, "kind", "")))
-        if b.status == "streaming" and b.hunk_key is None and not b.search:
-            self._on_search(index, block.search)
-        if b.status == "located":
-            before = self.live.hunk_count
-            self.live.finish(b.hunk_key, block.replace)
-            b.status = "complete" if self.live.hunk_count > before - 1 else "unchanged"
-            return
-        if b.status == "failed" and block.replace.strip() and block.replace != block.search:
-            # Not found as written: if the replacement is already there, this edit was made.
-            from app.edits import locate as L
+        """The block is complete: place it for good with the locator's full answer."""
+        from app.edits import locate as L
 
-            try:
-                L.locate(self.live.lines, block.replace)
-            except L.LocateError:
+        b = self.blocks.setdefault(index, BlockState(index, getattr(block, "kind", "")))
+        b.kind = b.kind or block.kind
+        streaming_key = b.hunk_key if b.status == "located" else None
+        if getattr(block, "create", False):
+            if streaming_key is not None:
+                self.live.remove(streaming_key)
+            b.status, b.reason = "failed", "it creates a new file; steer edits only the open file"
+            b.feedback = f"Block {index + 1} creates a file. Edit only {self.path}."
+            return
+        b.status, b.reason, b.feedback = "streaming", "", ""
+        found = self._locate_block(b, block.search, block)
+        if found is None:
+            if streaming_key is not None:
+                self.live.remove(streaming_key)
+            self._check_already_applied(b, block)
+            return
+        start, end, _, loc = found
+        search, replace = L.split_lines(block.search), L.split_lines(block.replace)
+        new = replace if loc is None else loc.render(self.live.lines, search, replace)
+        if streaming_key is not None and (b.start, b.end) != (start, end):
+            # The full block located elsewhere than its SEARCH alone: move the hunk.
+            self.live.remove(streaming_key)
+            streaming_key = None
+        if streaming_key is None:
+            if not self._place(b, start, end):
                 return
-            except Exception:
-                return
-            b.status, b.reason = "already_applied", "already applied"
+            streaming_key = b.hunk_key
+        made = self.live.finish(streaming_key, "".join(x + "\n" for x in new))
+        b.status = "complete" if made else "unchanged"
+
+    def _check_already_applied(self, b: BlockState, block) -> None:
+        """Not found as written: if the replacement is already in the file, the edit was made."""
+        from app.edits import locate as L
+
+        replace = L.split_lines(block.replace)
+        if not any(x.strip() for x in replace) or block.replace == block.search:
+            return
+        try:
+            L.locate(self.live.lines, replace)
+        except L.LocateError:
+            return
+        b.status, b.reason = "already_applied", "already applied"
 
     def _drop_partial(self) -> None:
         for b in self.blocks.values():
@@ -924,27 +958,41 @@ def _find_all(hay: list[str], needle: list[str]) -> list[int]:
     return hits
 
 
-def _indent_change(loc) -> tuple[str, str] | None:
-    """The locator's re-indent instruction, if it matched with a uniform indent shift."""
-    shift = getattr(loc, "indent", None) or getattr(loc, "reindent", None)
-    if not shift:
+_TOLERANT = ("whitespace", "unicode", "fuzzy", "blank_lines", "indent")
+
+
+def _adapter(loc) -> Callable[[str], str] | None:
+    """How streamed REPLACE lines are shown before the block completes: the locator's
+    indentation shift (the final lines come from Location.render at BlockComplete)."""
+    add, remove = getattr(loc, "indent_add", ""), getattr(loc, "indent_remove", "")
+    rstrip = getattr(loc, "strategy", "exact") in _TOLERANT
+    if not (add or remove or rstrip):
         return None
-    if isinstance(shift, tuple):
-        return shift
-    return None
+
+    def adapt(line: str) -> str:
+        if rstrip:
+            line = line.rstrip()
+        if add and line.strip():
+            return add + line
+        if remove and line.startswith(remove):
+            return line[len(remove):]
+        return line
+
+    return adapt
 
 
-def _reindenter(indent: tuple[str, str] | None) -> Callable[[str], str] | None:
-    if not indent:
-        return None
-    strip, add = indent
+def _closest(lines: list[str], search: str) -> str:
+    """The file lines most like SEARCH, with a little context, for refusal feedback."""
+    from app.edits import locate as L
 
-    def shift(line: str) -> str:
-        if strip and line.startswith(strip):
-            line = line[len(strip) :]
-        return add + line if line.strip() else line
-
-    return shift
+    try:
+        got = L.closest_lines(lines, L.split_lines(search), context=2)
+    except Exception:
+        return ""
+    if not got:
+        return ""
+    start, end, _ = got
+    return "\n".join(lines[start:end])
 
 
 def _feedback_for(index: int, reason: str, closest: str) -> str:
