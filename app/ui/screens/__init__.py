@@ -1,1 +1,1 @@
-"""Screens of the steer app."""
+"""Modal screens: help and confirmation."""

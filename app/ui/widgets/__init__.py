@@ -1,1 +1,1 @@
-"""Widgets of the steer app."""
+"""The widgets of the steer screen: file view, prompt, status line, test panel."""

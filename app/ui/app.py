@@ -1,0 +1,719 @@
+"""The steer app: file view, prompt, status line and footer over one Session; `make_app` builds it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from app.config import Settings
+from app.ui.messages import FileChangedOnDisk, TestOutput
+from app.ui.screens.confirm import ConfirmScreen
+from app.ui.screens.help import HelpScreen
+from app.ui.themes import LoadedTheme, defaults_for, load_themes
+from app.ui.widgets.code_view import CodeView
+from app.ui.widgets.prompt import Prompt
+from app.ui.widgets.rows import PlainRows, TextRows, row_for_old_line
+from app.ui.widgets.status import StatusLine
+from app.ui.widgets.test_panel import TestPanel
+
+FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
+SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the region
+
+# (action, palette title, help text). Every action is in the palette and on the help screen.
+ACTIONS: list[tuple[str, str, str]] = [
+    ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
+    ("accept_all", "Accept all", "Write every pending hunk to the file"),
+    ("reject_all", "Reject all", "Drop the pending proposal"),
+    ("next_hunk", "Next hunk", "Move to the next hunk of the proposal"),
+    ("prev_hunk", "Previous hunk", "Move to the previous hunk of the proposal"),
+    ("accept_hunk", "Accept hunk", "Write the current hunk only"),
+    ("reject_hunk", "Reject hunk", "Drop the current hunk only"),
+    ("undo", "Undo", "Undo the last accepted edit"),
+    ("redo", "Redo", "Redo the last undone edit"),
+    ("toggle_view", "Toggle view", "Live diff / unified diff / raw model text"),
+    ("run_tests", "Run tests", "Run the configured test command (only now, only when asked)"),
+    ("fix_tests", "Send test failure", "Send the failed test output to the model"),
+    ("toggle_tests", "Show/hide test panel", "Show or hide the test output panel"),
+    ("focus_code", "Focus file view", "Move the keyboard focus between the prompt and the file"),
+    ("follow", "Follow the edit", "Scroll back to the line being written and keep following it"),
+    ("clear_selection", "Clear selection", "Forget the selection (the next edit uses the cursor's surroundings)"),
+    ("reload", "Reload the file", "Read the file from disk again"),
+    ("help", "Help", "Show every key"),
+    ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
+]
+
+
+class SteerApp(App):
+    """One file, one session. Session events are buffered and applied once per frame."""
+
+    TITLE = "steer"
+    ENABLE_COMMAND_PALETTE = True
+    CSS = """
+    Screen { layout: vertical; background: $code-bg; }
+    CodeView { height: 1fr; }
+    Prompt { dock: none; height: 3; border: tall $primary 40%; background: $surface; }
+    Prompt:focus { border: tall $primary; }
+    """
+    BINDINGS = [
+        Binding("escape", "stop", "Stop", priority=True),
+        Binding("ctrl+y", "accept_all", "Accept all", priority=True),
+        Binding("ctrl+n", "reject_all", "Reject all", priority=True),
+        Binding("alt+down", "next_hunk", "Next hunk", priority=True),
+        Binding("alt+up", "prev_hunk", "Prev hunk", priority=True),
+        Binding("alt+y", "accept_hunk", "Accept hunk", priority=True),
+        Binding("alt+n", "reject_hunk", "Reject hunk", priority=True),
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("ctrl+r", "redo", "Redo", priority=True),
+        Binding("ctrl+o", "toggle_view", "View", priority=True),
+        Binding("ctrl+t", "run_tests", "Tests", priority=True),
+        Binding("ctrl+f", "fix_tests", "Send failure", priority=True),
+        Binding("ctrl+g", "toggle_tests", "Test panel", show=False, priority=True),
+        Binding("ctrl+l", "follow", "Follow", show=False, priority=True),
+        Binding("escape", "clear_selection", "Clear selection", show=False),
+        Binding("f1", "help", "Help", priority=True),
+        Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        path: str | Path,
+        settings: Settings | None = None,
+        *,
+        client=None,
+        session_factory: Callable | None = None,
+        watch: bool = True,
+        mask_timings: bool = False,
+        connect: bool = True,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.path = Path(path)
+        self._themes: dict[str, LoadedTheme] = {}
+        loaded, self._theme_problems = load_themes()
+        for item in loaded:
+            self._themes[item.theme.name] = item
+        super().__init__()
+        for item in loaded:
+            self.register_theme(item.theme)
+        self._client = client
+        self._session_factory = session_factory
+        self._watch = watch
+        self._mask_timings = mask_timings
+        self._connect = connect
+        self.session = None
+        self.document = None
+        self._inbox: list = []
+        self._flush_timer = None
+        self._last_flush = 0.0
+        self._drawn_version = -1
+        self._lines_id = None
+        self.current_hunk: int | None = None
+        self.view_mode = "file"
+        self._stop_watching = asyncio.Event()
+        self._ignore_digest: str | None = None
+        self._test_running = False
+        self.quitting = False
+        # Timings the benchmark reads: (flush start, flush end) per screen update.
+        self.update_times: list[float] = []
+        self.first_frame_at: float | None = None
+
+    # ----- set-up --------------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Built-in Textual themes lack our diff variables: give them defaults for their brightness.
+        try:
+            dark = self.current_theme.dark
+        except Exception:
+            dark = True
+        return defaults_for(dark)
+
+    def pygments_style_for(self, theme_name: str) -> str:
+        item = self._themes.get(theme_name)
+        if item is not None:
+            return item.pygments_style
+        theme = self.get_theme(theme_name)
+        return "monokai" if theme is None or theme.dark else "default"
+
+    def compose(self) -> ComposeResult:
+        yield CodeView(id="code")
+        yield TestPanel(id="tests")
+        yield StatusLine(id="status", mask_timings=self._mask_timings)
+        yield Prompt(id="prompt")
+        yield Footer()
+
+    @property
+    def code(self) -> CodeView:
+        return self.query_one(CodeView)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    @property
+    def prompt(self) -> Prompt:
+        return self.query_one(Prompt)
+
+    @property
+    def tests(self) -> TestPanel:
+        return self.query_one(TestPanel)
+
+    def on_mount(self) -> None:
+        wanted = self.settings.theme or "dark"
+        if wanted in self.available_themes:
+            self.theme = wanted
+        else:
+            self.theme = "dark" if "dark" in self.available_themes else "textual-dark"
+            self.notify(f"unknown theme {wanted!r}; using {self.theme}", severity="warning")
+        for problem in self._theme_problems:
+            self.notify(problem, severity="warning")
+        self.status.backend = self._backend_label()
+        self.status.connection = "connecting" if self._connect else "none"
+        self._open_document()
+        self.prompt.focus()
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        self.first_frame_at = time.perf_counter()
+        if self.document is not None and self._connect:
+            self._start_session()
+        if self.document is not None and self._watch:
+            self._watch_file()
+
+    def _backend_label(self) -> str:
+        backend = self.settings.backend or "local"
+        model = self.settings.model
+        if backend == "local" and not model:
+            model = "embedded"
+        if model and os.sep in str(model):
+            model = Path(model).name
+        return f"{backend} · {model}" if model else backend
+
+    def _open_document(self) -> None:
+        from app.files import Document, DocumentError
+
+        try:
+            self.document = Document.read(self.path)
+        except FileNotFoundError:
+            self.notify(f"{self.path}: no such file", severity="error", timeout=10)
+            return
+        except (DocumentError, OSError) as exc:
+            self.notify(f"cannot open {self.path}: {exc}", severity="error", timeout=10)
+            return
+        self._show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
+                         else self.document.text.split("\n") if self.document.text else [])
+
+    def _show_lines(self, lines: list[str]) -> None:
+        self._lines_id = id(lines)
+        self.code.set_document(lines, str(self.path))
+
+    @work(group="session", exclusive=True, exit_on_error=False)
+    async def _start_session(self) -> None:
+        from app.session import Session, SessionError
+
+        factory = self._session_factory or Session
+        try:
+            self.session = factory(self.document, self.settings, self._on_session_event, client=self._client)
+        except Exception as exc:  # a bad setting: show it, keep the file usable
+            self.status.connection = "error"
+            self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
+            return
+        self._sync_code(force=True)
+        try:
+            await self.session.start()
+        except SessionError as exc:
+            self.status.connection = "error"
+            self.status.detail = exc.code
+            self.notify(f"no backend: {exc.message}", severity="error", timeout=15)
+        except Exception as exc:
+            self.status.connection = "error"
+            self.notify(f"no backend: {exc}", severity="error", timeout=15)
+        self.refresh_bindings()
+
+    # ----- session events: buffered, applied once per frame ---------------------------------
+
+    def _on_session_event(self, event) -> None:
+        # Runs per delta: keep it to an append and, at most once per frame, a timer.
+        self._inbox.append(event)
+        if self._flush_timer is None:
+            delay = max(0.0, self._last_flush + FRAME_S - time.perf_counter())
+            self._flush_timer = self.set_timer(delay, self._flush, name="flush")
+
+    def _flush(self) -> None:
+        self._flush_timer = None
+        started = time.perf_counter()
+        self._last_flush = started
+        events, self._inbox = self._inbox, []
+        rows_changed = False
+        bindings = False
+        for ev in events:
+            name = type(ev).__name__
+            if name == "ProposalUpdated":
+                rows_changed = True
+            elif name == "StateChanged":
+                self.status.state = ev.state
+                bindings = True
+                if ev.state == "generating":
+                    self.code.follow = True
+                    self.current_hunk = None
+            elif name == "Stats":
+                self.status.ttft = ev.ttft_s
+                self.status.tps = ev.tokens_per_s
+                self.status.tokens = ev.tokens
+            elif name == "Notice":
+                self.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
+                            timeout=8 if ev.level == "error" else 4)
+            elif name == "ConnectionChanged":
+                self.status.connection = ev.state
+                self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
+                bindings = True
+            elif name == "Applied":
+                rows_changed = True
+                bindings = True
+                what = {"accept": "accepted", "accept_hunk": "hunk accepted", "undo": "undone", "redo": "redone"}
+                self.notify(f"{what.get(ev.action, ev.action)}: written to {self.path.name}", timeout=3)
+            elif name == "TurnEnded":
+                result = ev.result
+                bindings = True
+                if result.status == "refused":
+                    self.notify(f"edit refused: {result.reason}", severity="error", timeout=10)
+                elif result.status == "error":
+                    self.notify(f"error: {result.reason}", severity="error", timeout=10)
+                elif result.status == "nothing":
+                    self.notify(f"no change: {result.reason}", timeout=5)
+        if rows_changed:
+            self._sync_code()
+        if bindings:
+            self._after_state_change()
+        self.update_times.append(time.perf_counter() - started)
+
+    def flush_now(self) -> None:
+        """Apply buffered events at once (Esc: the screen must be final within this frame)."""
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
+        self._flush()
+
+    def _sync_code(self, force: bool = False) -> None:
+        session = self.session
+        if session is None:
+            return
+        live = session.live
+        code = self.code
+        if id(live.lines) != self._lines_id:
+            self._show_lines(live.lines)
+        if self.view_mode == "file":
+            if code.source is not live:
+                code.set_source(live, "file")
+            elif live.version != self._drawn_version or force:
+                code.sync(force=force)
+            if session.state == "generating":
+                code.follow_row(live.cursor_row)
+        else:
+            self._refresh_alt_view()
+        self._drawn_version = live.version
+        if self.current_hunk is not None:
+            if live.hunk_count == 0:
+                self.current_hunk = None
+            elif self.current_hunk >= live.hunk_count:
+                self.current_hunk = live.hunk_count - 1
+            code.current_hunk = self.current_hunk
+
+    def _after_state_change(self) -> None:
+        session = self.session
+        if session is not None and session.state in ("review", "interrupted") and session.has_proposal:
+            if self.current_hunk is None:
+                self._goto_hunk(0)
+        self.status.extra = self._extra_status()
+        self.refresh_bindings()
+
+    def _extra_status(self) -> str:
+        session = self.session
+        parts = []
+        if session is not None:
+            if session.has_proposal:
+                n = session.live.hunk_count
+                cur = (self.current_hunk or 0) + 1
+                parts.append(f"hunk {cur}/{n}")
+            if session.conflict:
+                parts.append("CONFLICT")
+        if self.view_mode != "file":
+            parts.append(f"view: {self.view_mode}")
+        sel = self.code.selection if self.is_mounted else None
+        if sel:
+            parts.append(f"selection {sel[0] + 1}-{sel[1]}")
+        return " · ".join(parts)
+
+    # ----- what applies now -------------------------------------------------------------------
+
+    def _state(self) -> str:
+        return self.session.state if self.session is not None else "idle"
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("quit", "help", "command_palette"):
+            return True
+        if len(self.screen_stack) > 1 and action in {a for a, _, _ in ACTIONS} | {"clear_selection"}:
+            return False  # a modal screen has the keys
+        s = self.session
+        state = self._state()
+        has = s is not None and s.has_proposal
+        if action == "stop":
+            return state == "generating"
+        if action in ("accept_all", "accept_hunk"):
+            return has and state in ("review", "interrupted") and not s.conflict
+        if action in ("reject_all",):
+            return has and state != "generating"
+        if action in ("reject_hunk", "next_hunk", "prev_hunk"):
+            return has and state != "generating"
+        if action == "undo":
+            return s is not None and s.can_undo and state != "generating"
+        if action == "redo":
+            return s is not None and s.can_redo and state != "generating"
+        if action == "toggle_view":
+            return s is not None
+        if action == "run_tests":
+            return not self._test_running
+        if action == "fix_tests":
+            return self.tests.failed and not self._test_running and s is not None and state != "generating"
+        if action == "toggle_tests":
+            return self.tests.command is not None
+        if action == "follow":
+            return state == "generating"
+        if action == "clear_selection":
+            return self.code.selection is not None or self.tests.has_class("-visible")
+        return True
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for action, title, help_text in ACTIONS:
+            if action in ("quit", "help"):
+                continue  # the base class offers these
+            if self.check_action(action, ()) is False:
+                continue
+            yield SystemCommand(title, help_text, lambda a=action: self.run_action(a))
+
+    # ----- prompt: send or redirect ---------------------------------------------------------------
+
+    async def on_input_submitted(self, event: Prompt.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        prompt = self.prompt
+        if text in ("/test", "/tests"):
+            prompt.value = ""
+            self.action_run_tests()
+            return
+        if text == "/help":
+            prompt.value = ""
+            self.action_help()
+            return
+        session = self.session
+        if session is None or self.status.connection in ("error", "none", "closed"):
+            # Keep what the user wrote in the prompt: nothing typed is ever lost.
+            self.notify("no backend connected yet; your instruction stays in the prompt", severity="warning")
+            return
+        prompt.remember(text)
+        prompt.value = ""
+        if session.state == "generating":
+            await session.redirect(text)
+            return
+        region = self.region_for_send()
+        self.code.follow = True
+        await session.send(text, region)
+
+    def region_for_send(self) -> tuple[int, int] | None:
+        """The selection, else the block around the cursor (the top-level statement holding it)."""
+        code = self.code
+        if code.selection is not None:
+            return code.selection
+        lines = code.lines
+        if not lines:
+            return None
+        cur = min(code.cursor_line, len(lines) - 1)
+
+        def top_level(i: int) -> bool:
+            line = lines[i]
+            return bool(line.strip()) and not line[0].isspace() and not line.startswith((")", "]", "}"))
+
+        start = cur
+        while start > 0 and not top_level(start):
+            start -= 1
+        # Decorators and comments directly above belong to the block.
+        while start > 0 and lines[start - 1].startswith(("@", "#")):
+            start -= 1
+        end = cur + 1
+        while end < len(lines) and not top_level(end):
+            end += 1
+        while end > cur + 1 and not lines[end - 1].strip():
+            end -= 1
+        if end - start > SURROUNDINGS_MAX:
+            start = max(0, cur - SURROUNDINGS_MAX // 2)
+            end = min(len(lines), start + SURROUNDINGS_MAX)
+        return start, end
+
+    def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
+        self.status.extra = self._extra_status()
+        self.refresh_bindings()
+
+    # ----- actions ------------------------------------------------------------------------------
+
+    async def action_stop(self) -> None:
+        session = self.session
+        if session is None or session.state != "generating":
+            return
+        stopping = session.stop()
+        # The session stops feeding the live diff synchronously, before its first await:
+        # show the final picture now rather than a frame later.
+        task = asyncio.ensure_future(stopping)
+        await asyncio.sleep(0)
+        self.flush_now()
+        await task
+        self.flush_now()
+
+    def action_clear_selection(self) -> None:
+        if not self.code.clear_selection():
+            self.tests.remove_class("-visible")
+
+    def action_accept_all(self) -> None:
+        if self.session is not None:
+            self.session.accept_all()
+            self.flush_now()
+
+    def action_reject_all(self) -> None:
+        if self.session is not None:
+            self.session.reject_all()
+            self.flush_now()
+
+    def _goto_hunk(self, i: int) -> None:
+        session = self.session
+        if session is None or session.live.hunk_count == 0:
+            return
+        live = session.live
+        i %= live.hunk_count
+        self.current_hunk = i
+        self.code.current_hunk = i
+        first, stop = live.hunk_rows(i)
+        self.code.follow = False
+        if self.view_mode == "file":
+            self.code.scroll_to_row(first, center=not (self.code.scroll_y <= first < self.code.scroll_y + self.code.size.height - (stop - first)))
+        self.code.invalidate()
+        self.status.extra = self._extra_status()
+
+    def action_next_hunk(self) -> None:
+        self._goto_hunk(0 if self.current_hunk is None else self.current_hunk + 1)
+
+    def action_prev_hunk(self) -> None:
+        self._goto_hunk(-1 if self.current_hunk is None else self.current_hunk - 1)
+
+    def action_accept_hunk(self) -> None:
+        if self.session is not None:
+            self.session.accept_hunk(self.current_hunk or 0)
+            self.flush_now()
+            self._after_hunk_change()
+
+    def action_reject_hunk(self) -> None:
+        if self.session is not None:
+            self.session.reject_hunk(self.current_hunk or 0)
+            self.flush_now()
+            self._after_hunk_change()
+
+    def _after_hunk_change(self) -> None:
+        live = self.session.live
+        if live.hunk_count:
+            self._goto_hunk(min(self.current_hunk or 0, live.hunk_count - 1))
+        else:
+            self.current_hunk = None
+            self.code.current_hunk = None
+        self.status.extra = self._extra_status()
+        self.refresh_bindings()
+
+    def action_undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+            self.flush_now()
+            self._after_state_change()
+
+    def action_redo(self) -> None:
+        if self.session is not None:
+            self.session.redo()
+            self.flush_now()
+            self._after_state_change()
+
+    def action_toggle_view(self) -> None:
+        order = ["file", "diff", "raw"]
+        self.view_mode = order[(order.index(self.view_mode) + 1) % len(order)]
+        if self.view_mode == "file":
+            self.code.set_source(self.session.live if self.session else None, "file")
+        else:
+            self._refresh_alt_view()
+        self.status.extra = self._extra_status()
+        self.notify(f"view: {dict(file='live diff', diff='unified diff', raw='raw model text')[self.view_mode]}",
+                    timeout=2)
+
+    def _refresh_alt_view(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        if self.view_mode == "diff":
+            text = session.proposal_diff() or "(no pending proposal)"
+            self.code.set_source(TextRows(text, diff=True), "diff")
+        else:
+            self.code.set_source(TextRows(session.raw_text or "(no model text yet)"), "raw")
+        self.code.follow_row(self.code.source.row_count - 1)
+
+    def action_follow(self) -> None:
+        self.code.follow = True
+        live = self.session.live if self.session else None
+        if live is not None:
+            self.code.follow_row(live.cursor_row)
+
+    def action_focus_code(self) -> None:
+        if self.focused is self.code:
+            self.prompt.focus()
+        else:
+            self.code.focus()
+
+    def action_reload(self) -> None:
+        if self.session is not None:
+            self.session.file_changed()
+            self.flush_now()
+        else:
+            self._open_document()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.help_sections()))
+
+    def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        helps = {a: h for a, _, h in ACTIONS}
+        app_keys = []
+        seen = set()
+        for b in self.BINDINGS:
+            key = b.key.replace("ctrl+", "Ctrl+").replace("alt+", "Alt+")
+            if (b.key, b.action) in seen:
+                continue
+            seen.add((b.key, b.action))
+            app_keys.append((key, helps.get(b.action, b.description)))
+        prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
+                                 "while generating: redirect with these words"),
+                       ("Up / Down", "Instruction history"),
+                       ("/test", "Run the test command")]
+        view_keys = [("Up / Down / PgUp / PgDn", "Move the cursor line"),
+                     ("Ctrl+Home / Ctrl+End", "Top / bottom of the file"),
+                     ("Shift+arrows / Shift+PgUp/PgDn", "Select lines (scopes the next edit)"),
+                     ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
+        palette = [("Ctrl+P", "Command palette: every action, and themes")]
+        return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]
+
+    async def action_quit(self) -> None:
+        session = self.session
+        if session is not None and session.has_proposal and not self.quitting:
+            def answer(ok: bool | None) -> None:
+                if ok:
+                    self.quitting = True
+                    self.exit()
+
+            self.push_screen(ConfirmScreen("A proposal is pending and has not been accepted.\nQuit anyway and drop it?",
+                                           yes="Quit", no="Stay"), answer)
+            return
+        self.exit()
+
+    # ----- tests: only when asked ------------------------------------------------------------------
+
+    def action_toggle_tests(self) -> None:
+        self.tests.toggle_class("-visible")
+
+    def action_run_tests(self) -> None:
+        command = self.settings.test_command
+        if not command:
+            self.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
+                        severity="warning", timeout=6)
+            return
+        if self._test_running:
+            return
+        self._test_running = True
+        self.tests.begin(command)
+        self.refresh_bindings()
+        self._run_tests(command)
+
+    @work(group="tests", exclusive=True, exit_on_error=False)
+    async def _run_tests(self, command: str) -> None:
+        code = -1
+        try:
+            proc = await asyncio.create_subprocess_shell(
+                command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                cwd=str(self.path.resolve().parent), stdin=asyncio.subprocess.DEVNULL,
+            )
+            assert proc.stdout is not None
+            async for raw in proc.stdout:
+                self.post_message(TestOutput(raw.decode("utf-8", "replace").rstrip("\n")))
+            code = await proc.wait()
+        except Exception as exc:
+            self.post_message(TestOutput(f"cannot run {command!r}: {exc}"))
+        self.post_message(TestOutput(None, code))
+
+    def on_test_output(self, message: TestOutput) -> None:
+        if message.line is not None:
+            self.tests.add(message.line)
+            return
+        self._test_running = False
+        self.tests.finish(message.returncode if message.returncode is not None else -1)
+        self.refresh_bindings()
+
+    async def action_fix_tests(self) -> None:
+        session = self.session
+        if session is None or not self.tests.failed:
+            return
+        instruction = (f"The test command `{self.tests.command}` failed with this output:\n"
+                       f"```\n{self.tests.failure_text()}\n```\nFix the code in this file so the tests pass.")
+        self.code.follow = True
+        await session.send(instruction, None)
+
+    # ----- the file on disk ----------------------------------------------------------------------
+
+    @work(group="watch", exclusive=True, exit_on_error=False)
+    async def _watch_file(self) -> None:
+        from watchfiles import awatch
+
+        target = self.path.resolve()
+        directory = target.parent
+
+        def only_ours(change, path: str) -> bool:
+            return Path(path) == target
+
+        try:
+            # Watch the directory: atomic writes replace the file, which would end a watch on it.
+            async for _changes in awatch(directory, watch_filter=only_ours, stop_event=self._stop_watching,
+                                         debounce=300, step=50, recursive=False):
+                self.post_message(FileChangedOnDisk(str(target)))
+        except Exception as exc:
+            self.notify(f"not watching the file for changes: {exc}", severity="warning")
+
+    def on_file_changed_on_disk(self, message: FileChangedOnDisk) -> None:
+        session = self.session
+        if session is None:
+            self._open_document()
+            return
+        if session.file_changed():  # False for our own writes: the disk equals the Document
+            self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
+        self.flush_now()
+        self._after_state_change()
+
+    async def on_unmount(self) -> None:
+        self._stop_watching.set()
+        if self.session is not None:
+            try:
+                await asyncio.wait_for(self.session.close(), 3)
+            except Exception:
+                pass
+
+
+def make_app(path: str | Path, settings: Settings | None = None, **kwargs) -> SteerApp:
+    """The one way to build the app (CLI, tests, benchmark). kwargs: see SteerApp."""
+    return SteerApp(path, settings, **kwargs)

@@ -1,0 +1,484 @@
+"""The file view: a Line-API ScrollView drawing the document or a live diff from cached strips."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.color import Color
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from app.ui.highlight import LineLexer, lex_lines, lexer_for, style_for, token_styles
+from app.ui.themes import DARK_DEFAULTS, LIGHT_DEFAULTS
+from app.ui.widgets.rows import PlainRows, row_for_old_line
+
+SIGNS = {"removed": "-", "added": "+", "target": "│", "conflict": "!", "meta": " ", "raw": " ", "context": " "}
+TAB = 4
+
+
+class CodeView(ScrollView, can_focus=True):
+    """Draws rows (document lines or live-diff rows) with a gutter, highlighting, cursor and selection.
+
+    Strips are cached by the row's content (not its index), so a row that only moved
+    (lines inserted above it) costs nothing, and `sync()` refreshes only the visible
+    rows whose content changed since they were drawn.
+    """
+
+    ALLOW_SELECT = False
+    DEFAULT_CSS = """
+    CodeView { background: $code-bg; scrollbar-size-vertical: 1; }
+    """
+    BINDINGS = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("pageup", "move(-20)", "Page up", show=False),
+        Binding("pagedown", "move(20)", "Page down", show=False),
+        Binding("ctrl+home", "move_to(0)", "Top", show=False),
+        Binding("ctrl+end", "move_to(-1)", "Bottom", show=False),
+        Binding("shift+up", "select(-1)", "Extend selection up", show=False),
+        Binding("shift+down", "select(1)", "Extend selection down", show=False),
+        Binding("shift+pageup", "select(-20)", "Extend selection a page up", show=False),
+        Binding("shift+pagedown", "select(20)", "Extend selection a page down", show=False),
+    ]
+
+    cursor_line: reactive[int] = reactive(0, repaint=False, init=False)
+
+    class SelectionChanged(Message):
+        def __init__(self, view: "CodeView") -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.path: str | None = None
+        self.lines: list[str] = []
+        self._tokens: list | None = None  # per document line, None until lexed
+        self._lex_gen = 0
+        self._line_lexer = LineLexer(lexer_for(None))
+        self.source = PlainRows(self.lines)
+        self.mode = "file"  # file | diff | raw: what the rows are
+        self.anchor: int | None = None  # selection anchor (document line), None: no selection
+        self.follow = True  # keep the active edit in view until the user scrolls away
+        self.current_hunk: int | None = None
+        self._cache: LRUCache[tuple, tuple[Strip, Strip, Style]] = LRUCache(4096)
+        self._drawn: dict[int, tuple] = {}
+        self._max_width = 0
+        self._styles: dict[str, Style] = {}
+        self._token_styles: dict = {}
+        self._dragging = False
+        self._programmatic_scroll = False
+
+    # ----- data -------------------------------------------------------------------------
+
+    def set_document(self, lines: list[str], path: str | None = None) -> None:
+        """Show a (new version of the) document; highlighting follows in a thread."""
+        if path is not None and path != self.path:
+            self.path = path
+            self._line_lexer = LineLexer(lexer_for(path))
+        self.lines = lines
+        self._tokens = None
+        self._max_width = max((len(line) for line in lines), default=0)
+        self.cursor_line = min(self.cursor_line, max(0, len(lines) - 1))
+        if self.anchor is not None and self.anchor >= len(lines):
+            self.anchor = None
+        if self.mode == "file" and isinstance(self.source, PlainRows):
+            self.source = PlainRows(lines)
+        self._lex_gen += 1
+        if self.is_mounted:
+            self._start_lexing()
+        self.invalidate()
+
+    def _start_lexing(self) -> None:
+        gen = self._lex_gen
+        text = "\n".join(self.lines)
+        lexer = self._line_lexer.lexer
+
+        async def run() -> None:
+            tokens = await asyncio.to_thread(lex_lines, lexer, text)
+            if gen == self._lex_gen:
+                self._tokens = tokens
+                self.invalidate()
+
+        self.run_worker(run(), group="lex", exclusive=True, exit_on_error=False)
+
+    def set_source(self, source, mode: str = "file") -> None:
+        """Draw another row source: the live diff, or text rows for the diff/raw toggle."""
+        self.source = source if source is not None else PlainRows(self.lines)
+        self.mode = mode if source is not None else "file"
+        self.sync(force=True)
+
+    @property
+    def row_count(self) -> int:
+        return self.source.row_count
+
+    @property
+    def selection(self) -> tuple[int, int] | None:
+        """Selected document lines (start, end), 0-based, end exclusive; None without a selection."""
+        if self.anchor is None:
+            return None
+        a, b = sorted((self.anchor, self.cursor_line))
+        return a, b + 1
+
+    def clear_selection(self) -> bool:
+        if self.anchor is None:
+            return False
+        self.anchor = None
+        self.invalidate()
+        self.post_message(self.SelectionChanged(self))
+        return True
+
+    # ----- refresh ----------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Everything may look different (theme, document, cursor/selection): redraw the visible rows."""
+        self._drawn.clear()
+        self._update_virtual_size()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = {}
+        self._cache.clear()
+        self._drawn.clear()
+
+    def _update_virtual_size(self) -> None:
+        width = self._gutter_width() + self._max_width + 1
+        size = Size(width, self.source.row_count)
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def sync(self, force: bool = False) -> int:
+        """Called once per frame after the row source changed: refresh only the rows that differ.
+
+        Returns how many rows were refreshed.
+        """
+        if force:
+            self._drawn.clear()
+        self._update_virtual_size()
+        top = int(self.scroll_y)
+        height = self.size.height
+        count = self.source.row_count
+        changed = 0
+        run_start = None
+        for i in range(top, top + height + 1):
+            key = self._row_key(i) if i < count else None
+            if self._drawn.get(i, ()) != key:
+                changed += 1
+                if run_start is None:
+                    run_start = i
+            elif run_start is not None:
+                self.refresh_lines(run_start, i - run_start)
+                run_start = None
+        if run_start is not None:
+            self.refresh_lines(run_start, top + height + 1 - run_start)
+        return changed
+
+    def follow_row(self, row: int | None) -> None:
+        """Keep `row` (the line being written) in view, unless the user scrolled away."""
+        if row is None or not self.follow:
+            return
+        height = self.size.height
+        top = int(self.scroll_y)
+        if height and not (top <= row < top + height - 1):
+            self._programmatic_scroll = True
+            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+            self._programmatic_scroll = False
+
+    def scroll_to_row(self, row: int, center: bool = False) -> None:
+        height = self.size.height or 1
+        top = int(self.scroll_y)
+        if center or not (top <= row < top + height):
+            target = row - height // 2 if center else (row if row < top else row - height + 1)
+            self._programmatic_scroll = True
+            self.scroll_to(y=max(0, target), animate=False, immediate=True)
+            self._programmatic_scroll = False
+
+    # ----- rendering ----------------------------------------------------------------------
+
+    def _gutter_width(self) -> int:
+        return len(str(max(len(self.lines), self.source.row_count, 1))) + 3
+
+    def _row_key(self, i: int) -> tuple:
+        row = self.source.row(i)
+        kind = row.kind
+        flags = 0
+        old = row.old_no
+        if self.mode == "file" and old is not None and kind != "added":
+            line = old - 1
+            if line == self.cursor_line and self.has_focus_within_app:
+                flags |= 1
+            if self.anchor is not None:
+                a, b = sorted((self.anchor, self.cursor_line))
+                if a <= line <= b:
+                    flags |= 2
+        if row.hunk is not None and row.hunk == self.current_hunk:
+            flags |= 4
+        spans = row.spans
+        if spans and not isinstance(spans, tuple):
+            spans = tuple(tuple(s) for s in spans)
+        number = old if kind != "added" else None
+        if self.mode != "file":
+            number = row.new_no
+        return (kind, row.text, number, spans, flags)
+
+    @property
+    def has_focus_within_app(self) -> bool:
+        # The cursor line shows whether or not the view has focus: the prompt usually has it,
+        # and the cursor still says where "here" is for the next instruction.
+        return True
+
+    def _style(self, name: str) -> Style:
+        styles = self._styles
+        if not styles:
+            self._build_styles()
+        return self._styles[name]
+
+    def _build_styles(self) -> None:
+        app = self.app
+        variables = dict(LIGHT_DEFAULTS if not app.current_theme.dark else DARK_DEFAULTS)
+        variables.update({k: v for k, v in app.theme_variables.items() if k in variables})
+
+        def color(name: str):
+            try:
+                return Color.parse(variables[name]).rich_color
+            except Exception:
+                return None
+
+        fg = color("code-fg")
+        bg = color("code-bg")
+        self._styles = {
+            "base": Style(color=fg, bgcolor=bg),
+            "gutter": Style(color=color("gutter-fg"), bgcolor=color("gutter-bg")),
+            "cursor": Style(bgcolor=color("cursor-line-bg")),
+            "selection": Style(bgcolor=color("selection-bg")),
+            "removed": Style(bgcolor=color("diff-removed-bg")),
+            "removed-sign": Style(color=color("diff-removed-fg"), bold=True),
+            "removed-intra": Style(bgcolor=color("diff-removed-intra-bg")),
+            "added": Style(bgcolor=color("diff-added-bg")),
+            "added-sign": Style(color=color("diff-added-fg"), bold=True),
+            "added-intra": Style(bgcolor=color("diff-added-intra-bg")),
+            "target": Style(bgcolor=color("diff-target-bg")),
+            "conflict": Style(bgcolor=color("diff-conflict-bg")),
+            "hunk": Style(color=color("diff-hunk-marker"), bold=True),
+            "meta": Style(color=color("diff-hunk-marker"), bold=True),
+        }
+        theme = app.current_theme
+        pyg = getattr(app, "pygments_style_for", None)
+        name = pyg(theme.name) if pyg else ("monokai" if theme.dark else "default")
+        self._token_styles = token_styles(name)
+
+    def _tokens_for(self, row) -> tuple:
+        if self.mode != "file":
+            return ()
+        old = row.old_no
+        tokens = self._tokens
+        if tokens is not None and old is not None and row.kind != "added" and 0 < old <= len(tokens):
+            if old <= len(self.lines) and self.lines[old - 1] == row.text:
+                return tokens[old - 1]
+        if tokens is None and row.kind == "context":
+            return ()  # highlighting arrives with the lexer thread; plain until then
+        return self._line_lexer(row.text)
+
+    def _build(self, key: tuple, row) -> tuple[Strip, Strip, Style]:
+        kind, text, number, spans, flags = key
+        base = self._style("base")
+        if kind in ("removed", "added", "target", "conflict"):
+            row_style = base + self._style(kind)
+        else:
+            row_style = base
+        if flags & 2:
+            row_style = row_style + self._style("selection")
+        elif flags & 1:
+            row_style = row_style + self._style("cursor")
+        gw = self._gutter_width()
+        gutter_style = self._style("gutter")
+        if flags & 1:
+            gutter_style = gutter_style + Style(bold=True)
+        num = "" if number is None else str(number)
+        sign = SIGNS.get(kind, " ")
+        sign_style = row_style
+        if kind in ("removed", "added"):
+            sign_style = row_style + self._style(f"{kind}-sign")
+        if flags & 4:
+            sign = "▌" if sign == " " else sign
+            sign_style = sign_style + self._style("hunk")
+        gutter = Strip(
+            [Segment(num.rjust(gw - 2) + " ", gutter_style), Segment(sign, sign_style)], gw
+        )
+        if "\t" in text:
+            text = text.expandtabs(TAB)
+        segments: list[Segment] = []
+        if kind == "meta":
+            segments.append(Segment(text, row_style + self._style("meta")))
+        else:
+            runs = self._tokens_for(row) if kind != "raw" else ()
+            intra = self._style(f"{kind}-intra") if spans and kind in ("removed", "added") else None
+            segments = _segments(text, runs, row_style, self._token_styles, spans if intra else (), intra)
+        body = Strip(segments)
+        return gutter, body, row_style
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        i = scroll_y + y
+        width = self.size.width
+        if i >= self.source.row_count:
+            self._drawn[i] = None
+            return Strip.blank(width, self._style("base"))
+        key = self._row_key(i)
+        cached = self._cache.get(key)
+        if cached is None:
+            cached = self._build(key, self.source.row(i))
+            self._cache[key] = cached
+        self._drawn[i] = key
+        gutter, body, row_style = cached
+        text_width = max(0, width - gutter.cell_length)
+        body = body.crop_extend(scroll_x, scroll_x + text_width, row_style)
+        return Strip.join([gutter, body])
+
+    # ----- keys and mouse -------------------------------------------------------------------
+
+    def _set_cursor(self, line: int, extend: bool) -> None:
+        line = max(0, min(line, max(0, len(self.lines) - 1)))
+        had = self.anchor
+        if extend and self.anchor is None:
+            self.anchor = self.cursor_line
+        elif not extend:
+            self.anchor = None
+        self.cursor_line = line
+        self.invalidate()
+        self.scroll_to_row(row_for_old_line(self.source, line) if self.mode == "file" else line)
+        if had != self.anchor or extend:
+            self.post_message(self.SelectionChanged(self))
+
+    def action_move(self, delta: int) -> None:
+        if self.mode != "file":
+            self.follow = False
+            self.scroll_relative(y=delta, animate=False)
+            return
+        self.follow = False
+        self._set_cursor(self.cursor_line + delta, extend=False)
+
+    def action_move_to(self, line: int) -> None:
+        self.follow = False
+        self._set_cursor(len(self.lines) - 1 if line < 0 else line, extend=False)
+
+    def action_select(self, delta: int) -> None:
+        if self.mode == "file":
+            self.follow = False
+            self._set_cursor(self.cursor_line + delta, extend=True)
+
+    def _line_at(self, event: events.MouseEvent) -> int | None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        i = int(self.scroll_y) + offset.y
+        count = self.source.row_count
+        if count == 0 or self.mode != "file":
+            return None
+        i = max(0, min(i, count - 1))
+        # An added row has no file line; use the nearest file line above it.
+        while i > 0 and self.source.row(i).old_no is None:
+            i -= 1
+        old = self.source.row(i).old_no
+        return (old - 1) if old is not None else 0
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if event.button != 1:
+            return
+        line = self._line_at(event)
+        if line is None:
+            return
+        self._dragging = True
+        self.capture_mouse()
+        had = self.anchor
+        self.anchor = None
+        self.cursor_line = line
+        self._drag_start = line
+        self.invalidate()
+        if had is not None:
+            self.post_message(self.SelectionChanged(self))
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if not self._dragging:
+            return
+        line = self._line_at(event)
+        if line is None or line == self.cursor_line and self.anchor is not None:
+            return
+        if line != self._drag_start:
+            self.anchor = self._drag_start
+            self.cursor_line = line
+            self.invalidate()
+            self.post_message(self.SelectionChanged(self))
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        if self._dragging:
+            self._dragging = False
+            self.release_mouse()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.follow = False
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.follow = False
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        if not self._programmatic_scroll and self._dragging is False and abs(new - old) >= 1:
+            # Scrollbar drags and wheel scrolls both land here; our own follow scrolls are flagged.
+            pass
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "theme", self._theme_changed, init=False)
+        if self.lines:
+            self._start_lexing()
+
+    def _theme_changed(self, _name: str) -> None:
+        self._styles = {}
+        self._cache.clear()
+        self.invalidate()
+
+    def region_for_row(self, row: int) -> Region:
+        return Region(0, row, self.size.width, 1)
+
+
+def _segments(text, runs, row_style, styles, spans, intra) -> list[Segment]:
+    """Split a line into styled segments: token runs, then intra-line change spans on top."""
+    out: list[Segment] = []
+    pos = 0
+    n = len(text)
+    pieces: list[tuple[int, int, Style]] = []
+    for length, ttype in runs:
+        if pos >= n:
+            break
+        end = min(n, pos + length)
+        pieces.append((pos, end, row_style + style_for(styles, ttype)))
+        pos = end
+    if pos < n:
+        pieces.append((pos, n, row_style))
+    if spans:
+        cuts = sorted({0, n, *(max(0, min(n, s)) for span in spans for s in span[:2])})
+        marked = set()
+        for span in spans:
+            s, e = span[0], span[1]
+            for c in cuts:
+                if s <= c < e:
+                    marked.add(c)
+        split: list[tuple[int, int, Style]] = []
+        for start, end, style in pieces:
+            points = [start] + [c for c in cuts if start < c < end] + [end]
+            for a, b in zip(points, points[1:]):
+                seg_start = max(c for c in cuts if c <= a)
+                split.append((a, b, style + intra if seg_start in marked else style))
+        pieces = split
+    for start, end, style in pieces:
+        if end > start:
+            out.append(Segment(text[start:end], style))
+    return out

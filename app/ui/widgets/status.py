@@ -1,0 +1,63 @@
+"""The status line: backend and model, connection, state, time to first token, tokens/s, tokens."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color
+from textual.reactive import reactive
+from textual.widget import Widget
+
+CONNECTION_MARK = {"connected": "●", "connecting": "◌", "loading": "◌", "lost": "✕", "none": "✕", "closed": "✕"}
+
+
+class StatusLine(Widget):
+    DEFAULT_CSS = """
+    StatusLine { height: 1; background: $panel; color: $foreground; }
+    """
+
+    backend: reactive[str] = reactive("")
+    connection: reactive[str] = reactive("connecting")
+    detail: reactive[str] = reactive("")
+    state: reactive[str] = reactive("idle")
+    ttft: reactive[float | None] = reactive(None)
+    tps: reactive[float | None] = reactive(None)
+    tokens: reactive[int | None] = reactive(None)
+    extra: reactive[str] = reactive("")
+
+    def __init__(self, *, mask_timings: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        # Snapshot tests mask the numbers that depend on the clock.
+        self.mask_timings = mask_timings
+
+    def render(self) -> Text:
+        theme = self.app.theme_variables
+
+        def col(name: str, fallback: str):
+            try:
+                return Color.parse(theme.get(name, fallback)).rich_color
+            except Exception:
+                return None
+        conn_colour = {"connected": col("success", "green"), "lost": col("error", "red"),
+                       "none": col("error", "red")}.get(self.connection, col("warning", "yellow"))
+        state_colour = {"generating": col("warning", "yellow"), "interrupted": col("error", "red"),
+                        "review": col("success", "green"), "conflict": col("error", "red")}.get(self.state)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f" {self.backend} ", style="bold")
+        text.append("│ ")
+        text.append(CONNECTION_MARK.get(self.connection, "◌") + " ", style=Style(color=conn_colour))
+        label = self.connection + (f": {self.detail}" if self.detail else "")
+        text.append(label + " ")
+        text.append("│ ")
+        text.append(self.state, style=Style(bold=True, color=state_colour))
+        text.append(" │ ")
+        if self.mask_timings:
+            text.append("ttft – │ – tok/s │ – tok")
+        else:
+            ttft = "–" if self.ttft is None else f"{self.ttft * 1000:.0f} ms" if self.ttft < 1 else f"{self.ttft:.2f} s"
+            tps = "–" if self.tps is None else f"{self.tps:,.0f}"
+            tokens = "–" if self.tokens is None else f"{self.tokens:,}"
+            text.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
+        if self.extra:
+            text.append(" │ " + self.extra)
+        return text
