@@ -1,0 +1,112 @@
+"""`steer serve`: run the Responses gateway (WebSocket + HTTP/SSE) in front of one engine.
+
+When it is listening it prints one line to stdout, `steer serve ready: <ws-url> <http-url> ...`;
+the client's subprocess launcher waits for that line. Start-up failures go to stderr
+with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+
+READY_PREFIX = "steer serve ready:"
+TOKEN_ENV = "STEER_GATEWAY_TOKEN"
+UPSTREAM_KEY_ENV = "STEER_UPSTREAM_API_KEY"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default 127.0.0.1; anything else needs --token)")
+    parser.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    parser.add_argument("--engine", choices=["local", "upstream", "replay"], default="local",
+                        help="local: embedded llama.cpp model; upstream: an OpenAI-compatible Chat Completions "
+                             "server; replay: plays a recorded text (demos/tests, not a model)")
+    parser.add_argument("--model", help="local: a GGUF path (default: the embedded model); upstream: model name")
+    parser.add_argument("--threads", type=int, help="local: CPU threads")
+    parser.add_argument("--upstream", metavar="URL", help="upstream: base URL, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--upstream-key-env", metavar="VAR",
+                        help=f"upstream: environment variable holding the API key (default {UPSTREAM_KEY_ENV}, "
+                             "then the provider's usual variable)")
+    parser.add_argument("--upstream-timeout", type=float, default=60.0,
+                        help="upstream: seconds to wait for the next chunk (default 60)")
+    parser.add_argument("--replay", metavar="FILE", help="replay: the recorded response text to play")
+    parser.add_argument("--rate", default="200", help="replay: deltas per second (0 or 'max': unlimited)")
+    parser.add_argument("--token", help=f"require 'Authorization: Bearer TOKEN' (or set {TOKEN_ENV})")
+    parser.add_argument("--max-frame", type=int, default=16 * 1024 * 1024, help="largest frame/body in bytes")
+    parser.add_argument("--max-in-flight", type=int, default=32, help="queued+running responses per connection")
+    parser.add_argument("--tls-cert", help="serve wss:// and https:// with this certificate (PEM)")
+    parser.add_argument("--tls-key", help="private key for --tls-cert (PEM)")
+
+
+def build_engine(args):
+    """The engine named by the flags; raises ValueError with a user-facing message."""
+    if args.engine == "replay":
+        from app.server.engines.replay import ReplayEngine, parse_rate
+
+        if not args.replay:
+            raise ValueError("--engine replay needs --replay FILE (a recorded response text)")
+        try:
+            rate = parse_rate(args.rate)
+        except ValueError:
+            raise ValueError(f"--rate must be a number >= 0 or 'max', not {args.rate!r}") from None
+        return ReplayEngine(path=args.replay, rate=rate)
+    if args.engine == "upstream":
+        from app.server.engines.upstream import UpstreamEngine, key_from_env
+
+        if not args.upstream or not args.model:
+            raise ValueError("--engine upstream needs --upstream URL and --model NAME")
+        return UpstreamEngine(args.upstream, args.model, api_key=key_from_env(args.upstream, args.upstream_key_env),
+                              timeout=args.upstream_timeout)
+    try:
+        from app.server.engines.local import LocalEngine
+    except ImportError as exc:
+        raise ValueError(f"the local engine is not available ({exc}); install the 'local' extra "
+                         "(pip install 'steer-tui[local]') or use --engine upstream") from None
+    return LocalEngine(model_path=args.model, n_threads=args.threads)
+
+
+async def _serve(args) -> int:
+    import ssl
+
+    from app.server.engines.base import EngineError
+    from app.server.gateway import Gateway, GatewayError
+
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    engine = build_engine(args)
+    context = None
+    if args.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+    gateway = Gateway(engine, token=token, max_frame=args.max_frame, max_in_flight=args.max_in_flight)
+    try:
+        url = await gateway.start(args.host, args.port, ssl=context)
+    except EngineError as exc:
+        print(f"steer serve: error: {exc.message} [{exc.code}]", file=sys.stderr, flush=True)
+        return 2
+    except (GatewayError, OSError) as exc:
+        print(f"steer serve: error: {exc}", file=sys.stderr, flush=True)
+        return 2
+    print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({engine.label}) "
+          f"model={engine.model_name}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    await stop.wait()
+    await gateway.close()
+    return 0
+
+
+def run(args) -> int:
+    try:
+        return asyncio.run(_serve(args))
+    except ValueError as exc:
+        print(f"steer serve: error: {exc}", file=sys.stderr, flush=True)
+        return 2

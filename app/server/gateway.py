@@ -1,0 +1,665 @@
+"""The gateway: the Responses protocol over WebSocket and HTTP/SSE in front of one Engine.
+
+One port serves `GET /v1/responses` (WebSocket upgrade), `POST /v1/responses` (JSON or
+server-sent events), `POST /v1/responses/{id}/cancel` and `GET /health`. On a WebSocket,
+responses on different `stream_id` lanes run side by side and one lane runs in order.
+`response.cancel` and `response.steer` reach the engine through its cancel event and a
+wake-up that interrupts a pending delta, so an engine that is waiting on I/O stops too.
+Finished transcripts are kept (bounded, in memory) so `previous_response_id` chains work
+across connections and transports; a restarted gateway answers `previous_response_not_found`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import ipaddress
+import itertools
+import json
+import logging
+import ssl as ssl_module
+import threading
+import time
+import uuid
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+
+from app.server.engines.base import Engine, EngineError, EngineRequest
+from app.server.httpio import Buffered, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
+
+log = logging.getLogger("steer.gateway")
+
+PATH = "/v1/responses"
+DEFAULT_MAX_FRAME = 16 * 1024 * 1024
+ROLES = {"user", "assistant", "system", "developer"}
+
+
+class GatewayError(Exception):
+    """The gateway cannot start (e.g. a non-loopback bind without a token)."""
+
+
+class BadRequest(Exception):
+    def __init__(self, code: str, message: str, param: str | None = None):
+        super().__init__(message)
+        self.code, self.message, self.param = code, message, param
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def new_id() -> str:
+    return "resp_" + uuid.uuid4().hex
+
+
+def normalize_input(value) -> list[dict]:
+    """Responses `input` (a string or a list of message items) -> chat messages."""
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    if not isinstance(value, list):
+        raise BadRequest("invalid_type", "input must be a string or a list of message items", "input")
+    out = []
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise BadRequest("invalid_type", f"input[{i}] must be an object", f"input[{i}]")
+        kind = item.get("type", "message")
+        role = item.get("role")
+        if kind != "message" or role not in ROLES:
+            raise BadRequest("invalid_value", f"input[{i}]: only message items with role user, assistant, system "
+                             f"or developer are supported (got type={kind!r}, role={role!r})", f"input[{i}]")
+        content = item.get("content")
+        if isinstance(content, list):
+            texts = []
+            for part in content:
+                if not isinstance(part, dict) or part.get("type") not in ("input_text", "output_text", "text"):
+                    raise BadRequest("invalid_value", f"input[{i}].content: only text parts are supported",
+                                     f"input[{i}].content")
+                texts.append(str(part.get("text") or ""))
+            content = "".join(texts)
+        elif not isinstance(content, str):
+            raise BadRequest("invalid_type", f"input[{i}].content must be a string or a list of text parts",
+                             f"input[{i}].content")
+        out.append({"role": "system" if role == "developer" else role, "content": content})
+    return out
+
+
+def _check(payload: dict, name: str, types, *, check=None, what: str = ""):
+    value = payload.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+        raise BadRequest("invalid_type", f"{name} must be {what}", name)
+    if not isinstance(value, types) or (check is not None and not check(value)):
+        raise BadRequest("invalid_type" if not isinstance(value, types) else "invalid_value", f"{name} must be {what}", name)
+    return value
+
+
+@dataclass
+class Stored:
+    messages: list[dict]  # the prompt plus the output as a final assistant message
+    session_key: str
+
+
+@dataclass
+class Response:
+    """One response in flight (queued or running) and, after a steer, its successors."""
+
+    id: str
+    messages: list[dict]
+    session_key: str
+    stream_id: str | None = None
+    model: str | None = None
+    previous_response_id: str | None = None
+    max_output_tokens: int | None = None
+    temperature: float | None = None
+    generate: bool = True
+    event_id: str | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    steer_input: list[dict] | None = None
+    started: bool = False
+    done: bool = False
+    seq: itertools.count = field(default_factory=itertools.count)
+
+    def stop(self) -> None:
+        self.cancel.set()
+        self.wake.set()
+
+
+class Lane:
+    def __init__(self):
+        self.queue: deque[Response] = deque()
+        self.task: asyncio.Task | None = None
+        self.current: Response | None = None
+
+
+class Gateway:
+    """Serves one engine to any number of clients. `await start()` returns the WebSocket URL."""
+
+    def __init__(self, engine: Engine, *, token: str | None = None, max_frame: int = DEFAULT_MAX_FRAME,
+                 max_in_flight: int = 32, store_size: int = 1024, allow_origins: bool = False):
+        self.engine = engine
+        self.token = token or None
+        self.max_frame = max_frame
+        self.max_in_flight = max_in_flight  # queued + running responses per connection
+        self.store_size = store_size
+        # Browsers send Origin; refusing it stops a web page from driving a loopback gateway.
+        self.allow_origins = allow_origins
+        self.store: OrderedDict[str, Stored] = OrderedDict()
+        self.inflight: dict[str, Response] = {}
+        self.server: asyncio.AbstractServer | None = None
+        self.url = self.http_url = ""
+        self.host, self.port = "127.0.0.1", 0
+        self._conn_tasks: set[asyncio.Task] = set()
+        self._conn_ids = itertools.count(1)
+        self._engine_started = False
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0, *, ssl: ssl_module.SSLContext | None = None) -> str:
+        if not is_loopback(host) and not self.token:
+            raise GatewayError(f"refusing to bind {host}: a non-loopback address needs --token "
+                               "(clients then send 'Authorization: Bearer TOKEN')")
+        if not self._engine_started:
+            await self.engine.start()
+            self._engine_started = True
+        self.server = await asyncio.start_server(self._serve_conn, host, port, ssl=ssl,
+                                                 limit=self.max_frame + 65536)
+        sock = self.server.sockets[0].getsockname()
+        self.host, self.port = host, sock[1]
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"{'wss' if ssl else 'ws'}://{shown}:{self.port}{PATH}"
+        self.http_url = f"{'https' if ssl else 'http'}://{shown}:{self.port}{PATH}"
+        return self.url
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+        for resp in list(self.inflight.values()):
+            resp.stop()
+        for task in list(self._conn_tasks):
+            task.cancel()
+        if self._conn_tasks:
+            await asyncio.wait(self._conn_tasks, timeout=5)
+        if self.server is not None:
+            await self.server.wait_closed()
+            self.server = None
+        if self._engine_started:
+            await self.engine.close()
+            self._engine_started = False
+
+    # -- connections -----------------------------------------------------------------
+
+    async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._conn_tasks.add(task)
+        conn_id = f"c{next(self._conn_ids)}"
+        buf = Buffered(reader)
+        try:
+            while True:
+                try:
+                    head = await buf.read_head()
+                except HttpError as exc:
+                    writer.write(simple_response(exc.status, error_body(exc.code, exc.message), keep_alive=False))
+                    break
+                if head is None:
+                    break
+                if head.is_upgrade:
+                    await self._serve_websocket(conn_id, head, buf, writer)
+                    break
+                if not await self._serve_http(conn_id, head, buf, writer):
+                    break
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # one client's failure never takes the server down
+            log.exception("connection %s failed", conn_id)
+        finally:
+            self._conn_tasks.discard(task)
+            try:
+                writer.close()
+            except Exception:
+                pass
+
+    def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
+        if head.header("origin") and not self.allow_origins:
+            return 403, "origin_not_allowed", "requests from web pages (with an Origin header) are refused"
+        if self.token:
+            auth = head.header("authorization")
+            given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+            if not hmac.compare_digest(given.encode(), self.token.encode()):
+                return 401, "unauthorized", "missing or wrong bearer token"
+        return None
+
+    # -- WebSocket -------------------------------------------------------------------
+
+    async def _serve_websocket(self, conn_id: str, head: Head, buf: Buffered, writer) -> None:
+        ws = WebSocket(buf, writer, self.max_frame)
+        problem = self._auth_problem(head)
+        if head.path != PATH:
+            problem = (404, "not_found", f"no WebSocket endpoint at {head.path}; use {PATH}")
+        if not ws.handshake(head, None if problem is None else (problem[0], problem[2])):
+            await writer.drain()
+            return
+        session = WsSession(self, conn_id, ws)
+        try:
+            async for message in ws.messages():
+                await session.handle(message)
+        finally:
+            await session.shutdown()
+            await ws.close()
+
+    # -- HTTP ------------------------------------------------------------------------
+
+    async def _serve_http(self, conn_id: str, head: Head, buf: Buffered, writer) -> bool:
+        """Answer one HTTP request; False when the connection must close."""
+        keep = head.keep_alive
+        if head.method == "GET" and head.path in ("/health", "/v1/health"):
+            writer.write(simple_response(200, {"status": "ok", "engine": self.engine.name,
+                                               "label": self.engine.label, "model": self.engine.model_name},
+                                         keep_alive=keep))
+            await writer.drain()
+            return keep
+        problem = self._auth_problem(head)
+        body = b""
+        length = head.header("content-length")
+        if head.method == "POST":
+            if not length.isdigit():
+                problem = problem or (411, "length_required", "POST needs a Content-Length body")
+                keep = False
+            elif int(length) > self.max_frame:
+                problem = problem or (413, "request_too_large", f"body over {self.max_frame} bytes")
+                keep = False
+            else:
+                body = await buf.read_exact(int(length))
+        if problem is None:
+            if head.path == PATH and head.method == "POST":
+                if "json" not in head.header("content-type").lower():
+                    problem = (415, "unsupported_media_type", "send Content-Type: application/json")
+                else:
+                    return await self._http_create(conn_id, head, body, buf, writer, keep)
+            elif head.path.startswith(PATH + "/") and head.path.endswith("/cancel") and head.method == "POST":
+                rid = head.path[len(PATH) + 1:-len("/cancel")]
+                resp = self.inflight.get(rid)
+                if resp is None:
+                    problem = (404, "response_not_found", f"no response {rid!r} in progress")
+                else:
+                    resp.stop()
+                    writer.write(simple_response(200, {"id": rid, "status": "cancelling"}, keep_alive=keep))
+                    await writer.drain()
+                    return keep
+            elif head.path == PATH:
+                problem = (405 if head.method != "GET" else 426, "method_not_allowed",
+                           f"{head.method} {PATH}: use POST, or GET with a WebSocket upgrade")
+            else:
+                problem = (404, "not_found", f"nothing at {head.path}")
+        writer.write(simple_response(problem[0], error_body(problem[1], problem[2]), keep_alive=keep))
+        await writer.drain()
+        return keep
+
+    async def _http_create(self, conn_id, head, body, buf: Buffered, writer, keep) -> bool:
+        try:
+            payload = json.loads(body)
+            if not isinstance(payload, dict):
+                raise BadRequest("invalid_request", "the body must be a JSON object")
+            stream = payload.get("stream", False)
+            if not isinstance(stream, bool):
+                raise BadRequest("invalid_type", "stream must be a boolean", "stream")
+            resp = self.build_response(payload, f"http:{conn_id}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            writer.write(simple_response(400, error_body("invalid_json", "the body is not valid JSON"), keep_alive=keep))
+            await writer.drain()
+            return keep
+        except BadRequest as exc:
+            status = 404 if exc.code == "previous_response_not_found" else 400
+            writer.write(simple_response(status, error_body(exc.code, exc.message), keep_alive=keep))
+            await writer.drain()
+            return keep
+        self.inflight[resp.id] = resp
+        # A client that goes away mid-stream cancels the engine; bytes it sends meanwhile
+        # (a pipelined request) are kept for the next head.
+        async def watch():
+            data = await buf.reader.read(65536)
+            if data:
+                buf.buf += data
+            else:
+                resp.stop()
+        watcher = asyncio.create_task(watch())
+        try:
+            if stream:
+                sse = SseWriter(writer, keep)
+                await sse.start()
+                final = await self.run(resp, sse.send)
+                await sse.finish()
+            else:
+                events: list[dict] = []
+
+                async def collect(obj):
+                    events.append(obj)
+                final = await self.run(resp, collect)
+                body_obj = final.get("response") or final
+                writer.write(simple_response(200, body_obj, keep_alive=keep))
+                await writer.drain()
+        except (ConnectionError, OSError):
+            resp.stop()
+            return False
+        finally:
+            self.inflight.pop(resp.id, None)
+            if not watcher.done():
+                watcher.cancel()
+                await asyncio.wait({watcher})
+        if watcher.done() and not watcher.cancelled() and resp.cancel.is_set() and not buf.buf:
+            return False
+        return keep
+
+    # -- the protocol core -----------------------------------------------------------
+
+    def build_response(self, payload: dict, session_key: str) -> Response:
+        """Validate a response.create payload (WebSocket event or HTTP body) into a Response."""
+        model = _check(payload, "model", str, what="a string")
+        instructions = _check(payload, "instructions", str, what="a string")
+        prev = _check(payload, "previous_response_id", str, what="a string")
+        stream_id = _check(payload, "stream_id", str, check=lambda v: 0 < len(v) <= 200,
+                           what="a non-empty string of at most 200 characters")
+        max_out = _check(payload, "max_output_tokens", int, check=lambda v: v >= 1, what="an integer >= 1")
+        temperature = _check(payload, "temperature", (int, float), check=lambda v: 0 <= v <= 2,
+                             what="a number between 0 and 2")
+        event_id = _check(payload, "event_id", str, what="a string")
+        generate = payload.get("generate", True)
+        if not isinstance(generate, bool):
+            raise BadRequest("invalid_type", "generate must be a boolean", "generate")
+        items = normalize_input(payload.get("input", []))
+        if prev is not None:
+            stored = self.store.get(prev)
+            if stored is None:
+                raise BadRequest("previous_response_not_found",
+                                 f"Previous response with id '{prev}' not found.", "previous_response_id")
+            self.store.move_to_end(prev)
+            messages = [dict(m) for m in stored.messages]
+            session_key = stored.session_key  # same chain, same engine cache slot
+            if instructions is not None:
+                if messages and messages[0]["role"] == "system":
+                    messages[0] = {"role": "system", "content": instructions}
+                else:
+                    messages.insert(0, {"role": "system", "content": instructions})
+        else:
+            messages = [{"role": "system", "content": instructions}] if instructions else []
+        messages += items
+        if not messages:
+            raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
+        return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
+                        float(temperature) if temperature is not None else None, generate, event_id)
+
+    def _remember(self, resp: Response, output: str | None) -> None:
+        messages = resp.messages + ([{"role": "assistant", "content": output}] if output else [])
+        self.store[resp.id] = Stored(messages, resp.session_key)
+        while len(self.store) > self.store_size:
+            self.store.popitem(last=False)
+
+    def _envelope(self, resp: Response, status: str, **extra) -> dict:
+        body = {"id": resp.id, "object": "response", "created_at": int(time.time()), "status": status,
+                "model": resp.model or self.engine.model_name, "previous_response_id": resp.previous_response_id,
+                "engine": self.engine.label}
+        if resp.stream_id is not None:
+            body["stream_id"] = resp.stream_id
+        body.update(extra)
+        return body
+
+    def _event(self, resp: Response, kind: str, **fields) -> dict:
+        obj = {"type": kind, "sequence_number": next(resp.seq), "response_id": resp.id}
+        if resp.stream_id is not None:
+            obj["stream_id"] = resp.stream_id
+        obj.update(fields)
+        return obj
+
+    async def run(self, resp: Response, send, on_successor=None) -> dict:
+        """Run `resp` (and the successors a steer creates) to the end; returns the last terminal event."""
+        while True:
+            resp.started = True
+            self.inflight[resp.id] = resp
+            await send(self._event(resp, "response.created", response=self._envelope(resp, "in_progress")))
+            try:
+                final, text = await self._generate(resp, send)
+            finally:
+                self.inflight.pop(resp.id, None)
+            if resp.steer_input is None or final["type"] == "response.failed":
+                return final
+            # Steer: the successor sees the partial output and the new words, on the same
+            # session key so an engine with a prefix cache continues from what it evaluated.
+            succ = Response(new_id(), resp.messages + ([{"role": "assistant", "content": text}] if text else [])
+                            + resp.steer_input, resp.session_key, resp.stream_id, resp.model, resp.id,
+                            resp.max_output_tokens, resp.temperature, True)
+            if on_successor is not None:
+                on_successor(resp, succ)
+            resp = succ
+
+    async def _generate(self, resp: Response, send) -> tuple[dict, str]:
+        request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
+                                session_key=resp.session_key, model=resp.model,
+                                max_output_tokens=resp.max_output_tokens, temperature=resp.temperature,
+                                generate=resp.generate)
+        parts: list[str] = []
+        failure: EngineError | None = None
+        item_id = "msg_" + resp.id[5:]
+        if not resp.cancel.is_set():
+            agen = self.engine.stream(request, resp.cancel)
+            try:
+                while not resp.cancel.is_set():
+                    step = asyncio.ensure_future(agen.__anext__())
+                    if not step.done():
+                        waker = asyncio.ensure_future(resp.wake.wait())
+                        await asyncio.wait({step, waker}, return_when=asyncio.FIRST_COMPLETED)
+                        if not waker.done():
+                            waker.cancel()
+                        if not step.done():  # cancelled or steered while the engine waited
+                            step.cancel()
+                            await asyncio.wait({step})
+                            break
+                    try:
+                        delta = step.result()
+                    except StopAsyncIteration:
+                        break
+                    except asyncio.CancelledError:
+                        break
+                    if resp.cancel.is_set():
+                        break  # never send a delta produced after the cancel
+                    if not isinstance(delta, str) or not delta:
+                        continue
+                    parts.append(delta)
+                    await send(self._event(resp, "response.output_text.delta", item_id=item_id, output_index=0,
+                                           content_index=0, delta=delta))
+            except EngineError as exc:
+                failure = exc
+            except (ConnectionError, OSError):
+                resp.stop()
+                raise
+            except Exception as exc:  # an engine bug must not kill the connection
+                log.exception("engine %s failed", self.engine.name)
+                failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
+            finally:
+                try:
+                    await agen.aclose()
+                except Exception:
+                    pass
+        text = "".join(parts)
+        usage = request.usage
+        if not usage.output_tokens:
+            usage.output_tokens = len(parts)
+        output = [{"type": "message", "id": item_id, "role": "assistant", "status": "completed",
+                   "content": [{"type": "output_text", "text": text, "annotations": []}]}] if text else []
+        resp.done = True
+        if failure is not None:
+            final = self._event(resp, "response.failed", response=self._envelope(
+                resp, "failed", error={"code": failure.code, "message": failure.message}, output=output,
+                usage=usage.to_json()))
+            await send(final)
+            return final, text
+        reason = None
+        if resp.steer_input is not None:
+            reason = "steered"
+        elif resp.cancel.is_set():
+            reason = "cancelled"
+        elif request.finish_reason == "length":
+            reason = "max_output_tokens"
+        elif request.finish_reason == "cancelled":
+            reason = "cancelled"
+        if text:
+            await send(self._event(resp, "response.output_text.done", item_id=item_id, output_index=0,
+                                   content_index=0, text=text))
+        self._remember(resp, text)
+        if reason is None:
+            final = self._event(resp, "response.completed", response=self._envelope(
+                resp, "completed", output=output, usage=usage.to_json()))
+        else:
+            final = self._event(resp, "response.incomplete", response=self._envelope(
+                resp, "incomplete", incomplete_details={"reason": reason}, output=output, usage=usage.to_json()))
+        await send(final)
+        return final, text
+
+
+class WsSession:
+    """The state of one WebSocket connection: its lanes and responses in flight."""
+
+    def __init__(self, gateway: Gateway, conn_id: str, ws: WebSocket):
+        self.gw = gateway
+        self.conn_id = conn_id
+        self.ws = ws
+        self.lanes: dict[str | None, Lane] = {}
+        self.responses: dict[str, Response] = {}  # this connection's responses, queued or running
+
+    async def error(self, code: str, message: str, param: str | None = None, *, event_id=None,
+                    response_id=None, stream_id=None) -> None:
+        obj = {"type": "error", "error": {"type": "invalid_request_error", "code": code, "message": message,
+                                          "param": param}}
+        for key, value in (("event_id", event_id), ("response_id", response_id), ("stream_id", stream_id)):
+            if value is not None:
+                obj[key] = value
+        await self.ws.send_json(obj)
+
+    async def handle(self, message: str | bytes) -> None:
+        if isinstance(message, bytes):
+            await self.error("unsupported_frame", "binary frames are not supported; send JSON text frames")
+            return
+        try:
+            obj = json.loads(message)
+        except json.JSONDecodeError as exc:
+            await self.error("invalid_json", f"the frame is not valid JSON: {exc.msg} at position {exc.pos}")
+            return
+        if not isinstance(obj, dict):
+            await self.error("invalid_event", "an event must be a JSON object with a 'type'")
+            return
+        kind = obj.get("type")
+        event_id = obj.get("event_id") if isinstance(obj.get("event_id"), str) else None
+        sid = obj.get("stream_id") if isinstance(obj.get("stream_id"), str) else None
+        if kind == "response.create":
+            await self.create(obj, event_id, sid)
+        elif kind == "response.cancel":
+            await self.cancel(obj, event_id, sid)
+        elif kind == "response.steer":
+            await self.steer(obj, event_id, sid)
+        else:
+            await self.error("unknown_event_type", f"unknown event type {kind!r}; expected response.create, "
+                             "response.cancel or response.steer", "type", event_id=event_id, stream_id=sid)
+
+    async def create(self, obj: dict, event_id, sid) -> None:
+        if len(self.responses) >= self.gw.max_in_flight:
+            await self.error("too_many_in_flight", f"at most {self.gw.max_in_flight} responses may be queued or "
+                             "running on one connection", event_id=event_id, stream_id=sid)
+            return
+        try:
+            resp = self.gw.build_response(obj, f"{self.conn_id}:{sid or '-'}")
+        except BadRequest as exc:
+            await self.error(exc.code, exc.message, exc.param, event_id=event_id, stream_id=sid)
+            return
+        self.responses[resp.id] = resp
+        lane = self.lanes.setdefault(resp.stream_id, Lane())
+        lane.queue.append(resp)
+        if lane.task is None or lane.task.done():
+            lane.task = asyncio.create_task(self._run_lane(lane))
+
+    async def _run_lane(self, lane: Lane) -> None:
+        while lane.queue:
+            resp = lane.queue.popleft()
+            lane.current = resp
+            try:
+                await self.gw.run(resp, self.ws.send_json, self._successor)
+            except (ConnectionError, OSError):
+                for r in self.responses.values():
+                    r.stop()
+                return
+            except Exception:
+                log.exception("lane failed on %s", self.conn_id)
+            finally:
+                current, lane.current = lane.current, None
+                self.responses.pop(resp.id, None)
+                if current is not None:
+                    self.responses.pop(current.id, None)
+
+    def _successor(self, old: Response, succ: Response) -> None:
+        self.responses.pop(old.id, None)
+        self.responses[succ.id] = succ
+        lane = self.lanes.get(succ.stream_id)
+        if lane is not None:
+            lane.current = succ
+
+    async def cancel(self, obj: dict, event_id, sid) -> None:
+        rid = obj.get("response_id")
+        if rid is None or not isinstance(rid, str):
+            await self.error("missing_required_parameter", "response.cancel needs a response_id", "response_id",
+                             event_id=event_id, stream_id=sid)
+            return
+        resp = self.responses.get(rid)
+        if resp is None:
+            # Already finished: nothing to stop, and a race with completion is not an error worth a code path.
+            if rid in self.gw.store:
+                return
+            await self.error("response_not_found", f"no response {rid!r} in progress on this connection",
+                             "response_id", event_id=event_id, response_id=rid, stream_id=sid)
+            return
+        resp.stop()
+
+    async def steer(self, obj: dict, event_id, sid) -> None:
+        rid = obj.get("response_id") or obj.get("previous_response_id")
+        target = self.responses.get(rid) if isinstance(rid, str) else None
+        if target is None and rid is None:
+            lane = self.lanes.get(sid)
+            target = lane.current if lane else None
+        try:
+            items = normalize_input(obj.get("input", []))
+            if not items:
+                raise BadRequest("missing_input", "response.steer needs input", "input")
+        except BadRequest as exc:
+            await self.ws.send_json({"type": "response.steer.failed", "response_id": rid, "event_id": event_id,
+                                     "error": {"code": exc.code, "message": exc.message, "param": exc.param}})
+            return
+        if target is None or target.done:
+            await self.ws.send_json({"type": "response.steer.failed", "response_id": rid, "event_id": event_id,
+                                     "error": {"code": "response_not_in_progress",
+                                               "message": f"response {rid!r} is not in progress; "
+                                                          "send response.create with previous_response_id"}})
+            return
+        if not target.started:
+            target.messages += items  # still queued: the new words simply join its input
+        else:
+            target.steer_input = (target.steer_input or []) + items
+            target.stop()
+        msg = {"type": "response.steer.accepted", "response_id": target.id, "event_id": event_id}
+        if target.stream_id is not None:
+            msg["stream_id"] = target.stream_id
+        await self.ws.send_json(msg)
+
+    async def shutdown(self) -> None:
+        for resp in list(self.responses.values()):
+            resp.stop()
+        tasks = [lane.task for lane in self.lanes.values() if lane.task is not None and not lane.task.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+        for task in tasks:
+            if not task.done():
+                task.cancel()

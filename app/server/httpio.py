@@ -1,0 +1,240 @@
+"""Byte-level I/O for the gateway: HTTP/1.1 request heads, chunked SSE, and WebSocket frames.
+
+The gateway serves WebSocket and plain HTTP (server-sent events) on one port, so it
+reads the request head itself and, for an upgrade, hands the bytes to the sans-I/O
+`websockets.server.ServerProtocol`. That keeps `websockets` the only server
+dependency (its own server cannot answer POST).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+
+from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
+from websockets.frames import Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+MAX_HEAD = 64 * 1024
+
+REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+           405: "Method Not Allowed", 411: "Length Required", 413: "Payload Too Large",
+           415: "Unsupported Media Type", 431: "Request Header Fields Too Large", 426: "Upgrade Required", 429: "Too Many Requests",
+           500: "Internal Server Error", 503: "Service Unavailable"}
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass
+class Head:
+    method: str
+    path: str
+    version: str
+    headers: dict[str, str]  # lower-case names; repeated headers joined with ", "
+    raw: bytes  # the head exactly as received, for the WebSocket handshake
+    query: str = ""
+
+    def header(self, name: str, default: str = "") -> str:
+        return self.headers.get(name.lower(), default)
+
+    @property
+    def keep_alive(self) -> bool:
+        conn = self.header("connection").lower()
+        if self.version == "HTTP/1.0":
+            return "keep-alive" in conn
+        return "close" not in conn
+
+    @property
+    def is_upgrade(self) -> bool:
+        return "websocket" in self.header("upgrade").lower()
+
+
+@dataclass
+class Buffered:
+    """A StreamReader with a push-back buffer (bytes read past a head, pipelined requests)."""
+
+    reader: asyncio.StreamReader
+    buf: bytearray = field(default_factory=bytearray)
+
+    async def read_head(self) -> Head | None:
+        while b"\r\n\r\n" not in self.buf:
+            if len(self.buf) > MAX_HEAD:
+                raise HttpError(431, "head_too_large", "request head too large")
+            data = await self.reader.read(65536)
+            if not data:
+                return None
+            self.buf += data
+        end = self.buf.index(b"\r\n\r\n") + 4
+        raw = bytes(self.buf[:end])
+        del self.buf[:end]
+        try:
+            lines = raw[:-4].decode("latin-1").split("\r\n")
+            method, target, version = lines[0].split(" ", 2)
+        except ValueError:
+            raise HttpError(400, "bad_request", "malformed request line") from None
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            name, sep, value = line.partition(":")
+            if not sep:
+                raise HttpError(400, "bad_request", "malformed header line")
+            key = name.strip().lower()
+            headers[key] = f"{headers[key]}, {value.strip()}" if key in headers else value.strip()
+        path, _, query = target.partition("?")
+        return Head(method.upper(), path, version.strip().upper(), headers, raw, query)
+
+    async def read_exact(self, n: int) -> bytes:
+        while len(self.buf) < n:
+            data = await self.reader.read(max(65536, n - len(self.buf)))
+            if not data:
+                raise HttpError(400, "bad_request", "connection closed inside the request body")
+            self.buf += data
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+
+def simple_response(status: int, body: dict | str, *, keep_alive: bool = True, extra: dict | None = None) -> bytes:
+    if isinstance(body, dict):
+        payload, ctype = json.dumps(body).encode(), "application/json"
+    else:
+        payload, ctype = body.encode(), "text/plain; charset=utf-8"
+    headers = {"Content-Type": ctype, "Content-Length": str(len(payload)),
+               "Connection": "keep-alive" if keep_alive else "close", **(extra or {})}
+    head = f"HTTP/1.1 {status} {REASONS.get(status, 'Error')}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    return head.encode("latin-1") + b"\r\n" + payload
+
+
+def error_body(code: str, message: str) -> dict:
+    return {"error": {"code": code, "message": message, "type": "invalid_request_error"}}
+
+
+class SseWriter:
+    """Streams server-sent events in an HTTP/1.1 chunked response (so keep-alive works)."""
+
+    def __init__(self, writer: asyncio.StreamWriter, keep_alive: bool):
+        self.writer = writer
+        self.keep_alive = keep_alive
+        self.started = False
+
+    async def start(self) -> None:
+        head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+                f"Transfer-Encoding: chunked\r\nConnection: {'keep-alive' if self.keep_alive else 'close'}\r\n\r\n")
+        self.writer.write(head.encode("latin-1"))
+        self.started = True
+
+    async def send(self, obj: dict) -> None:
+        data = f"event: {obj['type']}\ndata: {json.dumps(obj, separators=(',', ':'))}\n\n".encode()
+        self.writer.write(b"%x\r\n%s\r\n" % (len(data), data))
+        await self.writer.drain()
+
+    async def finish(self) -> None:
+        self.writer.write(b"0\r\n\r\n")
+        await self.writer.drain()
+
+
+class WebSocket:
+    """One accepted WebSocket on top of the sans-I/O protocol. JSON text frames only."""
+
+    def __init__(self, reader: Buffered, writer: asyncio.StreamWriter, max_size: int):
+        self.reader = reader
+        self.writer = writer
+        self.protocol = ServerProtocol(max_size=max_size)
+        self._fragments: list[bytes] = []
+        self._fragment_opcode: Opcode | None = None
+
+    def handshake(self, head: Head, reject: tuple[int, str] | None = None) -> bool:
+        """Answer the upgrade; True when the connection is open."""
+        self.protocol.receive_data(head.raw)
+        request = next((e for e in self.protocol.events_received() if isinstance(e, Request)), None)
+        if request is None:
+            response = self.protocol.reject(400, "bad WebSocket handshake\n")
+        elif reject is not None:
+            response = self.protocol.reject(reject[0], reject[1] + "\n")
+        else:
+            response = self.protocol.accept(request)
+        self.protocol.send_response(response)
+        self._flush()
+        if self.protocol.state is not State.OPEN:
+            return False
+        if self.reader.buf:  # bytes that arrived right behind the head
+            pending = bytes(self.reader.buf)
+            self.reader.buf.clear()
+            self.protocol.receive_data(pending)
+        return True
+
+    @property
+    def open(self) -> bool:
+        return self.protocol.state is State.OPEN
+
+    def _flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data:
+                self.writer.write(data)
+            elif self.writer.can_write_eof():
+                try:
+                    self.writer.write_eof()
+                except OSError:
+                    pass
+
+    async def send_json(self, obj: dict) -> None:
+        try:
+            self.protocol.send_text(json.dumps(obj, separators=(",", ":")).encode())
+        except InvalidState as exc:
+            raise ConnectionError("WebSocket is closed") from exc
+        self._flush()
+        await self.writer.drain()
+
+    async def messages(self):
+        """Yield each complete message: str for text; bytes for binary (the caller refuses them)."""
+        while True:
+            for event in self.protocol.events_received():
+                message = self._assemble(event)
+                if message is not None:
+                    yield message
+            self._flush()  # pongs and close replies
+            if self.protocol.state is State.CLOSED or self.protocol.close_expected():
+                return
+            try:
+                data = await self.reader.reader.read(65536)
+            except (ConnectionError, OSError):
+                return
+            if data:
+                self.protocol.receive_data(data)
+            else:
+                self.protocol.receive_eof()
+            if isinstance(self.protocol.parser_exc, (PayloadTooBig, ProtocolError)):
+                self._flush()
+                return
+
+    def _assemble(self, frame) -> str | bytes | None:
+        opcode = frame.opcode
+        if opcode in (Opcode.TEXT, Opcode.BINARY):
+            if frame.fin:
+                return frame.data.decode("utf-8", "replace") if opcode is Opcode.TEXT else bytes(frame.data)
+            self._fragment_opcode = opcode
+            self._fragments = [bytes(frame.data)]
+            return None
+        if opcode is Opcode.CONT and self._fragment_opcode is not None:
+            self._fragments.append(bytes(frame.data))
+            if not frame.fin:
+                return None
+            data = b"".join(self._fragments)
+            kind, self._fragment_opcode, self._fragments = self._fragment_opcode, None, []
+            return data.decode("utf-8", "replace") if kind is Opcode.TEXT else data
+        return None
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        if self.protocol.state is State.OPEN:
+            try:
+                self.protocol.send_close(code, reason)
+                self._flush()
+                await self.writer.drain()
+            except (InvalidState, ConnectionError, OSError):
+                pass
