@@ -160,6 +160,58 @@ def unified_diff(path: str, old: str, new: str) -> str:
     return "".join(out)
 
 
+# ---------------------------------------------------------------------------- backend
+
+
+async def open_backend(settings: Settings, on_status: Callable[[str, str], None] | None = None):
+    """A connected ResponsesClient for `settings.backend`.
+
+    Uses the transport's own resolve_backend/open_backend when it provides them; otherwise a
+    ws(s):// URL is connected to directly and `local` starts `steer serve --engine local` in a
+    subprocess (the client owns it and stops it on close). Raises SessionError.
+    """
+    import importlib
+
+    status = on_status or (lambda state, detail="": None)
+    for name in ("app.transport.backends", "app.transport.backend", "app.transport.launcher"):
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, "resolve_backend") and hasattr(mod, "open_backend"):
+            spec = mod.resolve_backend(settings)
+            got = await mod.open_backend(spec)
+            return getattr(got, "client", got)
+    from app.transport.client import ResponsesClient
+
+    backend = settings.backend or "local"
+    if backend.startswith(("ws://", "wss://")):
+        client = ResponsesClient(backend, api_key=settings.api_key("gateway"), model=settings.model)
+        try:
+            await client.connect()
+        except Exception as exc:
+            raise SessionError("backend_unreachable", f"cannot connect to {backend}: {exc}") from exc
+        return client
+    if backend == "local":
+        from app.transport.launcher import GatewayProcess, GatewayStartError
+
+        status("loading", "starting the embedded model")
+        args = ["--engine", "local"] + (["--model", settings.model] if settings.model else [])
+        try:
+            proc = await GatewayProcess.start(args, timeout=900)
+        except GatewayStartError as exc:
+            raise SessionError("backend_unavailable", f"the embedded engine did not start: {exc}") from exc
+        client = ResponsesClient(proc.url)
+        client.gateway = proc
+        try:
+            await client.connect()
+        except Exception as exc:
+            await proc.stop()
+            raise SessionError("backend_unreachable", f"cannot connect to the embedded engine: {exc}") from exc
+        return client
+    raise SessionError("backend_unsupported", f"backend {backend!r} is not available in this build")
+
+
 # ---------------------------------------------------------------------------- session
 
 
@@ -211,6 +263,7 @@ class Session:
         self._ttft: float | None = None
         self._tokens = 0
         self._pending_external = False
+        self._feedback = ""
         self._region_base: tuple[int, int] | None = None
 
     # ------------------------------------------------------------ properties
@@ -288,17 +341,15 @@ class Session:
     async def start(self, *, prewarm: bool = True) -> None:
         """Connect (opening the configured backend if no client was given) and prewarm the file."""
         if self.client is None:
-            from app.transport import backend as backends
-
             self._set_connection("connecting", self.settings.backend)
             try:
-                spec = backends.resolve_backend(self.settings)
-                self._backend = await backends.open_backend(spec, on_status=self._backend_status)
+                self.client = await open_backend(self.settings, self._backend_status)
+            except SessionError as exc:
+                self._set_connection("error", exc.message)
+                raise
             except Exception as exc:
-                code = getattr(exc, "code", "backend_unreachable")
                 self._set_connection("error", str(exc))
-                raise SessionError(code, str(exc)) from exc
-            self.client = getattr(self._backend, "client", self._backend)
+                raise SessionError(getattr(exc, "code", "backend_unreachable"), str(exc)) from exc
         self._set_connection("ready", getattr(self.client, "url", ""))
         if prewarm:
             self.prewarm()
@@ -339,13 +390,11 @@ class Session:
                     await task
                 except (asyncio.CancelledError, Exception):
                     pass
-        if self._owns_client:
-            target = self._backend or self.client
-            if target is not None:
-                try:
-                    await target.close()
-                except Exception:
-                    pass
+        if self._owns_client and self.client is not None:
+            try:
+                await self.client.close()  # also stops a gateway subprocess the client owns
+            except Exception:
+                pass
         self._set_connection("closed")
 
     # ------------------------------------------------------------ turns
@@ -475,7 +524,7 @@ class Session:
         if region is not None:
             lines = self.live.lines
             region_text = "\n".join(lines[region[0] : region[1]]) + "\n"
-        self._parser = StreamParser(region_text) if region_text is not None else StreamParser()
+        self._parser = StreamParser(region_text, region[0]) if region_text is not None else StreamParser()
         self._region_base = region
         self._chunks = []
         self.blocks = {}
@@ -506,7 +555,6 @@ class Session:
             except Exception:
                 pass
             return TurnResult("stopped", "stopped by the user")
-        ended: TurnResult | None = None
         async for ev in stream:
             if self._stopped:
                 break
@@ -520,11 +568,16 @@ class Session:
             elif isinstance(ev, E.Completed):
                 break
             elif isinstance(ev, E.Incomplete):
-                if ev.reason in ("cancelled",):
-                    ended = TurnResult("stopped", "cancelled")
-                else:
-                    self._notice("warning", f"the answer was cut short ({ev.reason})")
-                break
+                if ev.reason == "cancelled":
+                    return self._conclude(TurnResult("stopped", "cancelled"))
+                # Cut off (max_output_tokens, ...): a partial answer never applies.
+                self._parser.finish(truncated=True)
+                self._drop_partial()
+                self.live.clear()
+                self._proposal_changed()
+                self._feedback = (f"Your answer was cut off ({ev.reason}) before it ended, so nothing was changed. "
+                                  "Reply again with a shorter edit: only the lines that change, with a little context.")
+                return self._conclude(TurnResult("refused", f"the answer was cut off ({ev.reason})"))
             elif isinstance(ev, (E.Failed, E.Error)):
                 raise SessionError(ev.code or "backend_error", ev.message or ev.code)
             elif isinstance(ev, E.Disconnected):
@@ -541,7 +594,7 @@ class Session:
         if self._stopped:
             return self._conclude(TurnResult("stopped", "stopped by the user"))
         self._finish_parse()
-        return self._conclude(ended or self._judge())
+        return self._conclude(self._judge())
 
     def _conclude(self, result: TurnResult) -> TurnResult:
         stats = getattr(self._stream, "stats", None)
@@ -712,26 +765,53 @@ class Session:
         region = self._region_base
         if region is not None:
             region_text = "\n".join(self.live.lines[region[0] : region[1]]) + "\n"
-            self._parser = StreamParser(region_text)
+            self._parser = StreamParser(region_text, region[0])
         else:
             self._parser = StreamParser()
         self._proposal_changed()
 
     def _judge(self) -> TurnResult:
-        failed = [b for b in self.blocks.values() if b.status == "failed"]
-        applied = [b for b in self.blocks.values() if b.status == "already_applied"]
-        if failed:
-            reason = "; ".join(f"block {b.index + 1}: {b.reason}" for b in failed)
-            return TurnResult("refused", reason)
-        if self.live.hunk_count:
-            return TurnResult("proposal")
-        if applied:
-            return TurnResult("nothing", "already applied", already_applied=True)
-        if not self.blocks:
-            return TurnResult("refused", "the answer contains no edit")
-        return TurnResult("nothing", "the edit changes nothing")
+        """The answer is complete: H1's all-or-nothing applier is the authority on what it does.
+
+        The live diff was built block by block against the original text; apply_blocks applies
+        them in order. If both agree (the usual case) the live diff stays as drawn; otherwise it
+        is rebuilt once from the applier's result, so what is accepted is what `steer apply` does.
+        """
+        from app.edits.apply import ApplyError, apply_blocks, select_blocks
+
+        result = self._parser.result() if self._parser is not None else None
+        blocks = list(result.blocks) if result else []
+        self._feedback = ""
+        try:
+            if result and result.problems:
+                i, why = result.problems[0]
+                total = len(result.blocks) + len(result.problems)
+                raise ApplyError(
+                    i, "malformed", f"block {i + 1} is malformed: {why}",
+                    f"Edit {i + 1} of {total} in your answer is malformed: {why}. Nothing was changed. "
+                    "Resend all the edits, each one complete.")
+            mine, _others = select_blocks(blocks, self.path)
+            applied = apply_blocks(self.document.text, mine)
+        except ApplyError as exc:
+            self._feedback = exc.feedback
+            self.live.clear()  # a response applies all or nothing
+            self._proposal_changed()
+            return TurnResult("refused", exc.message)
+        new_text = applied.new_text
+        if new_text == self.document.text:
+            self.live.clear()
+            self._proposal_changed()
+            if applied.already_applied:
+                return TurnResult("nothing", "already applied", already_applied=True)
+            return TurnResult("nothing", "the edit changes nothing")
+        if join_lines(self.live.new_lines(), self._final_nl) != new_text:
+            self.live.reset(self.live.lines, _diff_hunks(self.live.lines, split_lines(new_text)[0]))
+            self._proposal_changed()
+        return TurnResult("proposal")
 
     def _feedback_instruction(self) -> str:
+        if getattr(self, "_feedback", ""):
+            return self._feedback
         parts = ["Your edit could not be applied to the file, so nothing was changed."]
         for b in self.blocks.values():
             if b.status == "failed":
@@ -944,6 +1024,12 @@ def _relocate(old: list[str], new: list[str], start: int, end: int) -> tuple[int
     if start == end and not old:
         return 0, 0
     return None
+
+
+def _diff_hunks(old: list[str], new: list[str]) -> list[tuple[int, int, list[str]]]:
+    """Minimal hunks turning old into new (O(file): only when the applier and the live diff disagree)."""
+    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return [(i1, i2, new[j1:j2]) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]
 
 
 def _find_all(hay: list[str], needle: list[str]) -> list[int]:

@@ -1,0 +1,70 @@
+"""Session test harness: H2's replay engine behind the real gateway, one recorded answer per request."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.server.engines.base import Engine, EngineRequest
+from app.server.engines.replay import ReplayEngine
+from app.server.gateway import Gateway
+
+DATA = Path(__file__).parent / "data"
+
+
+def recorded(name: str) -> str:
+    return (DATA / name).read_text(encoding="utf-8")
+
+
+class RecordedSequence(Engine):
+    """Plays recorded answers in order, one per generating request (prewarms don't count);
+    the last one repeats. Each answer is played by H2's ReplayEngine, so the gateway, the
+    client and the session see exactly what they would see from a model. Not a model."""
+
+    name = "replay"
+    label = "replay (recorded text, not a model)"
+
+    def __init__(self, names: list[str], rate: float = 0):
+        self.players = [ReplayEngine(recorded(n), rate=rate) for n in names]
+        self.requests: list[EngineRequest] = []
+
+    async def start(self) -> None:
+        for p in self.players:
+            await p.start()
+
+    async def stream(self, request: EngineRequest, cancel: threading.Event):
+        if request.generate:
+            self.requests.append(request)
+            player = self.players[min(len(self.requests), len(self.players)) - 1]
+        else:
+            player = self.players[0]
+        async for delta in player.stream(request, cancel):
+            yield delta
+
+
+@pytest.fixture
+async def replay():
+    """`url, engine = await replay(["a.txt", "b.txt"], rate=0)`: a real gateway on loopback."""
+    gateways = []
+
+    async def start(names: list[str], rate: float = 0):
+        engine = RecordedSequence(names, rate)
+        gw = Gateway(engine)
+        url = await gw.start("127.0.0.1", 0)
+        gateways.append(gw)
+        return url, engine
+
+    yield start
+    for gw in gateways:
+        await gw.close()
+
+
+@pytest.fixture
+def calc(tmp_path) -> Path:
+    """A writable copy of the calculator module."""
+    target = tmp_path / "calc.py"
+    shutil.copy(DATA / "calc.py", target)
+    return target

@@ -1,0 +1,250 @@
+"""Session state machine through the real gateway and client, with recorded answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.config import Settings
+from app.files import Document
+from app.session import (
+    GENERATING,
+    IDLE,
+    INTERRUPTED,
+    REVIEW,
+    Applied,
+    ProposalUpdated,
+    Session,
+    StateChanged,
+    Stats,
+    TurnEnded,
+)
+from app.transport.client import ResponsesClient
+
+from .conftest import DATA
+
+
+async def open_session(url, path, events=None):
+    client = ResponsesClient(url)
+    await client.connect()
+    session = Session(Document.read(path), Settings(backend=url), (events if events is not None else []).append,
+                      client=client, edit_format="search_replace")
+    await session.start(prewarm=True)
+    return session, client
+
+
+async def until(cond, timeout=20.0):
+    """Wait for a condition the stream will reach (no timing assert: a bound against hangs)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.005)
+
+
+def fixed_mean_text():
+    text = (DATA / "calc.py").read_text()
+    return text.replace("def mean(values):\n", "def mean(values):\n    if not values:\n        return 0.0\n")
+
+
+async def test_turn_streams_into_a_proposal_and_accept_writes(replay, calc):
+    url, engine = await replay(["fix_mean.txt"])
+    events = []
+    session, client = await open_session(url, calc, events)
+    try:
+        await session.send("handle an empty list in mean")
+        assert session.state == GENERATING
+        result = await session.wait()
+        assert result.status == "proposal" and result.attempts == 1
+        assert session.state == REVIEW
+        assert calc.read_text() == (DATA / "calc.py").read_text()  # nothing before accept
+        rows = [session.live.row(i) for i in range(session.live.row_count)]
+        added = [r.text for r in rows if r.kind == "added"]
+        assert added == ["    if not values:", "        return 0.0"]
+        assert not [r for r in rows if r.kind == "removed"]
+        assert "+    if not values:" in session.proposal_diff()
+        assert any(isinstance(e, ProposalUpdated) for e in events)
+        assert any(isinstance(e, Stats) and e.final and e.tokens > 0 for e in events)
+        assert any(isinstance(e, TurnEnded) for e in events)
+        # the request carried the system prompt, the file and the instruction
+        msgs = engine.requests[0].messages
+        assert msgs[0]["role"] == "system" and "SEARCH" in msgs[0]["content"]
+        assert "def clamp" in msgs[1]["content"] and "empty list" in msgs[-1]["content"]
+        assert session.accept_all()
+        assert calc.read_text() == fixed_mean_text()
+        assert session.state == IDLE and not session.has_proposal
+        assert [e for e in events if isinstance(e, Applied)][-1].action == "accept"
+        assert not session.file_changed()  # our own write is not an external change
+    finally:
+        await session.close()
+
+
+async def test_stop_mid_block_keeps_complete_blocks_only(replay, calc):
+    url, _ = await replay(["long_answer.txt"], rate=400)
+    events = []
+    session, client = await open_session(url, calc, events)
+    try:
+        await session.send("fix mean and describe")
+        # first block complete, the second one streaming
+        await until(lambda: any(b.status == "complete" for b in session.blocks.values())
+                    and any(b.status == "located" for b in session.blocks.values())
+                    and session.live.hunk_count >= 2)
+        await session.stop()
+        assert session.state == INTERRUPTED
+        n_events = len(events)
+        version = session.live.version
+        hunks = session.proposal
+        assert len(hunks) == 1 and hunks[0].new == ("    if not values:", "        return 0.0")
+        await asyncio.sleep(0.2)
+        assert session.live.version == version  # the view is still after stop
+        assert not [e for e in events[n_events:] if isinstance(e, ProposalUpdated)]
+        result = await session.wait()
+        assert result.status == "stopped"
+        assert session.state == INTERRUPTED and session.has_proposal
+        assert session.accept_all()
+        assert calc.read_text() == fixed_mean_text()
+    finally:
+        await session.close()
+
+
+async def test_redirect_replaces_the_proposal_with_the_successor(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("fix mean and describe")
+        await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
+        await session.redirect("no: just rename sub to subtract")
+        result = await session.wait()
+        assert result.status == "proposal"
+        assert [h.new for h in session.proposal] == [("def subtract(a, b):",)]
+        # the successor request carried the partial answer and the new words
+        last = engine.requests[-1].messages
+        assert any(m["role"] == "assistant" and "if not values" in m["content"] for m in last)
+        assert "rename sub to subtract" in last[-1]["content"]
+    finally:
+        await session.close()
+
+
+async def test_hunk_accept_and_reject(replay, calc):
+    url, _ = await replay(["two_hunks.txt"])
+    session, client = await open_session(url, calc)
+    original = calc.read_text()
+    try:
+        await session.send("document add, check clamp bounds")
+        assert (await session.wait()).status == "proposal"
+        assert session.live.hunk_count == 2
+        first, stop = session.live.hunk_rows(1)
+        assert session.live.row(first).kind == "added" and "lo > hi" in session.live.row(first).text
+        assert session.accept_hunk(1)  # clamp only
+        text = calc.read_text()
+        assert 'raise ValueError("lo > hi")' in text and '"""Return the sum' not in text
+        assert session.state == REVIEW and session.live.hunk_count == 1
+        assert session.reject_hunk(0)
+        assert session.state == IDLE and not session.has_proposal
+        assert calc.read_text() == text
+        # undo / redo of the accepted hunk
+        assert session.undo() and calc.read_text() == original
+        assert session.redo() and calc.read_text() == text
+        assert session.undo() and not session.undo()
+    finally:
+        await session.close()
+
+
+async def test_reject_all_leaves_the_file(replay, calc):
+    url, _ = await replay(["two_hunks.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await session.wait()
+        assert session.reject_all() and session.state == IDLE
+        assert calc.read_text() == (DATA / "calc.py").read_text()
+        assert not session.accept_all()
+    finally:
+        await session.close()
+
+
+async def test_external_change_relocates_the_proposal(replay, calc):
+    url, _ = await replay(["two_hunks.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await session.wait()
+        calc.write_text("import math\n\n" + calc.read_text())  # someone else edits the top
+        assert session.file_changed()
+        assert session.conflict is None and session.live.hunk_count == 2
+        assert session.live.lines[0] == "import math"
+        assert session.accept_all()
+        text = calc.read_text()
+        assert text.startswith("import math\n") and '"""Return the sum' in text and "lo > hi" in text
+    finally:
+        await session.close()
+
+
+async def test_external_change_under_the_proposal_is_a_conflict(replay, calc):
+    url, _ = await replay(["two_hunks.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await session.wait()
+        changed = calc.read_text().replace("    if x < lo:\n        return lo\n", "    x = max(x, lo)\n")
+        calc.write_text(changed)
+        assert session.file_changed()
+        assert session.conflict
+        assert not session.accept_all()
+        assert calc.read_text() == changed  # an external change is never overwritten
+        assert session.reject_all() and session.conflict is None
+    finally:
+        await session.close()
+
+
+async def test_refused_then_fixed_on_retry(replay, calc):
+    url, engine = await replay(["bad_mean.txt", "fix_mean.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "proposal" and result.attempts == 2
+        # the retry carried the refusal's feedback, with the real lines of the file
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert "not applied" in feedback and "def mean(values):" in feedback
+        assert session.accept_all() and calc.read_text() == fixed_mean_text()
+    finally:
+        await session.close()
+
+
+async def test_refused_three_times_gives_up(replay, calc):
+    url, engine = await replay(["bad_mean.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "refused" and result.attempts == 3 and len(engine.requests) == 3
+        assert "SEARCH" in result.reason or "match" in result.reason
+        assert not session.has_proposal
+    finally:
+        await session.close()
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_already_applied_changes_nothing(replay, calc):
+    calc.write_text(fixed_mean_text())
+    url, _ = await replay(["fix_mean.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "nothing" and result.already_applied and result.attempts == 1
+        assert session.state == IDLE
+    finally:
+        await session.close()
+
+
+async def test_state_changes_are_reported(replay, calc):
+    url, _ = await replay(["fix_mean.txt"])
+    events = []
+    session, client = await open_session(url, calc, events)
+    try:
+        await session.edit("x")
+        states = [e.state for e in events if isinstance(e, StateChanged)]
+        assert states == [GENERATING, REVIEW]
+    finally:
+        await session.close()
