@@ -1,0 +1,178 @@
+"""Upstream engine: any OpenAI-compatible Chat Completions server, streamed over SSE.
+
+Cerebras, Groq, vLLM, Ollama, llama.cpp's server and friends all speak
+`POST {base}/chat/completions` with `stream: true`. Cancelling closes the upstream
+request (the HTTP connection goes, so the server stops generating). Upstream
+failures (HTTP errors, timeouts, a malformed or truncated stream) become
+EngineError with the upstream's own message, which the gateway sends as
+`response.failed`. The API key is read from the environment and only ever sent
+in the Authorization header.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from typing import AsyncIterator
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.server.engines.base import Engine, EngineError, EngineRequest
+
+# Which provider's usual variable to fall back on, by upstream host.
+HOST_KEYS = {"api.cerebras.ai": "CEREBRAS_API_KEY", "api.groq.com": "GROQ_API_KEY",
+             "api.openai.com": "OPENAI_API_KEY", "api.x.ai": "XAI_API_KEY"}
+DEFAULT_KEY_ENV = "STEER_UPSTREAM_API_KEY"
+
+
+def key_from_env(base_url: str, var: str | None = None) -> str | None:
+    """The API key for `base_url`: from `var`, else STEER_UPSTREAM_API_KEY, else the provider's variable."""
+    for name in (var, DEFAULT_KEY_ENV, HOST_KEYS.get(urlsplit(base_url).hostname or "")):
+        if name and os.environ.get(name):
+            return os.environ[name]
+    return None
+
+
+def _upstream_message(status: int, body: bytes) -> str:
+    text = body.decode("utf-8", "replace").strip()
+    try:
+        obj = json.loads(text)
+        err = obj.get("error", obj) if isinstance(obj, dict) else obj
+        if isinstance(err, dict):
+            text = str(err.get("message") or err.get("detail") or text)
+        elif isinstance(err, str):
+            text = err
+    except ValueError:
+        pass
+    return f"upstream HTTP {status}: {text[:500] or '(no body)'}"
+
+
+class UpstreamEngine(Engine):
+    name = "upstream"
+
+    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, timeout: float = 60.0,
+                 connect_timeout: float = 10.0):
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.__api_key = api_key  # out of repr and logs
+        self.timeout = httpx.Timeout(connect=connect_timeout, read=timeout, write=timeout, pool=connect_timeout)
+        self.label = f"upstream {self.base_url} ({model})"
+        self._client: httpx.AsyncClient | None = None
+        self._no_stream_options = False  # some servers reject stream_options; learnt on first refusal
+
+    @property
+    def model_name(self) -> str:
+        return self.model
+
+    def __repr__(self) -> str:
+        return f"UpstreamEngine({self.base_url!r}, {self.model!r})"
+
+    async def start(self) -> None:
+        headers = {"Accept": "text/event-stream"}
+        if self.__api_key:
+            headers["Authorization"] = f"Bearer {self.__api_key}"
+        # trust_env=False: a loopback upstream must not go through an HTTP proxy from the environment.
+        host = urlsplit(self.base_url).hostname or ""
+        loopback = host in ("localhost", "::1") or host.startswith("127.")
+        self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout, trust_env=not loopback)
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    def _body(self, request: EngineRequest) -> dict:
+        body = {"model": request.model or self.model, "messages": request.messages, "stream": True}
+        if not self._no_stream_options:
+            body["stream_options"] = {"include_usage": True}
+        if request.max_output_tokens is not None:
+            body["max_tokens"] = request.max_output_tokens
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        return body
+
+    async def stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
+        if self._client is None:
+            await self.start()
+        prompt_chars = sum(len(str(m.get("content") or "")) for m in request.messages)
+        request.usage.input_tokens = max(1, prompt_chars // 4)  # replaced by the upstream's count when it sends one
+        if not request.generate:
+            # A remote server's cache is not ours to warm; the prewarm still yields a chainable id.
+            request.finish_reason = "stop"
+            return
+        url = f"{self.base_url}/chat/completions"
+        for attempt in range(2):
+            try:
+                async with self._client.stream("POST", url, json=self._body(request)) as response:
+                    if response.status_code >= 400:
+                        body = await response.aread()
+                        if (attempt == 0 and not self._no_stream_options and response.status_code in (400, 422)
+                                and b"stream_options" in body):
+                            self._no_stream_options = True
+                            continue
+                        raise EngineError("upstream_error", _upstream_message(response.status_code, body))
+                    async for delta in self._read_sse(response, request, cancel):
+                        yield delta
+                    return
+            except httpx.TimeoutException as exc:
+                raise EngineError("upstream_timeout", f"upstream {url} timed out ({type(exc).__name__})") from None
+            except httpx.HTTPError as exc:
+                if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
+                    raise EngineError("upstream_disconnected",
+                                      f"upstream {url} closed the connection mid-response: {exc}") from None
+                raise EngineError("upstream_unreachable", f"cannot reach upstream {url}: {exc}") from None
+
+    async def _read_sse(self, response: httpx.Response, request: EngineRequest, cancel: threading.Event):
+        data_lines: list[str] = []
+        finished = False
+        async for line in response.aiter_lines():
+            if cancel.is_set():
+                request.finish_reason = "cancelled"
+                return  # leaving the `async with` closes the upstream request
+            if line.startswith(":"):
+                continue  # SSE comment / keep-alive
+            if line.startswith("data:"):
+                data_lines.append(line[5:].lstrip())
+                continue
+            if line.strip() or not data_lines:
+                continue  # other fields (event:, id:) are not used by Chat Completions
+            data, data_lines = "\n".join(data_lines), []
+            if data == "[DONE]":
+                if not request.finish_reason:
+                    request.finish_reason = "stop"
+                return
+            try:
+                chunk = json.loads(data)
+            except ValueError:
+                raise EngineError("upstream_malformed", f"upstream sent a chunk that is not JSON: {data[:200]!r}") \
+                    from None
+            if not isinstance(chunk, dict):
+                raise EngineError("upstream_malformed", f"upstream sent an unexpected chunk: {data[:200]!r}")
+            if isinstance(chunk.get("error"), (dict, str)):
+                err = chunk["error"]
+                message = err.get("message") if isinstance(err, dict) else err
+                raise EngineError("upstream_error", f"upstream error mid-stream: {message}")
+            usage = chunk.get("usage")
+            if isinstance(usage, dict):
+                request.usage.input_tokens = int(usage.get("prompt_tokens") or request.usage.input_tokens)
+                request.usage.output_tokens = int(usage.get("completion_tokens") or 0)
+                details = usage.get("prompt_tokens_details") or {}
+                request.usage.cached_tokens = int(details.get("cached_tokens") or 0)
+                request.usage.evaluated_tokens = request.usage.input_tokens - request.usage.cached_tokens
+            for choice in chunk.get("choices") or []:
+                if not isinstance(choice, dict):
+                    continue
+                delta = (choice.get("delta") or {}).get("content")
+                if delta:
+                    yield delta
+                if choice.get("finish_reason"):
+                    finished = True
+                    request.finish_reason = "length" if choice["finish_reason"] == "length" else "stop"
+        if cancel.is_set():
+            request.finish_reason = "cancelled"
+            return
+        if not finished:
+            raise EngineError("upstream_disconnected", "upstream closed the stream mid-response (no finish_reason "
+                                                      "and no [DONE])")
