@@ -244,7 +244,8 @@ class SteerApp(App):
         # Runs per delta: keep it to an append and, at most once per frame, a timer.
         self._inbox.append(event)
         if self._flush_timer is None:
-            delay = max(0.0, self._last_flush + FRAME_S - time.perf_counter())
+            # Textual timers need a positive interval.
+            delay = max(0.001, self._last_flush + FRAME_S - time.perf_counter())
             self._flush_timer = self.set_timer(delay, self._flush, name="flush")
 
     def _flush(self) -> None:
@@ -258,6 +259,9 @@ class SteerApp(App):
             name = type(ev).__name__
             if name == "ProposalUpdated":
                 rows_changed = True
+                if self.status.connection == "lost" and self._state() == "generating":
+                    # Deltas are arriving again: the client reconnected.
+                    self.status.connection, self.status.detail = "ready", ""
             elif name == "StateChanged":
                 self.status.state = ev.state
                 bindings = True
@@ -415,7 +419,7 @@ class SteerApp(App):
             self.action_help()
             return
         session = self.session
-        if session is None or self.status.connection in ("error", "none", "closed"):
+        if session is None or session.client is None:
             # Keep what the user wrote in the prompt: nothing typed is ever lost.
             self.notify("no backend connected yet; your instruction stays in the prompt", severity="warning")
             return

@@ -8,7 +8,7 @@ from textual.color import Color
 from textual.reactive import reactive
 from textual.widget import Widget
 
-CONNECTION_MARK = {"connected": "●", "connecting": "◌", "loading": "◌", "lost": "✕", "none": "✕", "closed": "✕"}
+CONNECTION_MARK = {"ready": "●", "connected": "●", "error": "✕", "connecting": "◌", "loading": "◌", "lost": "✕", "none": "✕", "closed": "✕"}
 
 
 class StatusLine(Widget):
@@ -38,8 +38,8 @@ class StatusLine(Widget):
                 return Color.parse(theme.get(name, fallback)).rich_color
             except Exception:
                 return None
-        conn_colour = {"connected": col("success", "green"), "lost": col("error", "red"),
-                       "none": col("error", "red")}.get(self.connection, col("warning", "yellow"))
+        conn_colour = {"ready": col("success", "green"), "lost": col("error", "red"),
+                       "error": col("error", "red"), "none": col("error", "red")}.get(self.connection, col("warning", "yellow"))
         state_colour = {"generating": col("warning", "yellow"), "interrupted": col("error", "red"),
                         "review": col("success", "green"), "conflict": col("error", "red")}.get(self.state)
         text = Text(no_wrap=True, overflow="ellipsis")

@@ -1,0 +1,163 @@
+"""Pilot tests: send, review, accept/reject (all and per hunk), undo/redo, with the replay engine."""
+
+from __future__ import annotations
+
+from app.ui.app import make_app
+
+from .conftest import settings, wait_until
+
+
+def rows_text(app) -> list[tuple[str, str]]:
+    live = app.session.live
+    return [(r.kind, r.text) for r in live.rows(0, live.row_count)]
+
+
+async def send(pilot, app, text: str = "validate quantity") -> None:
+    await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="connection")
+    app.prompt.value = text
+    await pilot.press("enter")
+
+
+async def test_send_streams_into_review_with_two_hunks(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        assert app.status.state == "idle"
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        assert app.session.live.hunk_count == 2
+        added = [t for k, t in rows_text(app) if k == "added"]
+        assert '            raise ValueError("quantity must be positive")' in added
+        assert '        total = 0.0' in added
+        assert app.current_hunk == 0
+        # review keys apply now, stop does not
+        assert app.check_action("accept_all", ()) and app.check_action("next_hunk", ())
+        assert not app.check_action("stop", ())
+        assert sample.read_text() == (sample.parent / "inventory.py").read_text()
+
+
+async def review(pilot, app, sample, backends, **kw):
+    b = await backends(**kw)
+    await send(pilot, app)
+    await wait_until(pilot, lambda: app.status.state == "review", what="review")
+    return b
+
+
+async def test_accept_all_then_undo_and_redo(sample, backends):
+    original = sample.read_text()
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+y")
+        await wait_until(pilot, lambda: app.status.state == "idle", what="idle after accept")
+        accepted = sample.read_text()
+        assert 'raise ValueError("quantity must be positive")' in accepted
+        assert "total = 0.0" in accepted
+        assert app.session.live.hunk_count == 0
+        # the view shows the new document
+        assert '            raise ValueError("quantity must be positive")' in app.code.lines
+        assert app.check_action("undo", ()) and not app.check_action("redo", ())
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert sample.read_text() == original
+        assert "        total = 0" in app.code.lines and "        total = 0.0" not in app.code.lines
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert sample.read_text() == accepted
+
+
+async def test_reject_all_leaves_the_file_alone(sample, backends):
+    original = sample.read_text()
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.status.state == "idle"
+        assert app.session.live.hunk_count == 0
+        assert not any(k != "context" for k, _ in rows_text(app))
+        assert sample.read_text() == original
+        assert not app.check_action("accept_all", ())
+
+
+async def test_hunk_navigation_accept_one_reject_other(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        assert app.current_hunk == 0
+        await pilot.press("alt+down")
+        assert app.current_hunk == 1
+        assert "hunk 2/2" in app.status.extra
+        await pilot.press("alt+down")  # wraps
+        assert app.current_hunk == 0
+        await pilot.press("alt+up")
+        assert app.current_hunk == 1
+        # accept the second hunk (total = 0.0) only
+        await pilot.press("alt+y")
+        await pilot.pause()
+        text = sample.read_text()
+        assert "total = 0.0" in text and "quantity must be positive" not in text
+        assert app.session.live.hunk_count == 1
+        assert app.current_hunk == 0
+        # reject the remaining one: nothing pending, the file keeps the accepted hunk
+        await pilot.press("alt+n")
+        await pilot.pause()
+        assert app.session.live.hunk_count == 0
+        assert app.status.state == "idle"
+        assert sample.read_text() == text
+
+
+async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sample, backends):
+    from .conftest import PAUSE_MID_SECOND_BLOCK
+
+    original = sample.read_text()
+    b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the stream to reach the second block")
+        await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
+        assert app.status.state == "generating"
+        assert app.check_action("stop", ()) and not app.check_action("accept_all", ())
+        await pilot.press("escape")
+        # The very next frame is final: state and rows as they will stay.
+        assert app.status.state == "interrupted"
+        rows = rows_text(app)
+        version = app.session.live.version
+        assert app.session.live.hunk_count == 1
+        assert '            raise ValueError("quantity must be positive")' in [t for k, t in rows if k == "added"]
+        assert not any("total" in t for k, t in rows if k != "context")
+        await pilot.pause(0.2)
+        assert app.session.live.version == version and rows_text(app) == rows
+        assert sample.read_text() == original
+        # accept works on what was complete
+        assert app.check_action("accept_all", ())
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert "quantity must be positive" in sample.read_text() and "total = 0.0" not in sample.read_text()
+
+
+async def test_enter_while_generating_redirects(sample, backends):
+    from .conftest import PAUSE_MID_SECOND_BLOCK
+
+    b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app, "validate quantity")
+        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="mid-stream")
+        assert app.status.state == "generating"
+        app.prompt.value = "and make the total a float"
+        await pilot.press("enter")
+        # The redirect continues in a successor response (the replay plays its recording again, in full).
+        await wait_until(pilot, lambda: app.status.state == "review", what="review after redirect")
+        assert b.engine.calls >= 2
+        assert app.session.live.hunk_count == 2
+        assert app.prompt.value == ""
+        assert app.prompt.history[-2:] == ["validate quantity", "and make the total a float"]
+        assert "and make the total a float" in app.session.instruction
