@@ -1,0 +1,552 @@
+"""Tolerant locator: finds where a block's SEARCH lines are in a file, uniquely, or says why not.
+
+Strategies run in order; the first that finds anything decides. One match wins; two or
+more is a refusal (LocateError, reason "ambiguous"), never a guess:
+
+1. exact            the lines as written
+2. whitespace       trailing whitespace ignored
+3. indent           a uniform indentation shift (the replacement is re-indented to match)
+4. blank_lines      spurious blank lines at the start/end of SEARCH dropped, then 1-3
+5. unicode          typographic punctuation folded to ASCII (quotes, dashes, spaces), then 2-4
+6. elision          SEARCH split at `...` lines; pieces located in order, the gaps kept
+7. fuzzy            line alignment scored with rapidfuzz; unchanged context lines may be
+                    misquoted, but every line the block removes or rewrites must match
+                    (after 2-5), the score must be high and clearly above any other place.
+
+Lines are plain strings without newline characters. A Location's `render()` builds the
+new lines for file[start:end]: lines the block keeps unchanged are taken from the file,
+not from the model, so tolerant matches never rewrite bytes the model did not mean to.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+__all__ = ["Location", "LocateError", "locate", "find_unique", "closest_lines", "split_lines", "is_elision"]
+
+_AMBIGUOUS_LIMIT = 2
+
+# Typographic characters models substitute for ASCII (and the reverse).
+_FOLD = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+        "\u00ab": '"', "\u00bb": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+        "\u00a0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u202f": " ", "\u3000": " ",
+        "\u200b": "", "\ufeff": "", "\u2026": "...",
+    }
+)
+
+# A whole line that stands for "code left out here": `...`, `# ...`, `// ... existing code ...`.
+_ELISION = re.compile(
+    r"^\s*(?:#|//|/\*|--|;|<!--|\*|%)?\s*(?:\.\.\.|\u2026)"
+    r"(?:\s*[\w ,'-]{0,60}?\s*(?:\.\.\.|\u2026)?)?\s*(?:\*/|-->)?\s*$"
+)
+
+
+def split_lines(text: str) -> list[str]:
+    """Block text (lines each ending in "\\n") to a list of lines."""
+    if not text:
+        return []
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def is_elision(line: str) -> bool:
+    """A line that only says "code left out here"."""
+    return ("..." in line or "\u2026" in line) and _ELISION.match(line) is not None
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+@dataclass(slots=True)
+class Location:
+    """Where a block matched: file lines [start, end) (0-based, end exclusive)."""
+
+    start: int
+    end: int
+    strategy: str
+    score: float = 1.0
+    # For each SEARCH line, the file line it matched (None: a spurious line with no file line).
+    mapping: list[int | None] | None = None
+    # Uniform indentation shift: file indent = add + model indent, or model = remove + file.
+    indent_add: str = ""
+    indent_remove: str = ""
+    # elision: the located pieces (Location, search piece lines, replace piece lines)
+    pieces: list[tuple["Location", list[str], list[str]]] = field(default_factory=list)
+    insert_only: bool = False  # an empty SEARCH: insert at `start`
+    # The match ignored trailing whitespace, so the model's may be noise: new lines are rstripped.
+    strip_new: bool = False
+
+    def render(self, lines: list[str], search: list[str], replace: list[str]) -> list[str]:
+        """The new lines that take the place of lines[start:end]."""
+        if self.pieces:
+            out: list[str] = []
+            pos = self.start
+            for loc, s_piece, r_piece in self.pieces:
+                out.extend(lines[pos : loc.start])
+                out.extend(loc.render(lines, s_piece, r_piece))
+                pos = loc.end
+            out.extend(lines[pos : self.end])
+            return out
+        if self.insert_only:
+            return self._adapt(replace)
+        if self.strategy == "exact" and self.mapping is None:
+            return list(replace)
+        mapping = self.mapping if self.mapping is not None else list(range(self.start, self.start + len(search)))
+        out = []
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, search, replace, autojunk=False).get_opcodes():
+            if tag == "equal":
+                # Unchanged lines: keep the file's own bytes (whitespace, quotes) as they are.
+                for k in range(i1, i2):
+                    m = mapping[k]
+                    if m is not None:
+                        out.append(lines[m])
+            elif tag in ("replace", "insert"):
+                out.extend(self._adapt(replace[j1:j2]))
+        return out
+
+    def _adapt(self, new: list[str]) -> list[str]:
+        if self.strip_new:
+            new = [ln.rstrip() for ln in new]
+        if self.indent_add:
+            return [self.indent_add + ln if ln.strip() else ln for ln in new]
+        if self.indent_remove:
+            p = self.indent_remove
+            out = []
+            for ln in new:
+                if ln.startswith(p):
+                    out.append(ln[len(p) :])
+                else:
+                    ind = _indent(ln)
+                    # Less indented than the shift: drop what indentation there is.
+                    out.append(ln[len(ind) :] if p.startswith(ind) else ln)
+            return out
+        return list(new)
+
+
+class LocateError(Exception):
+    """SEARCH could not be placed. reason: not_found | ambiguous | empty_search | bad_elision."""
+
+    def __init__(self, reason: str, message: str, closest: str = "", candidates: list[int] | None = None):
+        self.reason = reason
+        self.message = message
+        self.closest = closest
+        self.candidates = candidates or []
+        super().__init__(message)
+
+
+class _Ambiguous(Exception):
+    def __init__(self, starts: list[int], strategy: str):
+        self.starts = starts
+        self.strategy = strategy
+
+
+# ---------------------------------------------------------------- matching
+
+
+def _find(lines: list[str], s: list[str], limit: int = _AMBIGUOUS_LIMIT, lo: int = 0) -> list[int]:
+    """Starts of exact occurrences of s in lines[lo:], at most `limit` of them."""
+    n = len(s)
+    total = len(lines)
+    if n == 0 or total - lo < n:
+        return []
+    # Scan for the longest SEARCH line (likely the rarest) with list.index, which runs in C.
+    j = max(range(n), key=lambda k: len(s[k].strip()))
+    anchor = s[j]
+    found: list[int] = []
+    pos = lo + j
+    stop = total - n + j + 1
+    index = lines.index
+    while pos < stop:
+        try:
+            k = index(anchor, pos, stop)
+        except ValueError:
+            break
+        st = k - j
+        if lines[st : st + n] == s:
+            found.append(st)
+            if len(found) >= limit:
+                break
+        pos = k + 1
+    return found
+
+
+def _uniform_shift(file_lines: list[str], s: list[str]) -> tuple[str, str] | None:
+    """(add, remove) if every non-blank line differs only by one indentation prefix."""
+    add = remove = None
+    for f, m in zip(file_lines, s):
+        if not f.strip() and not m.strip():
+            continue
+        fi, mi = _indent(f), _indent(m)
+        if add is None and remove is None:
+            if fi.endswith(mi) and len(fi) > len(mi):
+                add = fi[: len(fi) - len(mi)]
+            elif mi.endswith(fi) and len(mi) > len(fi):
+                remove = mi[: len(mi) - len(fi)]
+            else:
+                return None
+            continue
+        if add is not None:
+            if fi != add + mi:
+                return None
+        elif mi != remove + fi:
+            return None
+    if add is None and remove is None:
+        return None
+    return add or "", remove or ""
+
+
+class _Views:
+    """Normalised copies of the file's lines, made only when a strategy needs them."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self._cache: dict[str, list[str]] = {}
+
+    def get(self, key: str) -> list[str]:
+        v = self._cache.get(key)
+        if v is None:
+            fn = _NORMS[key]
+            v = self._cache[key] = [fn(ln) for ln in self.lines]
+        return v
+
+
+_NORMS = {
+    "rstrip": str.rstrip,
+    "strip": str.strip,
+    "fold_rstrip": lambda ln: ln.translate(_FOLD).rstrip(),
+    "fold_strip": lambda ln: ln.translate(_FOLD).strip(),
+}
+
+
+def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_after: bool = False) -> Location | None:
+    """Exact / whitespace / indent matching of s (optionally with punctuation folded).
+    Returns the unique match, None if nothing matched, raises _Ambiguous for several."""
+    lines = views.lines
+    n = len(s)
+    limit = 1 if first_after else _AMBIGUOUS_LIMIT
+    if not fold:
+        found = _find(lines, s, limit, lo)
+        if found:
+            if len(found) > 1:
+                raise _Ambiguous(found, "exact")
+            return Location(found[0], found[0] + n, "exact")
+        key_r, key_s, name = "rstrip", "strip", None
+        s_r = [x.rstrip() for x in s]
+        s_s = [x.strip() for x in s]
+    else:
+        key_r, key_s, name = "fold_rstrip", "fold_strip", "unicode"
+        s_r = [x.translate(_FOLD).rstrip() for x in s]
+        s_s = [x.translate(_FOLD).strip() for x in s]
+    found = _find(views.get(key_r), s_r, limit, lo)
+    if found:
+        if len(found) > 1:
+            raise _Ambiguous(found, name or "whitespace")
+        return Location(found[0], found[0] + n, name or "whitespace", strip_new=True)
+    # Indentation: same stripped content, and one uniform prefix added or removed.
+    stripped = views.get(key_s)
+    hits: list[tuple[int, tuple[str, str]]] = []
+    for st in _find(stripped, s_s, 64, lo):
+        shift = _uniform_shift(lines[st : st + n], s)
+        if shift is not None:
+            hits.append((st, shift))
+            if first_after or len(hits) >= _AMBIGUOUS_LIMIT:
+                break
+    if len(hits) > 1:
+        raise _Ambiguous([h[0] for h in hits], name or "indent")
+    if hits:
+        st, (add, remove) = hits[0]
+        return Location(st, st + n, name or "indent", indent_add=add, indent_remove=remove, strip_new=True)
+    return None
+
+
+def _trimmed(s: list[str]) -> tuple[list[str], int, int]:
+    a, b = 0, len(s)
+    while a < b and not s[a].strip():
+        a += 1
+    while b > a and not s[b - 1].strip():
+        b -= 1
+    return s[a:b], a, len(s) - b
+
+
+def _with_mapping(loc: Location, n: int, lead: int, trail: int, strategy: str | None = None) -> Location:
+    inner = loc.end - loc.start
+    loc.mapping = [None] * lead + list(range(loc.start, loc.start + inner)) + [None] * trail
+    assert len(loc.mapping) == n
+    if strategy:
+        loc.strategy = strategy
+    return loc
+
+
+def _basic(views: _Views, s: list[str], lo: int = 0, first_after: bool = False) -> Location | None:
+    """Strategies 1-5 for one list of lines."""
+    loc = _try_levels(views, s, fold=False, lo=lo, first_after=first_after)
+    if loc is not None:
+        return loc
+    t, lead, trail = _trimmed(s)
+    if t and (lead or trail):
+        loc = _try_levels(views, t, fold=False, lo=lo, first_after=first_after)
+        if loc is not None:
+            return _with_mapping(loc, len(s), lead, trail, "blank_lines")
+    loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
+    if loc is not None:
+        return loc
+    if t and (lead or trail):
+        loc = _try_levels(views, t, fold=True, lo=lo, first_after=first_after)
+        if loc is not None:
+            return _with_mapping(loc, len(s), lead, trail, "unicode")
+    return None
+
+
+# ---------------------------------------------------------------- elision
+
+
+def _split_elisions(lines: list[str]) -> list[list[str]]:
+    pieces: list[list[str]] = [[]]
+    for ln in lines:
+        if is_elision(ln):
+            pieces.append([])
+        else:
+            pieces[-1].append(ln)
+    return pieces
+
+
+def _locate_elided(views: _Views, s: list[str], r: list[str]) -> Location | None:
+    s_pieces = _split_elisions(s)
+    if len(s_pieces) == 1:
+        return None
+    r_pieces = _split_elisions(r)
+    if len(r_pieces) != len(s_pieces):
+        raise LocateError(
+            "bad_elision",
+            f"SEARCH leaves code out with {len(s_pieces) - 1} `...` line(s) but REPLACE has "
+            f"{len(r_pieces) - 1}; use the same `...` lines in both, or quote the lines in full",
+        )
+    # A leading/trailing `...` (nothing before/after it) only says "more code here".
+    if not any(x.strip() for x in s_pieces[0]):
+        if any(x.strip() for x in r_pieces[0]):
+            raise LocateError("bad_elision", "REPLACE adds lines before a leading `...`; quote where they go")
+        s_pieces, r_pieces = s_pieces[1:], r_pieces[1:]
+    if s_pieces and not any(x.strip() for x in s_pieces[-1]):
+        if any(x.strip() for x in r_pieces[-1]):
+            raise LocateError("bad_elision", "REPLACE adds lines after a trailing `...`; quote where they go")
+        s_pieces, r_pieces = s_pieces[:-1], r_pieces[:-1]
+    if not s_pieces:
+        return None
+    if any(not any(x.strip() for x in p) for p in s_pieces):
+        raise LocateError("bad_elision", "two `...` lines with nothing between them in SEARCH")
+    located: list[tuple[Location, list[str], list[str]]] = []
+    pos = 0
+    for i, (sp, rp) in enumerate(zip(s_pieces, r_pieces)):
+        try:
+            loc = _basic(views, sp, lo=pos)
+        except _Ambiguous as amb:
+            which = "the first part" if i == 0 else f"the part after `...` number {i}"
+            raise LocateError(
+                "ambiguous",
+                f"{which} of SEARCH matches {len(amb.starts)} or more places (lines "
+                f"{', '.join(str(x + 1) for x in amb.starts)}); quote more lines so it matches once",
+                candidates=amb.starts,
+            ) from None
+        if loc is None:
+            return None
+        located.append((loc, sp, rp))
+        pos = loc.end
+    first, last = located[0][0], located[-1][0]
+    return Location(first.start, last.end, "elision", pieces=located)
+
+
+# ---------------------------------------------------------------- fuzzy
+
+_FUZZY_MIN_MEAN = 85.0
+_FUZZY_MIN_LINE = 50.0
+_FUZZY_MARGIN = 8.0
+
+
+def _fuzzy_candidates(views: _Views, s: list[str]) -> dict[int, float]:
+    """Window starts scored by mean line similarity (0-100)."""
+    from rapidfuzz import fuzz, process  # imported here: only refusals and fuzzy matches pay for it
+
+    fs = views.get("fold_strip")
+    ss = [x.translate(_FOLD).strip() for x in s]
+    n, total = len(ss), len(fs)
+    if n == 0 or total < n:
+        return {}
+    starts: set[int] = set()
+    order = sorted((i for i in range(n) if ss[i]), key=lambda i: -len(ss[i]))[:8]
+    for i in order:
+        for _choice, _score, j in process.extract(ss[i], fs, scorer=fuzz.ratio, score_cutoff=60, limit=50):
+            st = j - i
+            if 0 <= st <= total - n:
+                starts.add(st)
+    scores: dict[int, float] = {}
+    for st in starts:
+        tot = 0.0
+        for i in range(n):
+            a, b = ss[i], fs[st + i]
+            tot += 100.0 if a == b else fuzz.ratio(a, b)
+        scores[st] = tot / n
+    return scores
+
+
+def _locate_fuzzy(views: _Views, s: list[str], r: list[str]) -> Location | None:
+    from rapidfuzz import fuzz
+
+    scores = _fuzzy_candidates(views, s)
+    if not scores:
+        return None
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    best_start, best = ranked[0]
+    if best < _FUZZY_MIN_MEAN:
+        return None
+    if len(ranked) > 1 and best - ranked[1][1] < _FUZZY_MARGIN:
+        raise _Ambiguous([best_start, ranked[1][0]], "fuzzy")
+    n = len(s)
+    window = views.lines[best_start : best_start + n]
+    fs = views.get("fold_strip")[best_start : best_start + n]
+    ss = [x.translate(_FOLD).strip() for x in s]
+    # Lines the block removes or rewrites must be quoted right; only context may be off.
+    changed: set[int] = set()
+    for tag, i1, i2, _j1, _j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed.update(range(i1, i2))
+    for i in range(n):
+        if i in changed and ss[i] != fs[i]:
+            return None
+        if ss[i] != fs[i] and fuzz.ratio(ss[i], fs[i]) < _FUZZY_MIN_LINE:
+            return None
+    loc = Location(best_start, best_start + n, "fuzzy", score=best / 100.0, strip_new=True)
+    pairs = [(f, m) for f, m, a, b in zip(window, s, fs, ss) if a == b]
+    shift = _uniform_shift([p[0] for p in pairs], [p[1] for p in pairs]) if pairs else None
+    if shift:
+        loc.indent_add, loc.indent_remove = shift
+    return loc
+
+
+def find_unique(lines: list[str], search: list[str]) -> Location | None:
+    """Strategies 1-5 only; None when there is no match or more than one."""
+    if not any(x.strip() for x in search):
+        return None
+    try:
+        return _basic(_Views(lines), search)
+    except _Ambiguous:
+        return None
+
+
+def closest_lines(lines: list[str], search: list[str], context: int = 0) -> tuple[int, int, float] | None:
+    """(start, end, score 0-1) of the file window most like `search`, for feedback."""
+    if not search or not lines:
+        return None
+    views = _Views(lines)
+    scores = _fuzzy_candidates(views, search[: min(len(search), len(lines))])
+    if not scores:
+        return None
+    st, sc = max(scores.items(), key=lambda kv: kv[1])
+    n = min(len(search), len(lines))
+    return max(0, st - context), min(len(lines), st + n + context), sc / 100.0
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _ambiguous_error(amb: _Ambiguous, lines: list[str], n: int) -> LocateError:
+    where = ", ".join(f"{x + 1}" for x in amb.starts)
+    more = " or more" if len(amb.starts) >= _AMBIGUOUS_LIMIT else ""
+    return LocateError(
+        "ambiguous",
+        f"SEARCH matches {len(amb.starts)}{more} places in the file (starting at lines {where}, "
+        f"by {amb.strategy} match); add a few more lines around the change so it matches exactly one",
+        candidates=amb.starts,
+    )
+
+
+def _anchor_line(lines: list[str], anchor: str) -> int | None:
+    a = anchor.strip()
+    hits = [i for i, ln in enumerate(lines) if ln.strip() == a]
+    if len(hits) != 1:
+        hits = [i for i, ln in enumerate(lines) if ln.strip().startswith(a)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def locate(
+    lines: list[str],
+    search: list[str],
+    replace: list[str] | None = None,
+    *,
+    anchor: str | None = None,
+    at_eof: bool = False,
+) -> Location:
+    """Finds `search` (a list of lines) in `lines`; raises LocateError when it cannot."""
+    replace = replace if replace is not None else []
+    if not any(x.strip() for x in search):
+        return _locate_empty(lines, anchor, at_eof)
+    views = _Views(lines)
+    try:
+        loc = _basic(views, search)
+        if loc is not None:
+            return loc
+        loc = _locate_elided(views, search, replace)
+        if loc is not None:
+            return loc
+        loc = _locate_fuzzy(views, search, replace)
+        if loc is not None:
+            return loc
+    except _Ambiguous as amb:
+        resolved = _resolve_by_format(views, search, amb, anchor, at_eof)
+        if resolved is not None:
+            return resolved
+        raise _ambiguous_error(amb, lines, len(search)) from None
+    raise LocateError("not_found", "SEARCH does not match any lines in the file")
+
+
+def _resolve_by_format(
+    views: _Views, search: list[str], amb: _Ambiguous, anchor: str | None, at_eof: bool
+) -> Location | None:
+    """apply_patch defines its own tie-breaks: `@@ anchor` means the first match after the
+    anchor line; `*** End of File` means the match at the end of the file."""
+    lines = views.lines
+    if anchor:
+        a = _anchor_line(lines, anchor)
+        if a is not None:
+            try:
+                return _basic(views, search, lo=a, first_after=True)
+            except _Ambiguous:
+                return None
+    if at_eof:
+        n = len(search)
+        end = len(lines)
+        while end > 0 and not lines[end - 1].strip():
+            end -= 1
+        try:
+            loc = _basic(views, search, lo=max(0, end - n - 2))
+        except _Ambiguous:
+            return None
+        if loc is not None and loc.end >= end:
+            return loc
+    return None
+
+
+def _locate_empty(lines: list[str], anchor: str | None, at_eof: bool) -> Location:
+    if not any(ln.strip() for ln in lines):
+        # Empty file: the block creates its content.
+        return Location(0, len(lines), "empty")
+    if anchor:
+        a = _anchor_line(lines, anchor)
+        if a is None:
+            raise LocateError("not_found", f"the @@ line `{anchor.strip()}` does not match exactly one line of the file")
+        return Location(a + 1, a + 1, "anchor", insert_only=True)
+    if at_eof:
+        return Location(len(lines), len(lines), "end_of_file", insert_only=True)
+    raise LocateError(
+        "empty_search",
+        "SEARCH is empty but the file is not; quote the lines to change, or the lines just "
+        "before the place where the new code goes (and repeat them in REPLACE)",
+    )

@@ -1,0 +1,211 @@
+"""Document: a text file read with its encoding, BOM, newline style, final newline and mode,
+written back atomically with all of them preserved (and never over a change made on disk)."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat as stat_mod
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from pathlib import Path
+
+__all__ = ["Document", "DocumentError", "BinaryFileError", "EncodingError", "FileChangedError"]
+
+_BOM = b"\xef\xbb\xbf"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class DocumentError(Exception):
+    """A file steer cannot read or write as asked."""
+
+
+class BinaryFileError(DocumentError):
+    pass
+
+
+class EncodingError(DocumentError):
+    pass
+
+
+class FileChangedError(DocumentError):
+    pass
+
+
+def _digest(data: bytes) -> str:
+    import hashlib  # lazily: keeps `steer apply` start-up short
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _decode(path: Path, raw: bytes) -> tuple[str, bool]:
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise EncodingError(f"{path}: UTF-16 text is not supported; steer edits UTF-8 files only")
+    if b"\0" in raw:
+        raise BinaryFileError(f"{path}: looks like a binary file (it contains NUL bytes); not editing it")
+    bom = raw.startswith(_BOM)
+    body = raw[3:] if bom else raw
+    try:
+        return body.decode("utf-8"), bom
+    except UnicodeDecodeError as e:
+        pos = e.start + (3 if bom else 0)
+        raise EncodingError(
+            f"{path}: not valid UTF-8 (byte 0x{raw[pos]:02x} at offset {pos}); steer edits UTF-8 files only"
+        ) from None
+
+
+@dataclass(eq=False)
+class Document:
+    """A file's text with "\\n" newlines and no BOM, plus what it takes to write it back
+    byte-identical outside the edited lines."""
+
+    path: Path
+    text: str
+    encoding: str = "utf-8"  # "utf-8" or "utf-8-sig" (with BOM)
+    bom: bool = False
+    newline: str = "\n"  # the dominant style: "\n", "\r\n" or "\r"
+    mixed_newlines: bool = False
+    final_newline: bool = True
+    mode: int = 0o644
+    digest: str = ""
+    _raw: bytes = field(default=b"", repr=False)
+    _decoded: str = field(default="", repr=False)  # before newline normalisation
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> "Document":
+        p = Path(path)
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            raise DocumentError(f"{p}: no such file") from None
+        except OSError as e:
+            raise DocumentError(f"{p}: {e.strerror}") from None
+        if stat_mod.S_ISDIR(st.st_mode):
+            raise DocumentError(f"{p}: is a directory")
+        try:
+            raw = p.read_bytes()
+        except OSError as e:
+            raise DocumentError(f"{p}: {e.strerror}") from None
+        doc = cls(path=p, text="", mode=stat_mod.S_IMODE(st.st_mode))
+        doc._load(raw)
+        return doc
+
+    def _load(self, raw: bytes) -> None:
+        decoded, bom = _decode(self.path, raw)
+        crlf = decoded.count("\r\n")
+        cr = decoded.count("\r") - crlf
+        lf = decoded.count("\n") - crlf
+        counts = {"\n": lf, "\r\n": crlf, "\r": cr}
+        self.newline = max(counts, key=lambda k: (counts[k], k == "\n")) if crlf or cr else "\n"
+        self.mixed_newlines = sum(1 for v in counts.values() if v) > 1
+        self.text = decoded.replace("\r\n", "\n").replace("\r", "\n") if (crlf or cr) else decoded
+        self.final_newline = self.text.endswith("\n") or not self.text
+        self.bom = bom
+        self.encoding = "utf-8-sig" if bom else "utf-8"
+        self._raw = raw
+        self._decoded = decoded
+        self.digest = _digest(raw)
+
+    # ------------------------------------------------------------------ encode
+
+    def encode(self, text: str) -> bytes:
+        """The bytes to write for `text` ("\\n" newlines): the file's newline style, BOM and
+        encoding; lines left unchanged in a mixed-newline file keep their own endings."""
+        if self.mixed_newlines:
+            body = self._encode_mixed(text)
+        elif self.newline != "\n":
+            body = text.replace("\n", self.newline)
+        else:
+            body = text
+        data = body.encode("utf-8")
+        return _BOM + data if self.bom else data
+
+    def _encode_mixed(self, text: str) -> str:
+        parts = _NEWLINE.split(self._decoded)
+        ends = _NEWLINE.findall(self._decoded)
+        old = self.text.split("\n")
+        new = text.split("\n")
+        assert len(parts) == len(old)
+        pairs: list[tuple[str, str]] = []  # (line, the newline after it)
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+            if tag == "equal":
+                pairs.extend((parts[i], ends[i] if i < len(ends) else self.newline) for i in range(i1, i2))
+            elif tag == "replace":
+                # Rewritten lines take the endings of the lines they replace, in order.
+                for j in range(j1, j2):
+                    i = min(i1 + (j - j1), i2 - 1)
+                    pairs.append((new[j], ends[i] if i < len(ends) else self.newline))
+            else:
+                pairs.extend((new[j], self.newline) for j in range(j1, j2))
+        if not pairs:
+            return ""
+        # Every line but the last ends with a newline (the last piece is what follows the final one).
+        return "".join(line + end for line, end in pairs[:-1]) + pairs[-1][0]
+
+    # ------------------------------------------------------------------ disk state
+
+    def changed_on_disk(self) -> bool:
+        """True if the file's bytes differ from what was read (or it is gone)."""
+        try:
+            return Path(self.path).read_bytes() != self._raw
+        except OSError:
+            return True
+
+    def write(self, new_text: str) -> None:
+        """Atomically replaces the file with new_text (temp file in the same folder, fsync,
+        rename), keeping encoding, BOM, newlines and mode. Raises FileChangedError if the
+        file changed on disk since it was read; then nothing is written."""
+        target = Path(os.path.realpath(self.path))  # through a symlink: keep the link
+        try:
+            current = target.read_bytes()
+        except FileNotFoundError:
+            raise FileChangedError(f"{self.path}: the file was deleted since it was read; not writing") from None
+        if current != self._raw:
+            raise FileChangedError(f"{self.path}: the file changed on disk since it was read; not overwriting it")
+        data = self.encode(new_text)
+        atomic_write(target, data, self.mode)
+        self._load(data)
+
+    def reload(self) -> None:
+        """Re-reads the file from disk (after an external change)."""
+        fresh = Document.read(self.path)
+        self.__dict__.update(fresh.__dict__)
+
+
+def atomic_write(target: Path, data: bytes, mode: int) -> None:
+    """Writes data to a temp file beside target, fsyncs it and renames it over target, so a
+    crash at any moment leaves either the old file or the new one, whole."""
+    folder = target.parent
+    tmp = folder / f".{target.name}.steer-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
+            os.fchmod(fd, mode)
+            try:
+                st = os.stat(target)
+                if hasattr(os, "fchown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                    os.fchown(fd, st.st_uid, st.st_gid)
+            except OSError:
+                pass  # not allowed to keep the owner (not root): the file becomes ours
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass  # some filesystems cannot fsync a directory; the rename itself is done

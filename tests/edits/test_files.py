@@ -1,0 +1,166 @@
+"""Document: encodings, newline styles, final newline, mode bits, atomic and safe writes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from app.files import BinaryFileError, Document, DocumentError, EncodingError, FileChangedError
+
+
+def roundtrip(tmp_path, raw: bytes, old: str, new: str) -> bytes:
+    p = tmp_path / "f.txt"
+    p.write_bytes(raw)
+    doc = Document.read(p)
+    doc.write(doc.text.replace(old, new))
+    return p.read_bytes()
+
+
+def test_lf_text_normalised(tmp_path):
+    p = tmp_path / "a.py"
+    p.write_bytes(b"a\nb\n")
+    d = Document.read(p)
+    assert (d.text, d.newline, d.final_newline, d.bom) == ("a\nb\n", "\n", True, False)
+
+
+def test_crlf_preserved(tmp_path):
+    assert roundtrip(tmp_path, b"one\r\ntwo\r\nthree\r\n", "two", "2\nTWO") == b"one\r\n2\r\nTWO\r\nthree\r\n"
+
+
+def test_cr_only_preserved(tmp_path):
+    assert roundtrip(tmp_path, b"one\rtwo\r", "two", "2") == b"one\r2\r"
+
+
+def test_mixed_newlines_keep_each_lines_own_ending(tmp_path):
+    raw = b"a\r\nb\nc\r\nd\n"
+    assert roundtrip(tmp_path, raw, "c", "C") == b"a\r\nb\nC\r\nd\n"
+    assert roundtrip(tmp_path, raw, "b\n", "b\nnew\n") == b"a\r\nb\nnew\nc\r\nd\n"
+
+
+def test_lone_cr_inside_lf_file_untouched(tmp_path):
+    raw = b"x = 'a\rb'\ny = 1\nz = 2\n"
+    assert roundtrip(tmp_path, raw, "z = 2", "z = 3") == b"x = 'a\rb'\ny = 1\nz = 3\n"
+
+
+def test_no_final_newline_preserved(tmp_path):
+    assert roundtrip(tmp_path, b"a\nb", "a", "A") == b"A\nb"
+
+
+def test_bom_preserved(tmp_path):
+    out = roundtrip(tmp_path, b"\xef\xbb\xbfa\r\nb\r\n", "b", "\u00e9")
+    assert out == b"\xef\xbb\xbfa\r\n\xc3\xa9\r\n"
+    d = Document.read(tmp_path / "f.txt")
+    assert d.bom and d.encoding == "utf-8-sig" and not d.text.startswith("\ufeff")
+
+
+def test_mode_bits_preserved(tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_bytes(b"echo hi\n")
+    os.chmod(p, 0o751)
+    d = Document.read(p)
+    d.write("echo bye\n")
+    assert os.stat(p).st_mode & 0o7777 == 0o751 and p.read_bytes() == b"echo bye\n"
+    assert [x.name for x in tmp_path.iterdir()] == ["run.sh"]  # no temp file left
+
+
+def test_symlink_target_is_written_link_kept(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_bytes(b"a\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    d = Document.read(link)
+    d.write("b\n")
+    assert link.is_symlink() and real.read_bytes() == b"b\n"
+
+
+def test_binary_refused(tmp_path):
+    p = tmp_path / "x.bin"
+    p.write_bytes(b"abc\x00def")
+    with pytest.raises(BinaryFileError):
+        Document.read(p)
+
+
+@pytest.mark.parametrize("raw", [b"caf\xe9\n", b"\xff\xfea\x00"])
+def test_non_utf8_refused_clearly(tmp_path, raw):
+    p = tmp_path / "x.txt"
+    p.write_bytes(raw)
+    with pytest.raises(EncodingError) as e:
+        Document.read(p)
+    assert "UTF-8" in str(e.value)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(DocumentError):
+        Document.read(tmp_path / "nope")
+    with pytest.raises(DocumentError):
+        Document.read(tmp_path)
+
+
+def test_changed_on_disk_is_not_overwritten(tmp_path):
+    p = tmp_path / "a.txt"
+    p.write_bytes(b"one\n")
+    d = Document.read(p)
+    p.write_bytes(b"someone else\n")
+    assert d.changed_on_disk()
+    with pytest.raises(FileChangedError):
+        d.write("two\n")
+    assert p.read_bytes() == b"someone else\n"
+
+
+def test_second_write_after_first_works(tmp_path):
+    p = tmp_path / "a.txt"
+    p.write_bytes(b"one\r\n")
+    d = Document.read(p)
+    d.write("two\n")
+    d.write("three\n")
+    assert p.read_bytes() == b"three\r\n"
+
+
+def test_killed_mid_write_leaves_old_file_whole(tmp_path):
+    """A real process writing a big file is SIGKILLed mid-write: the old file stays intact."""
+    p = tmp_path / "big.txt"
+    old = b"old line\n" * 1000
+    p.write_bytes(old)
+    marker = tmp_path / "writing"
+    script = textwrap.dedent(
+        f"""
+        import os, sys
+        import app.files as files
+        real_write = os.write
+        def slow_write(fd, data):
+            # Write in small pieces and announce that writing has begun, so the parent
+            # can kill us while the temp file is half full.
+            n = real_write(fd, bytes(data[:65536]))
+            if not os.path.exists({str(marker)!r}):
+                open({str(marker)!r}, "w").close()
+            import time; time.sleep(0.01)
+            return n
+        files.os.write = slow_write
+        d = files.Document.read({str(p)!r})
+        d.write("new line\\n" * 3_000_000)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=os.getcwd())
+    try:
+        for _ in range(3000):
+            if marker.exists() or proc.poll() is not None:
+                break
+            import time
+
+            time.sleep(0.005)
+        assert marker.exists(), "the writer never started writing"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert p.read_bytes() == old
+    leftovers = [x.name for x in tmp_path.iterdir() if x.name not in ("big.txt", "writing")]
+    # The killed writer may leave its temp file (a dot-file), never a damaged target.
+    assert all(name.startswith(".big.txt.steer-") for name in leftovers)
