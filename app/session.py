@@ -164,52 +164,31 @@ def unified_diff(path: str, old: str, new: str) -> str:
 
 
 async def open_backend(settings: Settings, on_status: Callable[[str, str], None] | None = None):
-    """A connected ResponsesClient for `settings.backend`.
+    """A connected ResponsesClient for `settings.backend` (H2's resolve_backend/open_backend).
 
-    Uses the transport's own resolve_backend/open_backend when it provides them; otherwise a
-    ws(s):// URL is connected to directly and `local` starts `steer serve --engine local` in a
-    subprocess (the client owns it and stops it on close). Raises SessionError.
+    `local` (the default) starts the embedded engine in a `steer serve` child that the client
+    owns and stops on close. Every failure becomes a SessionError with a user-facing message.
     """
-    import importlib
+    from app.transport.backends import BackendError, open_backend as _open, resolve_backend
+    from app.transport.launcher import GatewayStartError
 
     status = on_status or (lambda state, detail="": None)
-    for name in ("app.transport.backends", "app.transport.backend", "app.transport.launcher"):
-        try:
-            mod = importlib.import_module(name)
-        except ImportError:
-            continue
-        if hasattr(mod, "resolve_backend") and hasattr(mod, "open_backend"):
-            spec = mod.resolve_backend(settings)
-            got = await mod.open_backend(spec)
-            return getattr(got, "client", got)
-    from app.transport.client import ResponsesClient
-
-    backend = settings.backend or "local"
-    if backend.startswith(("ws://", "wss://")):
-        client = ResponsesClient(backend, api_key=settings.api_key("gateway"), model=settings.model)
-        try:
-            await client.connect()
-        except Exception as exc:
-            raise SessionError("backend_unreachable", f"cannot connect to {backend}: {exc}") from exc
-        return client
-    if backend == "local":
-        from app.transport.launcher import GatewayProcess, GatewayStartError
-
-        status("loading", "starting the embedded model")
-        args = ["--engine", "local"] + (["--model", settings.model] if settings.model else [])
-        try:
-            proc = await GatewayProcess.start(args, timeout=900)
-        except GatewayStartError as exc:
-            raise SessionError("backend_unavailable", f"the embedded engine did not start: {exc}") from exc
-        client = ResponsesClient(proc.url)
-        client.gateway = proc
-        try:
-            await client.connect()
-        except Exception as exc:
-            await proc.stop()
-            raise SessionError("backend_unreachable", f"cannot connect to the embedded engine: {exc}") from exc
-        return client
-    raise SessionError("backend_unsupported", f"backend {backend!r} is not available in this build")
+    try:
+        spec = resolve_backend(settings)
+    except BackendError as exc:
+        raise SessionError("backend_config", str(exc)) from exc
+    if spec.kind == "spawn":
+        status("loading", f"starting {spec}")
+    try:
+        return await _open(spec)
+    except GatewayStartError as exc:
+        raise SessionError("backend_unavailable", f"{spec} did not start: {exc}") from exc
+    except (OSError, asyncio.TimeoutError) as exc:
+        raise SessionError("backend_unreachable", f"cannot reach {spec}: {exc}") from exc
+    except Exception as exc:
+        if type(exc).__name__ in ("ConnectError", "TransportError", "InvalidStatus", "InvalidHandshake"):
+            raise SessionError("backend_unreachable", f"cannot reach {spec}: {exc}") from exc
+        raise
 
 
 # ---------------------------------------------------------------------------- session
@@ -238,7 +217,8 @@ class Session:
         self.client = client
         self._owns_client = client is None
         self._backend = None  # whatever open_backend returned that must be closed
-        self.model = model or self.settings.model
+        # A local GGUF path is the engine's business, not a per-request model name.
+        self.model = model or (self.settings.model if self.settings.backend != "local" else None)
         self.edit_format = edit_format or self.settings.edit_format
         self.state = IDLE
         self.connection = "closed"

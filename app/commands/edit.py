@@ -108,7 +108,7 @@ class Output:
         for h in live.hunks():
             if not h.streaming:
                 continue
-            done = len(h.new) - (1 if _has_partial(live, h) else 0)
+            done = len(h.new)
             shown = self._printed.get(h.key, 0)
             if done <= shown:
                 continue
@@ -152,11 +152,6 @@ def _isatty(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _has_partial(live, h) -> bool:
-    first, stop = live.hunk_rows(h.index)
-    return stop > first and live.row(stop - 1).partial
 
 
 # ------------------------------------------------------------------ run
@@ -253,7 +248,7 @@ async def _main(args, instruction: str, out: Output) -> int:
         elif isinstance(ev, StateChanged) and ev.state == "generating":
             out.progress("generating…")
 
-    session = Session(doc, settings, on_event, edit_format=args.format, model=args.model)
+    session = Session(doc, settings, on_event, edit_format=args.format)
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
@@ -270,7 +265,6 @@ async def _main(args, instruction: str, out: Output) -> int:
         pass
     try:
         try:
-            out.progress(f"connecting to {settings.backend}…")
             await session.start(prewarm=False)
         except SessionError as exc:
             return _fail(out, args, EXIT_BACKEND, f"backend error: {exc.message}", error_code=exc.code, **common)

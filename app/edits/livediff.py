@@ -98,8 +98,9 @@ class HunkInfo:
     key: Hashable
     start: int
     end: int
-    new: tuple[str, ...]
+    new: tuple[str, ...]  # complete new lines
     streaming: bool
+    partial: str = ""  # the new line still being written (streaming only)
 
 
 class LiveDiff:
@@ -343,8 +344,7 @@ class LiveDiff:
 
     def _info(self, i: int) -> HunkInfo:
         h = self._hunks[i]
-        new = tuple(h.new) + ((h.tail_text,) if h.tail else ())
-        return HunkInfo(i, h.key, h.start, h.end, new, h.streaming)
+        return HunkInfo(i, h.key, h.start, h.end, tuple(h.new), h.streaming, h.tail_text if h.tail else "")
 
     def _find(self, h: Hunk) -> int:
         # Hunks never overlap, but an empty range may share its start with the next

@@ -1,0 +1,199 @@
+"""`steer edit` end to end: a real subprocess, the real gateway, recorded answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pty
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def steer_edit(*args, stdin: bytes | None = None, tty: bool = False, env=None):
+    """Run `python -m app edit ARGS`; returns (exit code, stdout, stderr)."""
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
+    if tty:
+        master, slave = pty.openpty()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "app", "edit", *args, stdin=asyncio.subprocess.DEVNULL, stdout=slave,
+            stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)
+        os.close(slave)
+        chunks = []
+        loop = asyncio.get_running_loop()
+
+        def read_all():
+            while True:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                chunks.append(data)
+
+        reader = loop.run_in_executor(None, read_all)
+        err = await proc.stderr.read()
+        code = await proc.wait()
+        await reader
+        os.close(master)
+        return code, b"".join(chunks).decode().replace("\r\n", "\n"), err.decode()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app", "edit", *args,
+        stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)
+    out, err = await proc.communicate(stdin)
+    return proc.returncode, out.decode(), err.decode()
+
+
+def fixed_mean_text():
+    text = (DATA / "calc.py").read_text()
+    return text.replace("def mean(values):\n", "def mean(values):\n    if not values:\n        return 0.0\n")
+
+
+async def test_applied_piped_prints_only_the_diff(replay, calc):
+    url, _ = await replay(["fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "handle an empty list in mean", "--backend", url)
+    assert code == 0, err
+    assert calc.read_text() == fixed_mean_text()
+    assert out.startswith("--- a/") and "+    if not values:" in out
+    assert all(line[:1] in "-+@ \\" for line in out.splitlines())  # nothing but the unified diff
+    assert "applied 1 hunk" in err
+
+
+async def test_terminal_shows_the_live_diff_then_the_final_diff(replay, calc):
+    url, _ = await replay(["fix_mean.txt"], rate=300)
+    code, out, err = await steer_edit(str(calc), "-m", "handle an empty list in mean", "--backend", url, tty=True)
+    assert code == 0, err
+    live, final = out.split("--- final diff ---", 1)
+    assert "+    if not values:" in live  # streamed while the answer came in
+    assert "+    if not values:" in final and "--- a/" in final
+    assert "applied 1 hunk" in out  # progress shares the terminal
+    assert calc.read_text() == fixed_mean_text()
+
+
+async def test_instruction_on_stdin_and_json_shape(replay, calc):
+    url, _ = await replay(["fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "--backend", url, "--json", stdin=b"handle an empty list\n")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["applied"] is True and result["status"] == "applied" and result["exit_code"] == 0
+    assert "+    if not values:" in result["diff"]
+    assert result["attempts"] == 1 and result["tokens"] > 0 and result["reason"] == ""
+    assert isinstance(result["ttft_s"], float) and result["ttft_s"] >= 0
+    assert result["tokens_per_s"] is None or result["tokens_per_s"] > 0
+    assert set(result) >= {"applied", "diff", "tokens", "ttft_s", "tokens_per_s", "attempts", "reason"}
+
+
+async def test_dry_run_leaves_the_file(replay, calc):
+    url, _ = await replay(["fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", url, "--dry-run", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["applied"] is False and result["dry_run"] and "+    if not values:" in result["diff"]
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_refused_then_fixed_on_retry(replay, calc):
+    url, engine = await replay(["bad_mean.txt", "fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "handle an empty list in mean", "--backend", url, "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["applied"] and result["attempts"] == 2
+    assert "closest lines" in engine.requests[1].messages[-1]["content"].lower()
+    assert calc.read_text() == fixed_mean_text()
+
+
+async def test_refused_twice_exits_1_and_leaves_the_file(replay, calc):
+    url, engine = await replay(["bad_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", url, "--json")
+    assert code == 1
+    result = json.loads(out)
+    assert result["applied"] is False and result["status"] == "refused" and result["attempts"] == 3
+    assert result["reason"] and len(engine.requests) == 3
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_already_applied_exits_0_and_says_so(replay, calc):
+    calc.write_text(fixed_mean_text())
+    url, _ = await replay(["fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", url)
+    assert code == 0
+    assert out == ""
+    assert "nothing to change" in err and "already applied" in err
+    assert calc.read_text() == fixed_mean_text()
+
+
+async def test_region_scopes_the_prompt(replay, calc):
+    url, engine = await replay(["fix_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", url, "--region", "12:16")
+    assert code == 0, err
+    assert "Region (lines 12-16)" in engine.requests[0].messages[-1]["content"]
+
+
+@pytest.mark.parametrize("args, why", [
+    (["missing.py", "-m", "x"], "no such file"),
+    (["{calc}", "-m", "x", "--region", "30:2"], "--region"),
+    (["{calc}", "-m", "x", "--region", "1:999"], "--region"),
+    (["{calc}"], "instruction"),
+    (["{calc}", "-m", "x", "--format", "bogus"], "invalid choice"),
+])
+async def test_usage_and_file_errors_exit_2(calc, args, why):
+    args = [a.replace("{calc}", str(calc)) for a in args]
+    code, out, err = await steer_edit(*args, "--backend", "ws://127.0.0.1:9/v1/responses")
+    assert code == 2
+    assert why in err
+
+
+async def test_binary_file_exits_2(tmp_path):
+    target = tmp_path / "blob.bin"
+    target.write_bytes(b"\x00\x01\x02\xff" * 10)
+    code, out, err = await steer_edit(str(target), "-m", "x", "--backend", "ws://127.0.0.1:9/v1/responses")
+    assert code == 2 and "cannot edit" in err
+
+
+async def test_unreachable_backend_exits_3(calc):
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", "ws://127.0.0.1:9/v1/responses", "--json")
+    assert code == 3
+    assert json.loads(out)["status"] == "backend_error"
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_unknown_backend_exits_3(calc):
+    code, out, err = await steer_edit(str(calc), "-m", "x", "--backend", "nosuchbackend")
+    assert code == 3 and "unknown backend" in err
+
+
+async def test_ctrl_c_mid_stream_cancels_and_leaves_the_file(replay, calc):
+    url, engine = await replay(["long_answer.txt"], rate=100)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app", "edit", str(calc), "-m", "x", "--backend", url,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env=env, cwd=ROOT)
+    # wait until the answer is streaming (the engine is producing deltas for it)
+    for _ in range(2000):
+        if engine.players[0].produced > 20:
+            break
+        await asyncio.sleep(0.01)
+    assert engine.players[0].produced > 20 and proc.returncode is None
+    proc.send_signal(signal.SIGINT)
+    out, err = await proc.communicate()
+    assert proc.returncode == 130, err.decode()
+    assert "interrupted" in err.decode()
+    assert out == b""
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+    # the request was cancelled: the engine stopped long before the end of the answer
+    for _ in range(500):
+        if engine.players[0].active == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert engine.players[0].active == 0
+    assert engine.players[0].produced < len(engine.players[0].tokens)
