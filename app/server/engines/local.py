@@ -1,0 +1,454 @@
+"""The embedded engine: one llama.cpp model on the CPU, prefix-cached per session, stoppable per token.
+
+How it stays fast on a CPU:
+- One worker thread owns the model; the event loop only moves deltas. Requests wait in a
+  round-robin queue keyed by `session_key`, so one busy session cannot starve another.
+- The KV cache holds the live session's tokens. A request is tokenized, compared with the
+  cached tokens, the common prefix is kept and only the rest is evaluated: a turn that
+  shares system prompt + file (prewarmed by a `generate: false` request) evaluates only
+  its instruction. Generated tokens stay in the cache too, so a steer's successor (same
+  transcript + partial answer + new words) starts almost at once.
+- When another session takes the model, the leaving session's KV sequence is copied out
+  (llama_state_seq_get_data) and restored when it comes back, within a memory budget.
+- Cancellation is checked before every decode step (each prompt chunk and each token).
+- A prompt that does not fit the context window is an EngineError, never truncated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import ctypes
+import os
+import threading
+import time
+from collections import OrderedDict, deque
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import AsyncIterator
+
+from app.server import model_store
+from app.server.engines.base import Engine, EngineError, EngineRequest
+
+DEFAULT_CTX = 16384
+DEFAULT_MAX_OUTPUT = 1024
+PREFILL_CHUNK = 256  # prompt tokens per decode call: bounds how long a cancel waits during prefill
+RESTORE_MIN_GAIN = 64  # restoring a saved sequence costs a copy; only worth it for a real gain
+
+
+def default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class EngineCounters:
+    """Cumulative counters, for tests and benchmarks (timings are not counters: see bench/local.py)."""
+
+    requests: int = 0
+    prewarms: int = 0
+    prompt_tokens: int = 0  # prompt tokens seen in requests
+    prompt_tokens_evaluated: int = 0  # prompt tokens actually run through the model
+    prompt_tokens_reused: int = 0  # prompt tokens served from the KV cache
+    tokens_generated: int = 0
+    tokens_after_cancel: int = 0  # tokens emitted while the request's cancel was already set
+    decode_steps_after_cancel: int = 0  # decode calls started while cancel was already set
+    cancelled: int = 0
+    state_saves: int = 0
+    state_restores: int = 0
+
+    def snapshot(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class _SavedSeq:
+    tokens: list[int]
+    data: object  # ctypes uint8 array holding sequence 0's KV state
+    size: int
+
+
+@dataclass
+class _Job:
+    request: EngineRequest
+    cancel: threading.Event
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue
+    abandoned: bool = False  # the consumer stopped iterating: stop as if cancelled
+    enqueued: float = field(default_factory=time.monotonic)
+
+    def stopped(self) -> bool:
+        return self.abandoned or self.cancel.is_set()
+
+    def send(self, item) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            self.abandoned = True
+
+
+_DONE = object()
+
+
+class _FairQueue:
+    """Round-robin over session keys: each session's requests run in order, sessions take turns."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self._queues: OrderedDict[str, deque] = OrderedDict()
+        self._closed = False
+
+    def put(self, job: _Job) -> None:
+        with self._cv:
+            self._queues.setdefault(job.request.session_key, deque()).append(job)
+            self._cv.notify()
+
+    def get(self) -> _Job | None:
+        with self._cv:
+            while not self._queues and not self._closed:
+                self._cv.wait()
+            if self._closed:
+                return None
+            key, jobs = next(iter(self._queues.items()))
+            job = jobs.popleft()
+            del self._queues[key]
+            if jobs:
+                self._queues[key] = jobs  # back of the line
+            return job
+
+    def close(self) -> list[_Job]:
+        with self._cv:
+            self._closed = True
+            left = [job for jobs in self._queues.values() for job in jobs]
+            self._queues.clear()
+            self._cv.notify_all()
+            return left
+
+
+class LocalEngine(Engine):
+    """Engine over llama-cpp-python. `model_path=None` uses the embedded model (model_store)."""
+
+    name = "local"
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike | None = None,
+        *,
+        n_threads: int | None = None,
+        n_ctx: int = DEFAULT_CTX,
+        n_batch: int = 512,
+        state_budget_bytes: int = 768 << 20,
+        progress: bool = True,
+        verbose: bool = False,
+    ):
+        self._model_arg = model_path
+        self.n_threads = n_threads or default_threads()
+        self.n_ctx = n_ctx
+        self.n_batch = n_batch
+        self.state_budget_bytes = state_budget_bytes
+        self._progress = progress
+        self._verbose = verbose
+        self.counters = EngineCounters()
+        self.model_path: Path | None = None
+        self._llm = None
+        self._fmt_gen = None
+        self._fmt_prefix = None
+        self._owner: str | None = None  # session whose tokens are in the live KV cache
+        self._saved: OrderedDict[str, _SavedSeq] = OrderedDict()
+        self._saved_bytes = 0
+        self._queue = _FairQueue()
+        self._worker: threading.Thread | None = None
+        self._start_lock = asyncio.Lock()
+        self._model_name = model_store.MODEL_NAME if model_path is None else Path(model_path).stem
+        self.label = f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
+
+    # ---- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    @property
+    def loaded(self) -> bool:
+        return self._llm is not None
+
+    async def start(self) -> None:
+        async with self._start_lock:
+            if self._llm is None:
+                await asyncio.to_thread(self.load)
+
+    def load(self) -> None:
+        """Locate/verify the model and load it (blocking; `start()` runs it in a thread)."""
+        if self._llm is not None:
+            return
+        try:
+            llama_cpp = model_store.require_llama_cpp()
+            if self._model_arg is None:
+                path = model_store.ensure_model(progress=self._progress)
+            else:
+                path = model_store.check_gguf(self._model_arg)
+        except model_store.ModelStoreError as exc:
+            raise EngineError("model_not_found", str(exc)) from exc
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        try:
+            llm = llama_cpp.Llama(
+                model_path=str(path),
+                n_ctx=self.n_ctx,
+                n_batch=self.n_batch,
+                n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
+                verbose=self._verbose,
+            )
+        except (ValueError, RuntimeError) as exc:
+            raise EngineError("model_load_failed", f"llama.cpp could not load {path}: {exc}") from exc
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            llm.close()
+            raise EngineError("model_load_failed", f"{path} has no chat template in its GGUF metadata")
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        eos = llm._model.token_get_text(eos_id) if eos_id != -1 else ""
+        bos = llm._model.token_get_text(bos_id) if bos_id != -1 else ""
+        self._fmt_gen = Jinja2ChatFormatter(template, eos, bos, add_generation_prompt=True)
+        self._fmt_prefix = Jinja2ChatFormatter(template, eos, bos, add_generation_prompt=False)
+        self._llama_cpp = llama_cpp
+        self._vocab = llm._model.vocab
+        self.n_ctx = llm.n_ctx()
+        self.model_path = path
+        if self._model_arg is not None:
+            self._model_name = llm.metadata.get("general.name") or path.stem
+            self.label = f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
+        self._llm = llm
+        self._worker = threading.Thread(target=self._run, name="steer-local-engine", daemon=True)
+        self._worker.start()
+
+    async def close(self) -> None:
+        for job in self._queue.close():
+            job.request.finish_reason = "cancelled"
+            job.send(_DONE)
+        if self._worker is not None:
+            await asyncio.to_thread(self._worker.join)
+            self._worker = None
+        if self._llm is not None:
+            self._llm.close()
+            self._llm = None
+        self._saved.clear()
+        self._saved_bytes = 0
+
+    # ---- the async face ---------------------------------------------------------------------
+
+    async def stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
+        await self.start()
+        if self._worker is None:
+            raise EngineError("engine_closed", "the local engine has been closed")
+        job = _Job(request, cancel, asyncio.get_running_loop(), asyncio.Queue())
+        self._queue.put(job)
+        finished = False
+        try:
+            while True:
+                item = await job.queue.get()
+                if item is _DONE:
+                    finished = True
+                    return
+                if isinstance(item, BaseException):
+                    finished = True
+                    raise item
+                yield item
+        finally:
+            if not finished:
+                job.abandoned = True
+
+    # ---- the worker thread ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while (job := self._queue.get()) is not None:
+            try:
+                self._process(job)
+            except EngineError as exc:
+                job.send(exc)
+                continue
+            except Exception as exc:  # llama.cpp failures must reach the client, not kill the worker
+                job.send(EngineError("engine_error", f"local engine failed: {exc}"))
+                continue
+            job.send(_DONE)
+
+    def render(self, messages: list[dict], add_generation_prompt: bool = True) -> str:
+        """The chat-template text for `messages` (the GGUF's own template)."""
+        fmt = self._fmt_gen if add_generation_prompt else self._fmt_prefix
+        msgs = [{"role": _ROLE.get(m.get("role"), m.get("role")), "content": m.get("content") or ""} for m in messages]
+        return fmt(messages=msgs).prompt
+
+    def tokenize_messages(self, messages: list[dict], add_generation_prompt: bool = True) -> list[int]:
+        text = self.render(messages, add_generation_prompt)
+        try:
+            return self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        except RuntimeError as exc:  # llama.cpp refuses more tokens than the model was trained on
+            raise EngineError("context_length_exceeded", f"the prompt is too long for the local model ({exc})") from exc
+
+    def _process(self, job: _Job) -> None:
+        req = job.request
+        usage = req.usage
+        c = self.counters
+        c.requests += 1
+        if not req.generate:
+            c.prewarms += 1
+        if job.stopped():
+            req.finish_reason = "cancelled"
+            c.cancelled += 1
+            return
+        prompt = self.tokenize_messages(req.messages, add_generation_prompt=req.generate)
+        n_prompt = len(prompt)
+        max_out = req.max_output_tokens or DEFAULT_MAX_OUTPUT
+        reserve = min(max_out, 256) if req.generate else 0
+        if n_prompt + reserve > self.n_ctx:
+            raise EngineError(
+                "context_length_exceeded",
+                f"the prompt is {n_prompt:,} tokens but the local model's context window is {self.n_ctx:,}"
+                + (f" (keeping {reserve} for the answer)" if reserve else "")
+                + "; edit a smaller file or a selected region, or use a backend with a larger context",
+            )
+        usage.input_tokens = n_prompt
+        c.prompt_tokens += n_prompt
+
+        llm = self._llm
+        self._switch_session(req.session_key, prompt)
+        keep = _common_prefix(llm.input_ids, llm.n_tokens, prompt)
+        if req.generate and keep == n_prompt:
+            keep -= 1  # sampling needs fresh logits from evaluating at least the last prompt token
+        if keep < llm.n_tokens and not llm._ctx.kv_cache_seq_rm(-1, keep, -1):
+            keep = 0  # this model cannot drop a suffix (recurrent): start over
+            llm.reset()
+        llm.n_tokens = keep
+        usage.cached_tokens = keep
+        c.prompt_tokens_reused += keep
+
+        # Prefill the rest in chunks, checking cancel before each decode step.
+        pos = keep
+        while pos < n_prompt:
+            if job.stopped():
+                break
+            chunk = prompt[pos : pos + PREFILL_CHUNK]
+            llm.eval(chunk)
+            pos += len(chunk)
+            usage.evaluated_tokens += len(chunk)
+            c.prompt_tokens_evaluated += len(chunk)
+        if job.stopped():
+            req.finish_reason = "cancelled"
+            c.cancelled += 1
+            return
+        if not req.generate:
+            req.finish_reason = "stop"
+            return
+        self._generate(job, max_out)
+
+    def _generate(self, job: _Job, max_out: int) -> None:
+        req, c, llm = job.request, self.counters, self._llm
+        temp = req.temperature if req.temperature is not None else 0.0
+        sampler = llm._init_sampler(temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        is_eog = self._llama_cpp.llama_vocab_is_eog
+        try:
+            while True:
+                if job.stopped():
+                    req.finish_reason = "cancelled"
+                    c.cancelled += 1
+                    break
+                token = sampler.sample(llm._ctx, -1)
+                if is_eog(self._vocab, token):
+                    req.finish_reason = "stop"
+                    break
+                req.usage.output_tokens += 1
+                c.tokens_generated += 1
+                if job.stopped():
+                    c.tokens_after_cancel += 1  # counted, never sent: the stop wins
+                    req.finish_reason = "cancelled"
+                    c.cancelled += 1
+                    break
+                text = decoder.decode(llm._model.detokenize([token], special=False))
+                if text:
+                    job.send(text)
+                if req.usage.output_tokens >= max_out or llm.n_tokens >= self.n_ctx:
+                    req.finish_reason = "length"
+                    break
+                if job.stopped():
+                    req.finish_reason = "cancelled"
+                    c.cancelled += 1
+                    break
+                # Evaluate the token so the cache holds the answer too (follow-ups, steering).
+                llm.eval([token])
+            tail = decoder.decode(b"", final=True)
+            if tail and req.finish_reason != "cancelled":
+                job.send(tail)
+        finally:
+            sampler.close() if hasattr(sampler, "close") else None
+
+    # ---- per-session KV sequences -----------------------------------------------------------
+
+    def _switch_session(self, key: str, prompt: list[int]) -> None:
+        """Make `key` the live session, swapping KV sequences when that saves evaluation."""
+        if key == self._owner:
+            return
+        llm = self._llm
+        if self._owner is not None and llm.n_tokens > 0:
+            self._save(self._owner)
+        live = _common_prefix(llm.input_ids, llm.n_tokens, prompt)
+        best_key, best = None, live + RESTORE_MIN_GAIN
+        for k, saved in self._saved.items():
+            common = _common_prefix(saved.tokens, len(saved.tokens), prompt)
+            if common > best:
+                best_key, best = k, common
+        if best_key is not None:
+            self._restore(best_key)
+        self._owner = key
+
+    def _save(self, key: str) -> None:
+        llm, cpp = self._llm, self._llama_cpp
+        tokens = [int(t) for t in llm.input_ids[: llm.n_tokens]]
+        old = self._saved.get(key)
+        if old is not None and old.tokens == tokens:
+            self._saved.move_to_end(key)
+            return
+        size = cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+        if size > self.state_budget_bytes:
+            return
+        buf = (ctypes.c_uint8 * size)()
+        n = cpp.llama_state_seq_get_data(llm._ctx.ctx, buf, size, 0)
+        if n == 0:
+            return
+        if old is not None:
+            self._saved_bytes -= old.size
+        self._saved[key] = _SavedSeq(tokens, buf, n)
+        self._saved.move_to_end(key)
+        self._saved_bytes += n
+        self.counters.state_saves += 1
+        while self._saved_bytes > self.state_budget_bytes and len(self._saved) > 1:
+            _, dropped = self._saved.popitem(last=False)
+            self._saved_bytes -= dropped.size
+
+    def _restore(self, key: str) -> None:
+        llm, cpp = self._llm, self._llama_cpp
+        saved = self._saved[key]
+        if cpp.llama_state_seq_set_data(llm._ctx.ctx, saved.data, saved.size, 0) == 0:
+            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            llm.n_tokens = 0
+            return
+        llm.input_ids[: len(saved.tokens)] = saved.tokens
+        llm.n_tokens = len(saved.tokens)
+        self._saved.move_to_end(key)
+        self.counters.state_restores += 1
+
+
+_ROLE = {"developer": "system"}
+
+
+def _common_prefix(cached, n_cached: int, tokens: list[int]) -> int:
+    """Length of the common prefix of cached[:n_cached] and tokens (vectorized: prompts run to thousands)."""
+    import numpy as np
+
+    n = min(n_cached, len(tokens))
+    if n == 0:
+        return 0
+    diff = np.flatnonzero(np.asarray(cached[:n], dtype=np.int64) != np.asarray(tokens[:n], dtype=np.int64))
+    return int(diff[0]) if diff.size else n
