@@ -96,7 +96,15 @@ class Backend:
             await self.client.connect()
         return self
 
+    async def drop(self) -> None:
+        """The network goes away: the gateway stops listening and the client's socket dies."""
+        self.gateway.server.close()
+        ws = self.client._ws
+        if ws is not None:
+            ws.transport.abort()
+
     async def restart(self) -> None:
+        await self.gateway.close()
         self.gateway = Gateway(self.engine)
         await self.gateway.start("127.0.0.1", self.port)
 

@@ -1,0 +1,265 @@
+"""Pilot tests around the edit: external changes, lost connection, tests panel, quit, help, palette, views."""
+
+from __future__ import annotations
+
+import sys
+
+from app.ui.app import ACTIONS, make_app
+
+from .conftest import settings, wait_until
+from .test_flow import rows_text, send
+
+
+async def test_external_change_during_review_relocates_the_proposal(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        # Someone adds a line at the top: the hunks move down by one, nothing conflicts.
+        sample.write_text("# edited elsewhere\n" + sample.read_text())
+        await wait_until(pilot, lambda: app.code.lines[:1] == ["# edited elsewhere"], what="the view to reload")
+        assert app.session.conflict is None
+        assert app.session.live.hunk_count == 2
+        assert app.check_action("accept_all", ())
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        text = sample.read_text()
+        assert text.startswith("# edited elsewhere\n") and "total = 0.0" in text
+
+
+async def test_external_change_that_breaks_the_proposal_is_a_conflict(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        changed = sample.read_text().replace("    def total_value(self):\n        total = 0\n",
+                                             "    def total_value(self):\n        total = sum([])\n")
+        sample.write_text(changed)
+        await wait_until(pilot, lambda: app.session.conflict is not None, what="a conflict")
+        assert "CONFLICT" in app.status.extra
+        assert not app.check_action("accept_all", ())
+        await pilot.press("ctrl+y")  # blocked: the external change is never overwritten
+        await pilot.pause()
+        assert sample.read_text() == changed
+        assert "        total = sum([])" in app.code.lines
+
+
+async def test_our_own_write_does_not_reload_or_notify(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+y")
+        await wait_until(pilot, lambda: "total = 0.0" in sample.read_text(), what="the accept")
+        await pilot.pause(1.0)  # long enough for the watcher (300 ms debounce) to report our write
+        assert not any("changed on disk" in n.message for n in app._notifications)
+        assert app.session.file_changed() is False  # the disk equals what we wrote
+
+
+async def test_connection_lost_mid_stream_and_back(sample, backends):
+    from .conftest import PAUSE_MID_SECOND_BLOCK
+
+    b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="mid-stream")
+        await b.drop()
+        await wait_until(pilot, lambda: app.status.connection == "lost", what="connection lost")
+        assert app.status.state == "interrupted"
+        # the complete first block survives as the proposal; the file is untouched
+        assert app.session.live.hunk_count == 1
+        # the gateway comes back; the next instruction reconnects and streams again
+        await b.restart()
+        app.prompt.value = "try again"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review after reconnect")
+        assert app.status.connection == "ready"
+        assert app.session.live.hunk_count == 2
+
+
+async def test_no_backend_is_shown_and_the_file_stays_usable(sample):
+    s = settings(backend="ws://127.0.0.1:9/v1/responses")
+    app = make_app(sample, s, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.status.connection == "error", what="the backend error")
+        assert app.code.row_count == len(sample.read_text().splitlines())
+        app.prompt.value = "do something"
+        await pilot.press("enter")
+        assert app.prompt.value == "do something"  # what the user wrote is kept
+        await pilot.press("tab", "down", "down")
+        assert app.code.cursor_line == 2
+
+
+async def test_ctrl_t_runs_the_test_command_only_when_asked_and_sends_the_failure(sample, backends, tmp_path):
+    marker = tmp_path / "ran"
+    command = f"{sys.executable} -c \"open(r'{marker}','w').write('x'); print('FAILED test_total'); raise SystemExit(1)\""
+    b = await backends()
+    app = make_app(sample, settings(test_command=command), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.status.connection == "ready", what="connection")
+        await pilot.pause(0.3)
+        assert not marker.exists()  # nothing runs on its own
+        assert not app.check_action("fix_tests", ())
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: app.tests.returncode is not None, what="the test command")
+        assert marker.exists()
+        assert app.tests.has_class("-visible")
+        assert "FAILED test_total" in app.tests.output
+        assert app.check_action("fix_tests", ())
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: app.status.state == "review", what="the model's answer to the failure")
+        assert "FAILED test_total" in app.session.instruction
+
+
+async def test_ctrl_t_without_a_command_says_so(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert any("no test command" in n.message for n in app._notifications)
+        assert app.tests.command is None
+
+
+async def test_quit_with_a_pending_proposal_asks_first(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmScreen"
+        await pilot.press("n")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "Screen" and app.is_running
+        assert app.session.live.hunk_count == 2
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_quit_without_a_proposal_does_not_ask(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_help_lists_every_key_and_palette_every_action(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        listed = " ".join(k for _, keys in app.help_sections() for k, _ in keys)
+        for key in ("Ctrl+y", "Ctrl+n", "Ctrl+z", "Ctrl+r", "Ctrl+t", "Ctrl+q", "escape", "Alt+down", "Alt+y",
+                    "Enter", "Ctrl+P", "f1"):
+            assert key in listed, key
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "Screen"
+        # with a proposal pending every action is offered by the palette
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for action, title, _ in ACTIONS:
+            if action in ("stop", "fix_tests", "toggle_tests", "follow", "redo", "undo", "clear_selection"):
+                continue  # offered only when they apply (checked below / elsewhere)
+            assert title in titles or action in ("quit", "help"), title
+        assert "Stop generating" not in titles
+
+
+async def test_toggle_view_shows_unified_diff_then_raw_text(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+o")
+        src = app.code.source
+        texts = [src.row(i).text for i in range(src.row_count)]
+        assert app.view_mode == "diff" and any(t.startswith("@@") for t in texts)
+        assert '+        total = 0.0' in texts
+        await pilot.press("ctrl+o")
+        src = app.code.source
+        texts = [src.row(i).text for i in range(src.row_count)]
+        assert app.view_mode == "raw" and "<<<<<<< SEARCH" in texts
+        await pilot.press("ctrl+o")
+        assert app.view_mode == "file" and app.code.source is app.session.live
+
+
+async def test_prompt_history_up_down_keeps_the_draft(sample, backends):
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app, "first")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await pilot.press("ctrl+n")
+        await send(pilot, app, "second")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        app.prompt.value = "draft"
+        await pilot.press("up")
+        assert app.prompt.value == "second"
+        await pilot.press("up")
+        assert app.prompt.value == "first"
+        await pilot.press("down", "down")
+        assert app.prompt.value == "draft"
+
+
+async def test_selection_by_keyboard_and_mouse_scopes_the_edit(sample, backends):
+    b = await backends()
+    sent = []
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="ready")
+        real_send = app.session.send
+
+        async def spy(instruction, region=None, **kw):
+            sent.append(region)
+            await real_send(instruction, region, **kw)
+
+        app.session.send = spy
+        await pilot.press("tab")
+        for _ in range(16):
+            await pilot.press("down")
+        await pilot.press("shift+down", "shift+down", "shift+down")
+        assert app.code.selection == (16, 20)
+        await pilot.press("tab")
+        app.prompt.value = "validate"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        assert sent[-1] == (16, 20)
+        await pilot.press("ctrl+n")
+        # mouse: drag over lines 3..6 (rows 2..5 on screen, file starts at the top)
+        code = app.code
+        code.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.mouse_down(code, offset=(10, 2))
+        await pilot.hover(code, offset=(10, 5))
+        await pilot.mouse_up(code, offset=(10, 5))
+        assert code.selection == (2, 6)
+        # Esc clears the selection when nothing is generating; then the cursor's block is the region
+        await pilot.press("escape")
+        assert code.selection is None
+        code.cursor_line = 29  # inside total_value()
+        assert app.region_for_send()[0] <= 29 < app.region_for_send()[1]
+
+
+async def test_cursor_region_is_the_enclosing_top_level_block(sample, backends):
+    app = make_app(sample, settings(backend="ws://127.0.0.1:9/v1/responses"), watch=False, connect=False)
+    async with app.run_test(size=(100, 40)):
+        lines = app.code.lines
+        app.code.cursor_line = lines.index("        total = 0")
+        start, end = app.region_for_send()
+        assert lines[start] == "@dataclass" and lines[start + 1] == "class Inventory:"
+        assert lines[end - 1].strip() == "return min(self.items.values(), key=lambda item: item.price)"
