@@ -1,0 +1,83 @@
+"""Prompt builders: the cacheable-prefix layout, formats, regions, the default format per backend."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import prompts
+
+SRC = '''import os
+
+
+def first(x):
+    return x + 1
+
+
+class Box:
+    @property
+    def size(self):
+        value = 3
+        return value
+
+    def other(self):
+        pass
+'''
+
+
+@pytest.mark.parametrize("fmt", prompts.FORMATS)
+def test_prewarm_input_is_the_prefix_of_every_turn(fmt):
+    warm = prompts.prewarm_input(fmt, "m.py", SRC)
+    turn = prompts.build_input(fmt, "m.py", SRC, "Rename first to second.", region=(3, 5))
+    assert turn[: len(warm)] == warm
+    assert turn[-1]["content"].rstrip().endswith(prompts._REMINDER[fmt])  # the instruction is last
+    assert "Rename first to second." in turn[-1]["content"]
+    assert SRC in turn[0]["content"] and "```python" in turn[0]["content"]
+
+
+def test_history_goes_between_the_file_and_the_new_instruction():
+    history = [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "a1"}]
+    turn = prompts.build_input(prompts.SEARCH_REPLACE, "m.py", SRC, "q2", history=history)
+    assert [m["content"] for m in turn[1:3]] == ["q1", "a1"]
+    assert turn[0] == prompts.file_message("m.py", SRC)
+
+
+def test_rewrite_shows_the_region_text_and_numbers():
+    msg = prompts.build_input(prompts.REWRITE, "m.py", SRC, "Make it 4.", region=(8, 12))[-1]["content"]
+    assert "Region (lines 9-12):" in msg
+    assert "    @property\n    def size(self):\n        value = 3\n        return value\n" in msg
+
+
+def test_system_prompts_exist_and_unknown_format_is_refused():
+    for fmt in prompts.FORMATS:
+        assert len(prompts.system_prompt(fmt)) > 100
+    assert "<<<<<<< SEARCH" in prompts.system_prompt(prompts.SEARCH_REPLACE)
+    assert "*** Begin Patch" in prompts.system_prompt(prompts.APPLY_PATCH)
+    with pytest.raises(ValueError, match="unknown edit format"):
+        prompts.system_prompt("xml")
+
+
+@pytest.mark.parametrize(
+    "backend, model, expected",
+    [
+        ("openai", "gpt-5-codex", "apply_patch"),
+        ("openai", "gpt-5.1", "apply_patch"),
+        ("gateway", "GPT-5-mini", "apply_patch"),
+        ("openai", "gpt-4.1", "search_replace"),
+        ("cerebras", "qwen-3-coder", "search_replace"),
+        ("local", None, prompts.LOCAL_FORMAT),
+    ],
+)
+def test_default_format(backend, model, expected):
+    assert prompts.default_format(backend, model) == expected
+
+
+def test_enclosing_region_python_innermost_with_decorators():
+    assert prompts.enclosing_region(SRC, 4) == (3, 5)  # first()
+    assert prompts.enclosing_region(SRC, 10) == (8, 12)  # size, with its decorator
+    assert prompts.enclosing_region(SRC, 0) == (0, len(SRC.splitlines()))  # nothing encloses an import
+
+
+def test_enclosing_region_other_languages_by_indentation():
+    js = "function a() {\n  return 1;\n}\n\nfunction b() {\n  x();\n  y();\n}\n"
+    assert prompts.enclosing_region(js, 5) == (4, 8)
+    assert prompts.region_lines(js, (4, 8)).startswith("function b()")

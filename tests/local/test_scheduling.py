@@ -1,0 +1,41 @@
+"""The local engine's request queue: round-robin across sessions, in order within one."""
+
+from __future__ import annotations
+
+import threading
+
+from app.server.engines.base import EngineRequest
+from app.server.engines.local import _FairQueue, _Job
+
+
+def _job(session: str, n: int) -> _Job:
+    req = EngineRequest(response_id=f"{session}{n}", messages=[], session_key=session)
+    return _Job(req, threading.Event(), loop=None, queue=None)
+
+
+def test_sessions_take_turns_and_keep_their_order():
+    q = _FairQueue()
+    for job in [_job("a", 1), _job("a", 2), _job("a", 3), _job("b", 1), _job("c", 1), _job("b", 2)]:
+        q.put(job)
+    order = [q.get().request.response_id for _ in range(6)]
+    assert order == ["a1", "b1", "c1", "a2", "b2", "a3"]
+
+
+def test_close_wakes_a_waiting_worker_and_returns_what_was_left():
+    q = _FairQueue()
+    got = []
+    waiting = threading.Thread(target=lambda: got.append(q.get()))
+    waiting.start()
+    waiting.join(0.1)  # blocked on an empty queue
+    assert waiting.is_alive()
+    assert q.close() == []
+    waiting.join(5)
+    assert not waiting.is_alive() and got == [None]
+
+
+def test_close_hands_back_queued_jobs():
+    q = _FairQueue()
+    q.put(_job("a", 1))
+    q.put(_job("b", 1))
+    assert [j.request.response_id for j in q.close()] == ["a1", "b1"]
+    assert q.get() is None
