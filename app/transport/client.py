@@ -40,6 +40,26 @@ RECONNECT_CODES = {"websocket_connection_limit_reached"}
 REPLAY_CODES = {"previous_response_not_found"}
 
 
+class Secret:
+    """Holds an API key; its repr and str never show it (so a stray log or debugger dump cannot)."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str | None):
+        self._value = value
+
+    def get(self) -> str | None:
+        return self._value
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __repr__(self) -> str:
+        return "Secret(<hidden>)" if self._value else "Secret(None)"
+
+    __str__ = __repr__
+
+
 class TransportError(Exception):
     """The client could not do what was asked (no connection, refused handshake, ...)."""
 
@@ -258,7 +278,7 @@ class ResponsesClient:
         self.url = url
         self.provider = PROVIDERS[provider]
         self.model = model
-        self.__api_key = api_key  # name-mangled and out of repr: never printed
+        self._api_key = Secret(api_key)
         self._headers = dict(headers or {})
         self._ssl = ssl
         self.connect_timeout = connect_timeout
@@ -311,8 +331,8 @@ class ResponsesClient:
 
     async def _open_once(self) -> ClientConnection:
         headers = dict(self._headers)
-        if self.__api_key:
-            headers["Authorization"] = f"Bearer {self.__api_key}"
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key.get()}"
         kwargs = {}
         if self._ssl is not None:
             kwargs["ssl"] = self._ssl
@@ -485,9 +505,13 @@ class ResponsesClient:
             payload["model"] = p["model"]
         prev = p["previous_response_id"]
         turn = self._history.get(prev) if prev else None
-        if prev and turn is not None and (replay or not turn.server_ok):
-            # The server lost (or never had) this chain as we know it: send the whole transcript.
+        if prev and turn is not None and not replay and not turn.server_ok:
+            # The server never had this chain as we know it (a drop or an abandon cut the
+            # answer short): send the whole transcript rather than a wrong chain.
             replay = True
+            stream._push(Notice(None, stream.stream_id, "replayed",
+                                "sent the whole transcript: the server does not hold the previous response "
+                                "as this client knows it"))
         if replay and stream.prompt is not None:
             payload["input"] = _messages_to_input(stream.prompt)
             stream._replayed = True

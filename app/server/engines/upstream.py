@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app.server.engines.base import Engine, EngineError, EngineRequest
+from app.transport.client import Secret
 
 # Which provider's usual variable to fall back on, by upstream host.
 HOST_KEYS = {"api.cerebras.ai": "CEREBRAS_API_KEY", "api.groq.com": "GROQ_API_KEY",
@@ -56,7 +57,7 @@ class UpstreamEngine(Engine):
                  connect_timeout: float = 10.0):
         self.base_url = base_url.rstrip("/")
         self.model = model
-        self.__api_key = api_key  # out of repr and logs
+        self._api_key = Secret(api_key)
         self.timeout = httpx.Timeout(connect=connect_timeout, read=timeout, write=timeout, pool=connect_timeout)
         self.label = f"upstream {self.base_url} ({model})"
         self._client: httpx.AsyncClient | None = None
@@ -71,8 +72,8 @@ class UpstreamEngine(Engine):
 
     async def start(self) -> None:
         headers = {"Accept": "text/event-stream"}
-        if self.__api_key:
-            headers["Authorization"] = f"Bearer {self.__api_key}"
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key.get()}"
         # trust_env=False: a loopback upstream must not go through an HTTP proxy from the environment.
         host = urlsplit(self.base_url).hostname or ""
         loopback = host in ("localhost", "::1") or host.startswith("127.")

@@ -1,0 +1,115 @@
+"""`steer serve` as a real child process: readiness, start-up failures, a crash mid-stream, restart."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from app.transport.events import Created, Disconnected, Notice, TextDelta
+from app.transport.launcher import GatewayProcess, GatewayStartError
+from tests.wire.conftest import TEXT, events_of, within
+
+
+@pytest.fixture
+def replay_file(tmp_path):
+    path = tmp_path / "answer.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    return path
+
+
+async def test_launcher_reports_the_bound_port(replay_file, client_factory):
+    gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "max"]))
+    try:
+        assert gw.port > 0 and gw.url == f"ws://127.0.0.1:{gw.port}/v1/responses"
+        assert "replay" in gw.banner and "not a model" in gw.banner
+        client = await client_factory(gw.url)
+        assert await within((await client.create(input="x")).collect()) == TEXT
+    finally:
+        await gw.stop()
+    assert not gw.running
+
+
+async def test_startup_failure_is_a_clear_error(tmp_path):
+    with pytest.raises(GatewayStartError, match="cannot read replay file"):
+        await within(GatewayProcess.start(["--engine", "replay", "--replay", str(tmp_path / "missing.txt")]))
+    with pytest.raises(GatewayStartError, match="needs --upstream URL and --model"):
+        await within(GatewayProcess.start(["--engine", "upstream"]))
+
+
+async def test_missing_local_model_is_a_clear_error(tmp_path):
+    with pytest.raises(GatewayStartError) as info:
+        await within(GatewayProcess.start(["--engine", "local", "--model", str(tmp_path / "nope.gguf")]), 120)
+    message = str(info.value)
+    assert "exited with status 2" in message and "error" in message.lower()
+
+
+async def test_non_loopback_bind_without_token_refused_by_serve(replay_file):
+    import asyncio
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(replay_file),
+        "--host", "0.0.0.0", "--port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await within(proc.communicate())
+    assert proc.returncode == 2
+    assert b"--token" in err and b"ready" not in out
+
+
+async def test_server_killed_mid_stream_then_restarted(replay_file, client_factory):
+    gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "30"]))
+    try:
+        client = await client_factory(gw.url)
+        first = await client.create(input="q1", instructions="sys")
+        await within(first.collect())
+        stream = await client.create(input="q2", previous_response_id=first.response_id)
+        events = []
+
+        async def consume():
+            async for event in stream:
+                events.append(event)
+                if isinstance(event, TextDelta) and stream.stats.deltas == 4:
+                    gw.kill()  # a crash, not a clean shutdown
+        await within(consume())
+        final = events[-1]
+        assert isinstance(final, Disconnected)
+        assert "partial text is kept" in final.message and "4 deltas" in final.message
+        assert final.text == stream.text and TEXT.startswith(stream.text) and len(stream.text) > 0
+        assert stream.status == "disconnected"
+
+        await within(gw.restart())  # same port, fresh process: it knows none of the old responses
+        nxt = await client.create(input="q3", previous_response_id=stream.response_id)
+        events = await events_of(nxt)
+        assert nxt.status == "completed" and nxt.text == TEXT
+        notices = [e.code for e in events if isinstance(e, Notice)]
+        assert "replayed" in notices  # the new server never saw this chain: the client replayed it
+        assert client.reconnects == 1
+        transcript = client.transcript(nxt.response_id)
+        assert [m["content"] for m in transcript] == ["sys", "q1", TEXT, "q2", stream.text, "q3", TEXT]
+    finally:
+        await gw.stop()
+
+
+async def test_request_sent_while_server_is_down_waits_for_it(replay_file, client_factory):
+    gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "max"]))
+    try:
+        client = await client_factory(gw.url, reconnect_attempts=2, backoff=0.05)
+        await client.connect()
+        gw.kill()
+        await gw.proc.wait()
+        from app.transport.client import ConnectError
+
+        # The server stays down: after the retries the caller gets a clear error.
+        async def turn():
+            stream = await client.create(input="x")
+            return await events_of(stream)
+        with pytest.raises(ConnectError, match="cannot connect"):
+            result = await within(turn())
+            # The request may have gone out on the dying connection and ended as Disconnected.
+            if isinstance(result[-1], Disconnected):
+                raise ConnectError("cannot connect (reported as Disconnected)")
+        await within(gw.restart())
+        stream = await client.create(input="x")
+        assert [type(e) for e in await events_of(stream)][0] in (Created, Notice)
+        assert stream.text == TEXT
+    finally:
+        await gw.stop()
