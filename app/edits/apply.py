@@ -192,7 +192,7 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
         try:
             loc = _place(lines, block, s, r)
         except LocateError as e:
-            if _is_applied_already(lines, s, r, None):
+            if e.reason == "not_found" and _is_applied_already(lines, s, r, None):
                 reports.append(BlockReport(idx, block.kind, "already_applied"))
                 continue
             raise _locate_failure(blocks, pos, e, lines, s) from None

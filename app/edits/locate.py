@@ -101,6 +101,8 @@ class Location:
         if self.strategy == "exact" and self.mapping is None:
             return list(replace)
         mapping = self.mapping if self.mapping is not None else list(range(self.start, self.start + len(search)))
+        if self.mapping is not None:
+            search, replace, mapping = _drop_spurious_pairs(search, replace, mapping)
         out = []
         for tag, i1, i2, j1, j2 in SequenceMatcher(None, search, replace, autojunk=False).get_opcodes():
             if tag == "equal":
@@ -130,6 +132,25 @@ class Location:
                     out.append(ln[len(ind) :] if p.startswith(ind) else ln)
             return out
         return list(new)
+
+
+def _drop_spurious_pairs(
+    search: list[str], replace: list[str], mapping: list[int | None]
+) -> tuple[list[str], list[str], list[int | None]]:
+    """A spurious blank line at an end of SEARCH usually comes with one at the same end of
+    REPLACE (the model's picture of the file has it). Pair them off before diffing so the
+    diff cannot pair REPLACE's blank with a real blank line instead."""
+    def lead(xs, pred):
+        k = 0
+        while k < len(xs) and pred(xs[k]):
+            k += 1
+        return k
+
+    a = min(lead(mapping, lambda m: m is None), lead(replace, lambda x: not x.strip()))
+    b = min(lead(mapping[::-1], lambda m: m is None), lead(replace[::-1], lambda x: not x.strip()))
+    if a + b > len(replace):
+        b = len(replace) - a
+    return search[a : len(search) - b], replace[a : len(replace) - b], mapping[a : len(mapping) - b]
 
 
 class LocateError(Exception):
@@ -277,9 +298,26 @@ def _trimmed(s: list[str]) -> tuple[list[str], int, int]:
     return s[a:b], a, len(s) - b
 
 
-def _with_mapping(loc: Location, n: int, lead: int, trail: int, strategy: str | None = None) -> Location:
-    inner = loc.end - loc.start
-    loc.mapping = [None] * lead + list(range(loc.start, loc.start + inner)) + [None] * trail
+def _with_mapping(
+    lines: list[str], loc: Location, n: int, lead: int, trail: int, strategy: str | None = None
+) -> Location:
+    """loc matched SEARCH without its `lead`/`trail` blank lines. Those that do have blank
+    file lines next to the match are real and join it; the rest are spurious (None)."""
+    st, en = loc.start, loc.end
+    front: list[int | None] = [None] * lead
+    k = lead - 1
+    while k >= 0 and st - 1 >= 0 and not lines[st - 1].strip():
+        st -= 1
+        front[k] = st
+        k -= 1
+    back: list[int | None] = [None] * trail
+    k = 0
+    while k < trail and en < len(lines) and not lines[en].strip():
+        back[k] = en
+        en += 1
+        k += 1
+    loc.mapping = front + list(range(loc.start, loc.end)) + back
+    loc.start, loc.end = st, en
     assert len(loc.mapping) == n
     if strategy:
         loc.strategy = strategy
@@ -295,14 +333,14 @@ def _basic(views: _Views, s: list[str], lo: int = 0, first_after: bool = False) 
     if t and (lead or trail):
         loc = _try_levels(views, t, fold=False, lo=lo, first_after=first_after)
         if loc is not None:
-            return _with_mapping(loc, len(s), lead, trail, "blank_lines")
+            return _with_mapping(views.lines, loc, len(s), lead, trail, "blank_lines")
     loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
     if loc is not None:
         return loc
     if t and (lead or trail):
         loc = _try_levels(views, t, fold=True, lo=lo, first_after=first_after)
         if loc is not None:
-            return _with_mapping(loc, len(s), lead, trail, "unicode")
+            return _with_mapping(views.lines, loc, len(s), lead, trail, "unicode")
     return None
 
 
@@ -424,9 +462,14 @@ def _locate_fuzzy(views: _Views, s: list[str], r: list[str]) -> Location | None:
         if ss[i] != fs[i] and fuzz.ratio(ss[i], fs[i]) < _FUZZY_MIN_LINE:
             return None
     loc = Location(best_start, best_start + n, "fuzzy", score=best / 100.0, strip_new=True)
-    pairs = [(f, m) for f, m, a, b in zip(window, s, fs, ss) if a == b]
-    shift = _uniform_shift([p[0] for p in pairs], [p[1] for p in pairs]) if pairs else None
-    if shift:
+    # Indentation of the lines quoted right must agree with the file up to one uniform
+    # shift; otherwise the model's indentation is unreliable and new lines could land at
+    # the wrong depth (fatal in Python), so refuse rather than guess.
+    pairs = [(f, m) for f, m, a, b in zip(window, s, fs, ss) if a == b and a]
+    if any(_indent(f) != _indent(m) for f, m in pairs):
+        shift = _uniform_shift([p[0] for p in pairs], [p[1] for p in pairs])
+        if shift is None:
+            return None
         loc.indent_add, loc.indent_remove = shift
     return loc
 
