@@ -3,8 +3,8 @@
 One port serves `GET /v1/responses` (WebSocket upgrade), `POST /v1/responses` (JSON or
 server-sent events), `POST /v1/responses/{id}/cancel` and `GET /health`. On a WebSocket,
 responses on different `stream_id` lanes run side by side and one lane runs in order.
-`response.cancel` and `response.steer` reach the engine through its cancel event and a
-wake-up that interrupts a pending delta, so an engine that is waiting on I/O stops too.
+`response.cancel` and `response.steer` reach the engine through its cancel event and by
+cancelling the task that pulls its deltas, so an engine that is waiting on I/O stops too.
 Finished transcripts are kept (bounded, in memory) so `previous_response_id` chains work
 across connections and transports; a restarted gateway answers `previous_response_not_found`.
 """
@@ -120,7 +120,7 @@ class Response:
     generate: bool = True
     event_id: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it runs
     steer_input: list[dict] | None = None
     started: bool = False
     done: bool = False
@@ -128,7 +128,10 @@ class Response:
 
     def stop(self) -> None:
         self.cancel.set()
-        self.wake.set()
+        if self.pump is not None and not self.pump.done():
+            # Interrupt an engine that is waiting (network, a decode thread) right now rather
+            # than at its next delta; deltas produced after this point are never sent.
+            self.pump.cancel()
 
 
 class Lane:
@@ -439,6 +442,16 @@ class Gateway:
                 on_successor(resp, succ)
             resp = succ
 
+    async def _pump(self, resp: Response, agen, parts: list[str], item_id: str, send) -> None:
+        async for delta in agen:
+            if resp.cancel.is_set():
+                return  # never send a delta produced after the cancel
+            if not isinstance(delta, str) or not delta:
+                continue
+            parts.append(delta)
+            await send(self._event(resp, "response.output_text.delta", item_id=item_id, output_index=0,
+                                   content_index=0, delta=delta))
+
     async def _generate(self, resp: Response, send) -> tuple[dict, str]:
         request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
                                 session_key=resp.session_key, model=resp.model,
@@ -449,44 +462,29 @@ class Gateway:
         item_id = "msg_" + resp.id[5:]
         if not resp.cancel.is_set():
             agen = self.engine.stream(request, resp.cancel)
+            resp.pump = asyncio.ensure_future(self._pump(resp, agen, parts, item_id, send))
             try:
-                while not resp.cancel.is_set():
-                    step = asyncio.ensure_future(agen.__anext__())
-                    if not step.done():
-                        waker = asyncio.ensure_future(resp.wake.wait())
-                        await asyncio.wait({step, waker}, return_when=asyncio.FIRST_COMPLETED)
-                        if not waker.done():
-                            waker.cancel()
-                        if not step.done():  # cancelled or steered while the engine waited
-                            step.cancel()
-                            await asyncio.wait({step})
-                            break
-                    try:
-                        delta = step.result()
-                    except StopAsyncIteration:
-                        break
-                    except asyncio.CancelledError:
-                        break
-                    if resp.cancel.is_set():
-                        break  # never send a delta produced after the cancel
-                    if not isinstance(delta, str) or not delta:
-                        continue
-                    parts.append(delta)
-                    await send(self._event(resp, "response.output_text.delta", item_id=item_id, output_index=0,
-                                           content_index=0, delta=delta))
-            except EngineError as exc:
-                failure = exc
-            except (ConnectionError, OSError):
+                await asyncio.wait({resp.pump})
+            except asyncio.CancelledError:
                 resp.stop()
+                await asyncio.wait({resp.pump})
                 raise
-            except Exception as exc:  # an engine bug must not kill the connection
-                log.exception("engine %s failed", self.engine.name)
-                failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
             finally:
                 try:
                     await agen.aclose()
                 except Exception:
                     pass
+            pump, resp.pump = resp.pump, None
+            if not pump.cancelled():
+                exc = pump.exception()
+                if isinstance(exc, EngineError):
+                    failure = exc
+                elif isinstance(exc, (ConnectionError, OSError)):
+                    resp.stop()
+                    raise exc
+                elif exc is not None:  # an engine bug must not kill the connection
+                    log.error("engine %s failed", self.engine.name, exc_info=exc)
+                    failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
         text = "".join(parts)
         usage = request.usage
         if not usage.output_tokens:
