@@ -395,6 +395,7 @@ class Session:
         self.instruction = instruction
         self.region = region
         self.last_result = None
+        self._stopped = False
         self._turn_task = asyncio.ensure_future(self._turn(instruction, region, retries))
         # Let the task send its request before returning, so `stop()` right after works.
         self._set_state(GENERATING)
@@ -434,8 +435,15 @@ class Session:
 
     async def redirect(self, words: str) -> None:
         """Enter while generating: steer with the new words; the successor's output replaces the proposal."""
-        if self.state != GENERATING or self._stream is None:
+        if self.state != GENERATING:
             await self.send(words, self.region)
+            return
+        if self._stream is None:
+            # The request is still on its way: stop it and ask again with both instructions.
+            combined = f"{self.instruction}\n{words}" if self.instruction else words
+            await self.stop()
+            await self.wait()
+            await self.send(combined, self.region)
             return
         self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
         try:
@@ -510,7 +518,6 @@ class Session:
         self._region_base = region
         self._chunks = []
         self.blocks = {}
-        self._stopped = False
         self._ttft = None
         self._tokens = 0
         self._t0 = time.perf_counter()
@@ -529,7 +536,8 @@ class Session:
                 temperature=self.settings.temperature,
             )
         except Exception as exc:
-            raise SessionError(getattr(exc, "code", "backend_error"), f"request failed: {exc}") from exc
+            self._set_connection("lost", str(exc))
+            raise SessionError(getattr(exc, "code", "backend_unreachable"), f"request failed: {exc}") from exc
         self._stream = stream
         if self._stopped:  # stopped while the request was being sent
             try:

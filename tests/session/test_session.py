@@ -248,3 +248,76 @@ async def test_state_changes_are_reported(replay, calc):
         assert states == [GENERATING, REVIEW]
     finally:
         await session.close()
+
+
+async def test_stop_before_any_block_then_send_again(replay, calc):
+    url, _ = await replay(["long_answer.txt", "rename_sub.txt"], rate=200)
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await until(lambda: bool(session.raw_text))
+        await session.stop()
+        result = await session.wait()
+        assert result.status == "stopped" and session.state == INTERRUPTED
+        assert not session.has_proposal or all(h.new for h in session.proposal)
+        await session.send("rename sub")
+        result = await session.wait()
+        assert result.status == "proposal" and session.state == REVIEW
+        assert [h.new for h in session.proposal] == [("def subtract(a, b):",)]
+    finally:
+        await session.close()
+
+
+async def test_external_change_while_generating_is_handled_at_the_end(replay, calc):
+    url, _ = await replay(["long_answer.txt"], rate=2000)
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await until(lambda: session.live.hunk_count >= 1)
+        calc.write_text("# header\n" + calc.read_text())
+        assert session.file_changed() and session.state == GENERATING
+        assert session.live.lines[0] != "# header"  # the base stays put while blocks stream in
+        result = await session.wait()
+        assert result.status == "proposal"
+        assert session.live.lines[0] == "# header" and session.conflict is None
+        assert session.accept_all()
+        text = calc.read_text()
+        assert text.startswith("# header\n") and "if not values" in text and "# step 299" in text
+    finally:
+        await session.close()
+
+
+async def test_undo_refuses_after_an_external_change(replay, calc):
+    url, _ = await replay(["rename_sub.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        await session.edit("rename sub")
+        assert session.accept_all()
+        calc.write_text(calc.read_text() + "\n# edited elsewhere\n")
+        assert session.file_changed()
+        assert not session.undo()  # never overwrite someone else's change
+        assert calc.read_text().endswith("# edited elsewhere\n")
+    finally:
+        await session.close()
+
+
+async def test_livediff_rows_follow_the_stream(replay, calc):
+    url, _ = await replay(["fix_mean.txt"], rate=300)
+    events = []
+    session, client = await open_session(url, calc, events)
+    try:
+        await session.send("x")
+        seen_partial = False
+        while session.state == GENERATING:
+            live = session.live
+            for i in range(live.row_count):
+                r = live.row(i)
+                if r.kind == "added" and r.partial:
+                    seen_partial = True
+            await asyncio.sleep(0.002)
+        await session.wait()
+        assert seen_partial  # a line being written shows before its newline arrives
+        cursor = [e.cursor_row for e in events if isinstance(e, ProposalUpdated) and e.cursor_row is not None]
+        assert cursor and all(0 <= c < 40 for c in cursor)
+    finally:
+        await session.close()
