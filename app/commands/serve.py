@@ -90,6 +90,10 @@ async def _serve(args) -> int:
     except (GatewayError, OSError) as exc:
         print(f"steer serve: error: {exc}", file=sys.stderr, flush=True)
         return 2
+    except Exception as exc:  # an engine that fails to load in its own way (e.g. a bad model file)
+        print(f"steer serve: error: the {engine.name} engine did not start: {type(exc).__name__}: {exc}",
+              file=sys.stderr, flush=True)
+        return 2
     print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({engine.label}) "
           f"model={engine.model_name}", flush=True)
     stop = asyncio.Event()

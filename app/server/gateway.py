@@ -263,7 +263,7 @@ class Gateway:
     async def _serve_http(self, conn_id: str, head: Head, buf: Buffered, writer) -> bool:
         """Answer one HTTP request; False when the connection must close."""
         keep = head.keep_alive
-        if head.method == "GET" and head.path in ("/health", "/v1/health"):
+        if head.method == "GET" and head.path in ("/health", "/v1/health") and self._auth_problem(head) is None:
             writer.write(simple_response(200, {"status": "ok", "engine": self.engine.name,
                                                "label": self.engine.label, "model": self.engine.model_name},
                                          keep_alive=keep))
