@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -935,12 +936,13 @@ class Session:
         """
         from app.files import Document, DocumentError
 
-        try:
-            fresh = Document.read(self.document.path)
-        except FileNotFoundError:
-            self.conflict = "the file was deleted" if self.has_proposal else None
+        if not os.path.exists(self.document.path):
+            if self.has_proposal:
+                self.conflict = "the file was deleted on disk"
             self._notice("error", "the file was deleted on disk")
             return True
+        try:
+            fresh = Document.read(self.document.path)
         except DocumentError as exc:
             self._notice("error", f"cannot read the changed file: {exc}")
             return True
@@ -953,7 +955,12 @@ class Session:
             return True
         old_text = self.document.text
         pending = self._pending_hunks()
-        self.document = fresh
+        try:
+            # Update in place: the UI holds this very Document.
+            self.document.reload()
+        except DocumentError as exc:
+            self._notice("error", f"cannot read the changed file: {exc}")
+            return True
         self._rebase(old_text, pending)
         return True
 

@@ -321,3 +321,21 @@ async def test_livediff_rows_follow_the_stream(replay, calc):
         assert cursor and all(0 <= c < 40 for c in cursor)
     finally:
         await session.close()
+
+
+async def test_deleted_file_blocks_accept(replay, calc):
+    url, _ = await replay(["rename_sub.txt"])
+    session, client = await open_session(url, calc)
+    doc = session.document
+    try:
+        await session.edit("rename sub")
+        calc.unlink()
+        assert session.file_changed() and session.conflict
+        assert not session.accept_all() and not calc.exists()
+        calc.write_text((DATA / "calc.py").read_text().replace("return a + b", "return b + a"))
+        assert session.file_changed() and session.conflict is None  # re-located on the new file
+        assert session.document is doc  # the UI's Document is updated in place
+        assert session.accept_all()
+        assert "def subtract(a, b):" in calc.read_text() and "return b + a" in calc.read_text()
+    finally:
+        await session.close()
