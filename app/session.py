@@ -254,6 +254,15 @@ class Session:
         return str(self.document.path)
 
     @property
+    def prompt_path(self) -> str:
+        """The file's name as the model sees it: relative to the working directory when inside it."""
+        try:
+            rel = os.path.relpath(self.document.path)
+        except ValueError:
+            rel = ""
+        return rel if rel and not rel.startswith("..") else os.path.basename(str(self.document.path))
+
+    @property
     def text(self) -> str:
         return self.document.text
 
@@ -354,7 +363,7 @@ class Session:
             await self.client.prewarm(
                 model=self.model,
                 instructions=system_prompt(fmt),
-                input=prewarm_input(fmt, self.path, self.document.text),
+                input=prewarm_input(fmt, self.prompt_path, self.document.text),
                 stream_id=self.stream_id,
             )
         except asyncio.CancelledError:
@@ -469,7 +478,7 @@ class Session:
             while True:
                 attempt += 1
                 self._begin_attempt(region)
-                messages = build_input(fmt, self.path, self.document.text, ask, region, history or None)
+                messages = build_input(fmt, self.prompt_path, self.document.text, ask, region, history or None)
                 result = await self._stream_once(fmt, system_prompt(fmt), messages, region)
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
