@@ -222,10 +222,16 @@ class ResponseStream:
 
     def _interrupt(self) -> None:
         self._interrupted = True
-        # Purge deltas already queued but not yet taken by the caller.
-        kept = [e for e in self._drain() if not isinstance(e, TextDelta)]
-        for e in kept:
-            self._queue.put_nowait(e)
+        # Purge deltas already queued but not yet taken by the caller; they are the tail of
+        # `text`, which then holds exactly what the caller was given.
+        items = self._drain()
+        dropped = sum(len(e.delta) for e in items if isinstance(e, TextDelta))
+        if dropped:
+            self.text = self.text[:-dropped]
+            self.stats.deltas -= sum(1 for e in items if isinstance(e, TextDelta))
+        for e in items:
+            if not isinstance(e, TextDelta):
+                self._queue.put_nowait(e)
 
     def _drain(self) -> list:
         items = []
@@ -860,6 +866,9 @@ class ResponsesClient:
             server_text = event.text if isinstance(event, Incomplete) and event.text else stream.text
             stream._server_text = server_text
             self._remember(rid, stream.prompt, server_text, stream.previous_response_id, server_ok=True)
+        if isinstance(event, Incomplete) and stream._interrupted:
+            # The caller gets the text it was shown; deltas in flight at the interrupt were dropped.
+            event.text = stream.text
         if rid:
             self._by_id.pop(rid, None)
         if self._active_lane.get(stream.wire_stream_id) is stream:

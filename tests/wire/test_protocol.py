@@ -66,6 +66,8 @@ async def test_cancel_mid_stream_stops_deltas_and_the_engine(gateway_factory, cl
     assert final.reason == "cancelled"
     assert after_cancel == []
     assert len(seen) == 3
+    # The text is exactly what the caller was given.
+    assert stream.text == final.text == "".join(d.delta for d in seen)
     # The gateway reports the end only after the engine stopped; it produced no more afterwards.
     assert engine.active == 0
     produced = engine.produced
