@@ -125,6 +125,18 @@ class SteerApp(App):
         # Timings the benchmark reads: (flush start, flush end) per screen update.
         self.update_times: list[float] = []
         self.first_frame_at: float | None = None
+        self._cleanups: list[Callable] = []  # async callables run when the app closes
+
+    def add_cleanup(self, fn: Callable) -> None:
+        """Run `await fn()` when the app closes (after the session): e.g. a gateway a test started."""
+        self._cleanups.append(fn)
+
+    def connect_client(self, client) -> None:
+        """Start the session on an already-connected client (tests, benchmarks, embedding)."""
+        self._client = client
+        self._connect = True
+        self.status.connection = "connecting"
+        self._start_session()
 
     # ----- set-up --------------------------------------------------------------------------
 
@@ -179,6 +191,8 @@ class SteerApp(App):
         self.status.connection = "connecting" if self._connect else "none"
         self._open_document()
         self.prompt.focus()
+        if self._mask_timings:
+            self.prompt.cursor_blink = False  # snapshots: no blink phase in the frame
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
@@ -506,7 +520,7 @@ class SteerApp(App):
         first, stop = live.hunk_rows(i)
         self.code.follow = False
         if self.view_mode == "file":
-            self.code.scroll_to_row(first, center=not (self.code.scroll_y <= first < self.code.scroll_y + self.code.size.height - (stop - first)))
+            self.code.show_rows(first, stop)
         self.code.invalidate()
         self.status.extra = self._extra_status()
 
@@ -714,6 +728,11 @@ class SteerApp(App):
         if self.session is not None:
             try:
                 await asyncio.wait_for(self.session.close(), 3)
+            except Exception:
+                pass
+        for fn in self._cleanups:
+            try:
+                await asyncio.wait_for(fn(), 5)
             except Exception:
                 pass
 

@@ -22,6 +22,7 @@ from app.ui.widgets.rows import PlainRows, row_for_old_line
 
 SIGNS = {"removed": "-", "added": "+", "target": "│", "conflict": "!", "meta": " ", "raw": " ", "context": " "}
 TAB = 4
+SYNC_LEX_LINES = 500  # larger files are lexed in a thread while the plain text is already shown
 
 
 class CodeView(ScrollView, can_focus=True):
@@ -92,9 +93,16 @@ class CodeView(ScrollView, can_focus=True):
         if self.mode == "file" and isinstance(self.source, PlainRows):
             self.source = PlainRows(lines)
         self._lex_gen += 1
-        if self.is_mounted:
+        if len(lines) <= SYNC_LEX_LINES:
+            # Small files: highlight now (a few ms), so the first frame is already coloured.
+            self._tokens = lex_lines(self._line_lexer.lexer, "\n".join(lines))
+        elif self.is_mounted:
             self._start_lexing()
         self.invalidate()
+
+    @property
+    def highlighted(self) -> bool:
+        return self._tokens is not None
 
     def _start_lexing(self) -> None:
         gen = self._lex_gen
@@ -182,15 +190,26 @@ class CodeView(ScrollView, can_focus=True):
         return changed
 
     def follow_row(self, row: int | None) -> None:
-        """Keep `row` (the line being written) in view, unless the user scrolled away."""
+        """Keep `row` (the line being written) in the middle of the view, unless the user scrolled away.
+
+        The position is a function of the row alone (typewriter scrolling), so what the
+        screen shows does not depend on how many frames the stream happened to take.
+        """
         if row is None or not self.follow:
             return
-        height = self.size.height
-        top = int(self.scroll_y)
-        if height and not (top <= row < top + height - 1):
+        target = max(0, min(row - self.size.height // 2, self.source.row_count - self.size.height))
+        if target != int(self.scroll_y):
             self._programmatic_scroll = True
-            self.scroll_to(y=max(0, row - height // 2), animate=False, immediate=True)
+            self.scroll_to(y=target, animate=False, immediate=True)
             self._programmatic_scroll = False
+
+    def show_rows(self, first: int, stop: int) -> None:
+        """Bring rows [first, stop) into view, a third of the way down (a hunk in review)."""
+        height = self.size.height or 1
+        target = max(0, min(first - height // 3, self.source.row_count - height))
+        self._programmatic_scroll = True
+        self.scroll_to(y=target, animate=False, immediate=True)
+        self._programmatic_scroll = False
 
     def scroll_to_row(self, row: int, center: bool = False) -> None:
         height = self.size.height or 1
@@ -429,15 +448,9 @@ class CodeView(ScrollView, can_focus=True):
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.follow = False
 
-    def watch_scroll_y(self, old: float, new: float) -> None:
-        super().watch_scroll_y(old, new)
-        if not self._programmatic_scroll and self._dragging is False and abs(new - old) >= 1:
-            # Scrollbar drags and wheel scrolls both land here; our own follow scrolls are flagged.
-            pass
-
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._theme_changed, init=False)
-        if self.lines:
+        if self.lines and self._tokens is None:
             self._start_lexing()
 
     def _theme_changed(self, _name: str) -> None:
