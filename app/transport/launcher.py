@@ -75,6 +75,13 @@ class GatewayProcess:
             await self.stop()
             raise GatewayStartError(f"steer serve did not become ready within {self.timeout:.0f}s"
                                     + self._stderr_summary()) from None
+        except BaseException:
+            # Cancelled while waiting (Ctrl+C during a model load): the child is in its own
+            # session and never saw the signal, so it must not be left running.
+            self.kill()
+            for task in self._pumps:
+                task.cancel()
+            raise
         if line is None:
             await self.proc.wait()
             await asyncio.wait(self._pumps, timeout=2)

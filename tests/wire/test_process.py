@@ -113,3 +113,32 @@ async def test_request_sent_while_server_is_down_waits_for_it(replay_file, clien
         assert stream.text == TEXT
     finally:
         await gw.stop()
+
+
+async def test_cancelled_start_leaves_no_child(tmp_path, monkeypatch):
+    import asyncio
+    import os
+
+    import app.transport.launcher as launcher
+
+    started = []
+    real_spawn = launcher.GatewayProcess._spawn
+
+    async def spawn(self):
+        started.append(self)
+        await real_spawn(self)
+    monkeypatch.setattr(launcher.GatewayProcess, "_spawn", spawn)
+    slow = tmp_path / "a.txt"
+    slow.write_text("x", encoding="utf-8")
+    # Cancel as soon as the child exists: long before it can import and print its ready line.
+    task = asyncio.create_task(GatewayProcess.start(["--engine", "replay", "--replay", str(slow)]))
+    while not started or started[0].proc is None:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    proc = started[0].proc
+    await within(proc.wait())
+    assert proc.returncode is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(proc.pid, 0)
