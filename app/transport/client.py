@@ -21,15 +21,14 @@ import logging
 import ssl as ssl_module
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import websockets
 from websockets.asyncio.client import ClientConnection, connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidHandshake
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
-                                  Notice, Other, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
+                                  Notice, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
 
 log = logging.getLogger("steer.transport")
 

@@ -10,7 +10,7 @@ import json
 from app.server import gateway as gateway_module
 from app.server.engines.replay import ReplayEngine
 from app.server.gateway import Gateway
-from app.transport.events import Completed, Created, Incomplete, Notice, TextDelta
+from app.transport.events import Completed, Incomplete, Notice, TextDelta
 from tests.wire.conftest import TEXT, events_of, within
 
 

@@ -10,7 +10,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from app.transport.events import (Completed, Created, Error, Incomplete, SteerAccepted, TextDelta, TextDone)
+from app.transport.events import Completed, Created, Error, Incomplete, TextDelta, TextDone
 from tests.wire.conftest import TEXT, events_of, within
 
 
