@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import stat as stat_mod
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -54,22 +53,39 @@ def _decode(path: Path, raw: bytes) -> tuple[str, bool]:
         ) from None
 
 
-@dataclass(eq=False)
 class Document:
-    """A file's text with "\\n" newlines and no BOM, plus what it takes to write it back
-    byte-identical outside the edited lines."""
+    """A file's text with "\n" newlines and no BOM, plus what it takes to write it back
+    byte-identical outside the edited lines.
 
-    path: Path
-    text: str
-    encoding: str = "utf-8"  # "utf-8" or "utf-8-sig" (with BOM)
-    bom: bool = False
-    newline: str = "\n"  # the dominant style: "\n", "\r\n" or "\r"
-    mixed_newlines: bool = False
-    final_newline: bool = True
-    mode: int = 0o644
-    digest: str = ""
-    _raw: bytes = field(default=b"", repr=False)
-    _decoded: str = field(default="", repr=False)  # before newline normalisation
+    path, text, encoding ("utf-8" | "utf-8-sig" with BOM), bom, newline (the dominant style:
+    "\n", "\r\n" or "\r"), mixed_newlines, final_newline, mode (permission bits),
+    digest (SHA-256 of the bytes read, computed on first use).
+    """
+
+    __slots__ = ("path", "text", "encoding", "bom", "newline", "mixed_newlines", "final_newline", "mode",
+                 "_digest", "_raw", "_decoded")
+
+    def __init__(self, path: str | os.PathLike[str], text: str = "", mode: int = 0o644):
+        self.path = Path(path)
+        self.text = text
+        self.encoding = "utf-8"
+        self.bom = False
+        self.newline = "\n"
+        self.mixed_newlines = False
+        self.final_newline = text.endswith("\n") or not text
+        self.mode = mode
+        self._digest: str | None = None
+        self._raw = text.encode("utf-8")
+        self._decoded = text
+
+    @property
+    def digest(self) -> str:
+        if self._digest is None:
+            self._digest = _digest(self._raw)
+        return self._digest
+
+    def __repr__(self) -> str:
+        return f"Document({str(self.path)!r}, newline={self.newline!r}, bom={self.bom}, mode={oct(self.mode)})"
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> "Document":
@@ -104,7 +120,7 @@ class Document:
         self.encoding = "utf-8-sig" if bom else "utf-8"
         self._raw = raw
         self._decoded = decoded
-        self.digest = _digest(raw)
+        self._digest = None
 
     # ------------------------------------------------------------------ encode
 
@@ -169,7 +185,8 @@ class Document:
     def reload(self) -> None:
         """Re-reads the file from disk (after an external change)."""
         fresh = Document.read(self.path)
-        self.__dict__.update(fresh.__dict__)
+        for name in self.__slots__:
+            setattr(self, name, getattr(fresh, name))
 
 
 def atomic_write(target: Path, data: bytes, mode: int) -> None:

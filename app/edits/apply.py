@@ -9,12 +9,10 @@ the response changes nothing. The text's final newline (or its absence) is kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from pathlib import PurePath
 
-from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock
-from app.edits.locate import Location, LocateError, closest_lines, find_unique, locate, split_lines
+from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, _Record
+from app.edits.locate import Location, LocateError, Views, closest_lines, find_unique, locate, split_lines
 from app.edits.parse import parse
 
 __all__ = ["ApplyError", "ApplyResult", "BlockReport", "apply_blocks", "apply_response", "select_blocks"]
@@ -27,24 +25,29 @@ _KIND_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class BlockReport:
-    """What happened to one block. Lines are 0-based, end exclusive, in the text as it was
-    when the block applied (after the blocks before it)."""
+class BlockReport(_Record):
+    """What happened to one block. status: applied | already_applied | unchanged | other_file.
+    Lines are 0-based, end exclusive, in the text as it was when the block applied (after
+    the blocks before it); new_end is where the block's new lines end."""
 
-    index: int
-    kind: str
-    status: str  # applied | already_applied | unchanged | other_file
-    strategy: str | None = None
-    start: int | None = None
-    end: int | None = None
-    new_end: int | None = None
+    __slots__ = ("index", "kind", "status", "strategy", "start", "end", "new_end")
+
+    def __init__(self, index, kind, status, strategy=None, start=None, end=None, new_end=None):
+        self.index = index
+        self.kind = kind
+        self.status = status
+        self.strategy = strategy
+        self.start = start
+        self.end = end
+        self.new_end = new_end
 
 
-@dataclass(slots=True)
 class ApplyResult:
-    new_text: str
-    blocks: list[BlockReport] = field(default_factory=list)
+    __slots__ = ("new_text", "blocks")
+
+    def __init__(self, new_text: str, blocks: list[BlockReport] | None = None):
+        self.new_text = new_text
+        self.blocks = blocks if blocks is not None else []
 
     @property
     def already_applied(self) -> list[int]:
@@ -53,6 +56,9 @@ class ApplyResult:
     @property
     def changes(self) -> list[BlockReport]:
         return [b for b in self.blocks if b.status == "applied"]
+
+    def __repr__(self) -> str:
+        return f"ApplyResult(blocks={self.blocks!r})"
 
 
 class ApplyError(Exception):
@@ -68,22 +74,6 @@ class ApplyError(Exception):
         self.message = message
         self.feedback = feedback
         super().__init__(message)
-
-
-def _split(text: str) -> tuple[list[str], bool]:
-    if not text:
-        return [], True
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-        return lines, True
-    return lines, False
-
-
-def _join(lines: list[str], final_newline: bool) -> str:
-    if not lines:
-        return ""
-    return "\n".join(lines) + ("\n" if final_newline else "")
 
 
 def _common_indent(lines: list[str]) -> str:
@@ -124,8 +114,7 @@ def _pure_insertion(s: list[str], r: list[str]) -> bool:
 
 def _is_applied_already(lines: list[str], s: list[str], r: list[str], found: Location | None) -> bool:
     """REPLACE is in the file where SEARCH would be: the block was applied before."""
-    if r == s or sum(len(x.strip()) for x in r) < 12:
-        # Too little text to tell "already there" from "a common line that happens to exist".
+    if not _has_evidence(s, r):
         return False
     if found is None:
         # SEARCH is gone; its replacement is there, exactly once.
@@ -138,18 +127,37 @@ def _is_applied_already(lines: list[str], s: list[str], r: list[str], found: Loc
     return False
 
 
+def _has_evidence(s: list[str], r: list[str]) -> bool:
+    if r == s:
+        return False
+    # Positive evidence only: the lines the block adds or rewrites must be there, and be
+    # enough text to tell "already made" from "a common line that happens to exist". (A
+    # pure deletion leaves no trace to recognise; it is never reported as already applied.)
+    added = [
+        x
+        for tag, _i1, _i2, j1, j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes()
+        if tag in ("replace", "insert")
+        for x in r[j1:j2]
+    ]
+    return sum(len(x.strip()) for x in added) >= 10
+
+
+def _path_parts(path: str) -> tuple[str, ...]:
+    return tuple(p for p in path.replace("\\", "/").split("/") if p and p != ".")
+
+
 def select_blocks(blocks: list[EditBlock], target: str | None) -> tuple[list[EditBlock], list[EditBlock]]:
     """Splits a multi-file patch into (blocks for target, blocks for other files). Only
     diff formats name files reliably; a single named file is assumed to be the target."""
     named = {b.path for b in blocks if b.kind in (APPLY_PATCH, UDIFF) and b.path}
     if len(named) <= 1 or target is None:
         return list(blocks), []
-    tparts = PurePath(target).parts
+    tparts = _path_parts(target)
 
     def ours(b: EditBlock) -> bool:
         if b.kind not in (APPLY_PATCH, UDIFF) or not b.path:
             return True
-        parts = PurePath(b.path).parts
+        parts = _path_parts(b.path)
         return len(parts) <= len(tparts) and tuple(tparts[-len(parts) :]) == parts
 
     mine = [b for b in blocks if ours(b)]
@@ -164,6 +172,81 @@ def select_blocks(blocks: list[EditBlock], target: str | None) -> tuple[list[Edi
     return mine, [b for b in blocks if not ours(b)]
 
 
+class _Buffer:
+    """The text being edited, held as one string (fast exact search with str.find, cheap
+    splices) or as a list of lines (for the tolerant strategies), converted on demand."""
+
+    __slots__ = ("final_nl", "_work", "_lines", "_mark", "_views")
+
+    def __init__(self, text: str):
+        self.final_nl = text.endswith("\n") or not text
+        self._work: str | None = text if self.final_nl else text + "\n"  # every line ends in "\n"
+        self._lines: list[str] | None = None
+        # (offset, line number) known in the current string: blocks usually come top to
+        # bottom, so line numbers are counted from the previous block, not from the top.
+        self._mark = (0, 0)
+        self._views: Views | None = None  # normalised copies of _lines, kept across blocks
+
+    def in_text_form(self) -> bool:
+        return self._work is not None
+
+    def work(self) -> str:
+        if self._work is None:
+            lines = self._lines or []
+            self._work = "\n".join(lines) + "\n" if lines else ""
+        return self._work
+
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            parts = self.work().split("\n")
+            parts.pop()  # after the last "\n" (or the whole of an empty text)
+            self._lines = parts
+            self._views = None
+        return self._lines
+
+    def views(self) -> Views:
+        if self._views is None or self._views.lines is not self.lines():
+            self._views = Views(self.lines())
+        return self._views
+
+    def find_exact(self, needle: str, limit: int = 2) -> list[int]:
+        """Char offsets where needle (whole lines) occurs starting at a line start."""
+        work = self.work()
+        hits: list[int] = []
+        pos = work.find(needle)
+        while pos >= 0:
+            if pos == 0 or work[pos - 1] == "\n":
+                hits.append(pos)
+                if len(hits) >= limit:
+                    break
+            pos = work.find(needle, pos + 1)
+        return hits
+
+    def line_of(self, offset: int) -> int:
+        at, line = self._mark
+        if offset < at:
+            at, line = 0, 0
+        return line + self.work().count("\n", at, offset)
+
+    def splice_chars(self, a: int, b: int, new: str) -> int:
+        """Replaces chars [a, b) (whole lines) by new (whole lines); returns a's line number."""
+        work = self.work()
+        line = self.line_of(a)
+        self._work = work[:a] + new + work[b:]
+        self._lines = None
+        self._mark = (a + len(new), line + new.count("\n"))
+        return line
+
+    def splice_lines(self, start: int, end: int, new: list[str]) -> None:
+        self.views().splice(start, end, new)
+        self._work = None
+        self._mark = (0, 0)
+
+    def text(self) -> str:
+        work = self.work()
+        return work if self.final_nl or not work else work[:-1]
+
+
 def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
     """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines."""
     if not blocks:
@@ -172,7 +255,7 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             "Your answer contains no edit blocks, so nothing was changed. Answer with the edit "
             "in the requested format.",
         )
-    lines, final_nl = _split(text)
+    buf = _Buffer(text)
     reports: list[BlockReport] = []
     for pos, block in enumerate(blocks):
         idx = block.index if block.index is not None else pos
@@ -183,14 +266,31 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
         if s == r and not block.create:
             reports.append(BlockReport(idx, block.kind, "unchanged"))
             continue
+        if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
+                and block.kind != REWRITE and not block.create):
+            # (whole lines only: a needle without its final "\n" could match a line's prefix)
+            # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string).
+            hits = buf.find_exact(block.search)
+            if len(hits) == 1:
+                a = hits[0]
+                b = a + len(block.search)
+                if len(r) > len(s) and _pure_insertion(s, r) and _has_evidence(s, r):
+                    there = buf.find_exact(block.replace)
+                    if len(there) == 1 and there[0] <= a and there[0] + len(block.replace) >= b:
+                        reports.append(BlockReport(idx, block.kind, "already_applied"))
+                        continue
+                start = buf.splice_chars(a, b, block.replace)
+                reports.append(BlockReport(idx, block.kind, "applied", "exact", start, start + len(s), start + len(r)))
+                continue
+        lines = buf.lines()
         if block.create and any(ln.strip() for ln in lines):
-            if r == lines or find_unique(lines, r) is not None and len(r) == len(lines):
+            if r == lines:
                 reports.append(BlockReport(idx, block.kind, "already_applied"))
                 continue
             raise _error(blocks, pos, "file_exists", "the patch adds a file that already exists and is not empty",
                          "`*** Add File` creates a new file, but this file exists. Use `*** Update File` with hunks.")
         try:
-            loc = _place(lines, block, s, r)
+            loc = _place(lines, block, s, r, buf.views())
         except LocateError as e:
             if e.reason == "not_found" and _is_applied_already(lines, s, r, None):
                 reports.append(BlockReport(idx, block.kind, "already_applied"))
@@ -200,18 +300,18 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             reports.append(BlockReport(idx, block.kind, "already_applied"))
             continue
         new = loc.render(lines, s, r)
-        lines[loc.start : loc.end] = new
+        buf.splice_lines(loc.start, loc.end, new)
         reports.append(BlockReport(idx, block.kind, "applied", loc.strategy, loc.start, loc.end, loc.start + len(new)))
-    return ApplyResult(_join(lines, final_nl), reports)
+    return ApplyResult(buf.text(), reports)
 
 
-def _place(lines: list[str], block: EditBlock, s: list[str], r: list[str]) -> Location:
+def _place(lines: list[str], block: EditBlock, s: list[str], r: list[str], views: Views | None = None) -> Location:
     if block.kind == REWRITE and block.line_hint is not None:
         # The caller knows where the region is: that is a fact, not the model's guess.
         h = block.line_hint
         if lines[h : h + len(s)] == s:
             return Location(h, h + len(s), "region")
-    return locate(lines, s, r, anchor=block.anchor, at_eof=block.at_eof)
+    return locate(lines, s, r, anchor=block.anchor, at_eof=block.at_eof, views=views)
 
 
 def apply_response(

@@ -21,10 +21,9 @@ not from the model, so tolerant matches never rewrite bytes the model did not me
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-__all__ = ["Location", "LocateError", "locate", "find_unique", "closest_lines", "split_lines", "is_elision"]
+__all__ = ["Location", "LocateError", "locate", "find_unique", "closest_lines", "Views", "split_lines", "is_elision"]
 
 _AMBIGUOUS_LIMIT = 2
 
@@ -66,24 +65,46 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
 
 
-@dataclass(slots=True)
 class Location:
-    """Where a block matched: file lines [start, end) (0-based, end exclusive)."""
+    """Where a block matched: file lines [start, end) (0-based, end exclusive).
 
-    start: int
-    end: int
-    strategy: str
-    score: float = 1.0
-    # For each SEARCH line, the file line it matched (None: a spurious line with no file line).
-    mapping: list[int | None] | None = None
-    # Uniform indentation shift: file indent = add + model indent, or model = remove + file.
-    indent_add: str = ""
-    indent_remove: str = ""
-    # elision: the located pieces (Location, search piece lines, replace piece lines)
-    pieces: list[tuple["Location", list[str], list[str]]] = field(default_factory=list)
-    insert_only: bool = False  # an empty SEARCH: insert at `start`
-    # The match ignored trailing whitespace, so the model's may be noise: new lines are rstripped.
-    strip_new: bool = False
+    mapping: for each SEARCH line, the file line it matched (None: a spurious line with no
+    file line); None means "one to one from start". indent_add / indent_remove: a uniform
+    indentation shift (file indent = add + model indent, or model indent = remove + file
+    indent). pieces: for an elision, the located pieces (Location, search piece, replace
+    piece). insert_only: an empty SEARCH, insert at start. strip_new: the match ignored
+    trailing whitespace, so new lines are rstripped (the model's may be noise).
+    """
+
+    __slots__ = ("start", "end", "strategy", "score", "mapping", "indent_add", "indent_remove",
+                 "pieces", "insert_only", "strip_new")
+
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        strategy: str,
+        score: float = 1.0,
+        mapping: list[int | None] | None = None,
+        indent_add: str = "",
+        indent_remove: str = "",
+        pieces: list[tuple["Location", list[str], list[str]]] | None = None,
+        insert_only: bool = False,
+        strip_new: bool = False,
+    ):
+        self.start = start
+        self.end = end
+        self.strategy = strategy
+        self.score = score
+        self.mapping = mapping
+        self.indent_add = indent_add
+        self.indent_remove = indent_remove
+        self.pieces = pieces if pieces is not None else []
+        self.insert_only = insert_only
+        self.strip_new = strip_new
+
+    def __repr__(self) -> str:
+        return f"Location({self.start}, {self.end}, {self.strategy!r}, score={self.score:.2f})"
 
     def render(self, lines: list[str], search: list[str], replace: list[str]) -> list[str]:
         """The new lines that take the place of lines[start:end]."""
@@ -225,8 +246,11 @@ def _uniform_shift(file_lines: list[str], s: list[str]) -> tuple[str, str] | Non
     return add or "", remove or ""
 
 
-class _Views:
-    """Normalised copies of the file's lines, made only when a strategy needs them."""
+class Views:
+    """Normalised copies of a list of lines, made only when a strategy needs them. An
+    applier that edits the lines through splice() keeps the copies valid across blocks."""
+
+    __slots__ = ("lines", "_cache")
 
     def __init__(self, lines: list[str]):
         self.lines = lines
@@ -238,6 +262,15 @@ class _Views:
             fn = _NORMS[key]
             v = self._cache[key] = [fn(ln) for ln in self.lines]
         return v
+
+    def splice(self, start: int, end: int, new: list[str]) -> None:
+        self.lines[start:end] = new
+        for key, v in self._cache.items():
+            fn = _NORMS[key]
+            v[start:end] = [fn(ln) for ln in new]
+
+
+_Views = Views
 
 
 _NORMS = {
@@ -474,12 +507,14 @@ def _locate_fuzzy(views: _Views, s: list[str], r: list[str]) -> Location | None:
     return loc
 
 
-def find_unique(lines: list[str], search: list[str]) -> Location | None:
+def find_unique(lines: list[str], search: list[str], views: Views | None = None) -> Location | None:
     """Strategies 1-5 only; None when there is no match or more than one."""
     if not any(x.strip() for x in search):
         return None
+    if views is None or views.lines is not lines:
+        views = _Views(lines)
     try:
-        return _basic(_Views(lines), search)
+        return _basic(views, search)
     except _Ambiguous:
         return None
 
@@ -526,12 +561,15 @@ def locate(
     *,
     anchor: str | None = None,
     at_eof: bool = False,
+    views: Views | None = None,
 ) -> Location:
-    """Finds `search` (a list of lines) in `lines`; raises LocateError when it cannot."""
+    """Finds `search` (a list of lines) in `lines`; raises LocateError when it cannot.
+    `views` (optional, over the same list) reuses normalised copies across calls."""
     replace = replace if replace is not None else []
     if not any(x.strip() for x in search):
         return _locate_empty(lines, anchor, at_eof)
-    views = _Views(lines)
+    if views is None or views.lines is not lines:
+        views = _Views(lines)
     try:
         loc = _basic(views, search)
         if loc is not None:

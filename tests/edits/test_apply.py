@@ -126,3 +126,17 @@ def test_region_rewrite_uses_the_given_position_and_indentation():
 def test_apply_blocks_with_plain_editblocks():
     res = apply_blocks(TEXT, [EditBlock("search_replace", "    return 2\n", "    return 4\n")])
     assert res.new_text.endswith("return 4\n") and res.changes[0].strategy == "exact"
+
+
+def test_reported_lines_are_right_in_any_block_order():
+    text = "".join(f"line {i}\n" for i in range(10))
+    resp = sr("line 7\n", "seven\nand more\n") + sr("line 2\n", "two\n") + sr("line 8\n", "eight\n")
+    res = apply_response(text, resp)
+    assert [(b.start, b.end, b.new_end) for b in res.blocks] == [(7, 8, 9), (2, 3, 3), (9, 10, 10)]
+    assert res.new_text.splitlines()[7:10] == ["seven", "and more", "eight"]
+
+
+def test_blocks_without_final_newlines_match_whole_lines_only():
+    text = "x = 10\nx = 1\n"
+    res = apply_blocks(text, [EditBlock("search_replace", "x = 1", "x = 2")])
+    assert res.new_text == "x = 10\nx = 2\n"
