@@ -59,6 +59,7 @@ class PausingReplay(ReplayEngine):
         self.paused = asyncio.Event()
         self.release = asyncio.Event()
         self.calls = 0
+        self.paused_after = -1  # characters sent before the pause
 
     async def stream(self, request, cancel: threading.Event):
         if request.generate:  # prewarm requests (generate: false) do not count
@@ -67,6 +68,7 @@ class PausingReplay(ReplayEngine):
         sent = 0
         async for token in super().stream(request, cancel):
             if pause is not None and sent + len(token) > pause:
+                self.paused_after = sent
                 self.paused.set()
                 while not cancel.is_set() and not self.release.is_set():
                     await asyncio.sleep(0.005)
@@ -142,6 +144,15 @@ def settings(**kw) -> Settings:
     base = dict(backend="replay", model="recorded-demo", theme="dark")
     base.update(kw)
     return Settings(**base)
+
+
+async def wait_paused(pilot, app, backend) -> None:
+    """Wait until the replay holds and everything it sent before holding reached the app's screen."""
+    await wait_until(pilot, lambda: backend.engine.paused.is_set(), what="the replay to pause")
+    await wait_until(pilot, lambda: app.session is not None
+                     and len(app.session.raw_text) >= backend.engine.paused_after, what="the deltas before the pause")
+    app.flush_now()
+    await pilot.pause()
 
 
 async def wait_until(pilot, condition, timeout: float = 10.0, what: str = "condition") -> None:

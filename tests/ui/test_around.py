@@ -6,7 +6,7 @@ import sys
 
 from app.ui.app import ACTIONS, make_app
 
-from .conftest import settings, wait_until
+from .conftest import settings, wait_paused, wait_until
 from .test_flow import rows_text, send
 
 
@@ -66,7 +66,7 @@ async def test_connection_lost_mid_stream_and_back(sample, backends):
     app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
-        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="mid-stream")
+        await wait_paused(pilot, app, b)
         await b.drop()
         await wait_until(pilot, lambda: app.status.connection == "lost", what="connection lost")
         assert app.status.state == "interrupted"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.ui.app import make_app
 
-from .conftest import settings, wait_until
+from .conftest import settings, wait_paused, wait_until
 
 
 def rows_text(app) -> list[tuple[str, str]]:
@@ -121,7 +121,7 @@ async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sam
     app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
-        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the stream to reach the second block")
+        await wait_paused(pilot, app, b)
         await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
         assert app.status.state == "generating"
         assert app.check_action("stop", ()) and not app.check_action("accept_all", ())
@@ -150,7 +150,7 @@ async def test_enter_while_generating_redirects(sample, backends):
     app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app, "validate quantity")
-        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="mid-stream")
+        await wait_paused(pilot, app, b)
         assert app.status.state == "generating"
         app.prompt.value = "and make the total a float"
         await pilot.press("enter")

@@ -8,7 +8,7 @@ import pytest
 
 from app.ui.app import make_app
 
-from .conftest import EXAMPLE, PAUSE_MID_SECOND_BLOCK, TWO_BLOCKS, Backend, PausingReplay, settings, wait_until
+from .conftest import EXAMPLE, PAUSE_MID_SECOND_BLOCK, TWO_BLOCKS, Backend, PausingReplay, settings, wait_paused, wait_until
 
 SIZE = (100, 34)
 
@@ -45,7 +45,7 @@ def send_and(pause_at=None, until=lambda app: app.status.state == "review", then
         app.prompt.value = "validate quantity"
         await pilot.press("enter")
         if pause_at is not None:
-            await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the pause")
+            await wait_paused(pilot, app, b)
         await wait_until(pilot, lambda: until(app), what="the state")
         if then is not None:
             await then(pilot)
