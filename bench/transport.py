@@ -165,7 +165,6 @@ def main() -> int:
                 f"{TURNS} turns each", ["transport", "tls", "median ms", "p90 ms", "turns"], rows)
     medians = {(r[0], r[1]): r[2] for r in rows}
     ratio_rows = []
-    ok = True
     for tls in ("plain", "TLS"):
         for ws_name in ("WebSocket, persistent (ResponsesClient)", "WebSocket, persistent (bare frames)"):
             ws = medians[(ws_name, tls)]
@@ -173,14 +172,12 @@ def main() -> int:
                 saving = 1 - ws / medians[(other, tls)]
                 target = ">= 80%" if "new connection" in other else "-"
                 met = "" if target == "-" else ("yes" if saving >= 0.8 else "NO")
-                if met == "NO":
-                    ok = False
                 ratio_rows.append([f"{ws_name} vs {other}", tls, f"{saving * 100:.0f}%",
                                    f"{medians[(other, tls)] / ws:.1f}x", target, met])
     print_table("transport: WebSocket turn cost vs HTTP (medians)",
                 ["comparison", "tls", "WebSocket turn cheaper by", "HTTP/WS", "target", "met"], ratio_rows)
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}; server in a child process")
-    return 0 if ok else 0  # a benchmark reports; it does not fail the run
+    return 0  # a benchmark reports (the 'met' column); it does not fail the run
 
 
 if __name__ == "__main__":
