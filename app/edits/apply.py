@@ -12,7 +12,9 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, _Record
-from app.edits.locate import Location, LocateError, Views, closest_lines, find_unique, locate, split_lines
+from app.edits.locate import (
+    Location, LocateError, Views, closest_lines, find_unique, is_elision, locate, split_lines,
+)
 from app.edits.parse import parse
 
 __all__ = ["ApplyError", "ApplyResult", "BlockReport", "apply_blocks", "apply_response", "select_blocks"]
@@ -65,7 +67,7 @@ class ApplyError(Exception):
     """Nothing was applied. block_index is 0-based (-1: the response as a whole).
 
     reason: no_blocks | malformed | not_found | ambiguous | empty_search | bad_elision |
-    other_file | file_exists. message is one line; feedback is the text to send back to
+    placeholder | other_file | file_exists. message is one line; feedback is the text to send back to
     the model (what failed, the closest real lines, what to do)."""
 
     def __init__(self, block_index: int, reason: str, message: str, feedback: str):
@@ -125,6 +127,17 @@ def _is_applied_already(lines: list[str], s: list[str], r: list[str], found: Loc
         there = find_unique(lines, r)
         return there is not None and there.start <= found.start and there.end >= found.end
     return False
+
+
+def _is_placeholder(line: str) -> bool:
+    """`# ... existing code ...`, `// ...`: a comment standing for code left out. A bare
+    `...` is not counted: in Python it is real code (Ellipsis)."""
+    t = line.strip()
+    return is_elision(line) and t not in ("...", "\u2026")
+
+
+def _placeholders(lines: list[str]) -> int:
+    return sum(1 for x in lines if ("..." in x or "\u2026" in x) and _is_placeholder(x))
 
 
 def _has_evidence(s: list[str], r: list[str]) -> bool:
@@ -266,6 +279,15 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
         if s == r and not block.create:
             reports.append(BlockReport(idx, block.kind, "unchanged"))
             continue
+        lazy = _placeholders(r) - _placeholders(s)
+        if lazy > 0:
+            line = next(x for x in r if _is_placeholder(x)).strip()
+            raise _error(
+                blocks, pos, "placeholder",
+                f"REPLACE contains the placeholder `{line}` where SEARCH has no such line",
+                "Applying it would replace real code with that comment. Write the new code out in "
+                "full, or put the same `...` line in SEARCH too to leave the code between as it is.",
+            )
         if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
                 and block.kind != REWRITE and not block.create):
             # (whole lines only: a needle without its final "\n" could match a line's prefix)

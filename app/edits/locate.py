@@ -74,10 +74,11 @@ class Location:
     indent). pieces: for an elision, the located pieces (Location, search piece, replace
     piece). insert_only: an empty SEARCH, insert at start. strip_new: the match ignored
     trailing whitespace, so new lines are rstripped (the model's may be noise).
+    tab_unit / tab_offset: the file indents with tabs where the model wrote spaces.
     """
 
     __slots__ = ("start", "end", "strategy", "score", "mapping", "indent_add", "indent_remove",
-                 "pieces", "insert_only", "strip_new")
+                 "pieces", "insert_only", "strip_new", "tab_unit", "tab_offset")
 
     def __init__(
         self,
@@ -91,6 +92,8 @@ class Location:
         pieces: list[tuple["Location", list[str], list[str]]] | None = None,
         insert_only: bool = False,
         strip_new: bool = False,
+        tab_unit: int = 0,
+        tab_offset: int = 0,
     ):
         self.start = start
         self.end = end
@@ -102,6 +105,10 @@ class Location:
         self.pieces = pieces if pieces is not None else []
         self.insert_only = insert_only
         self.strip_new = strip_new
+        # The file indents with tabs where the model wrote spaces: model width
+        # = tab_unit * file tabs + tab_offset (tab_unit 0: not the case).
+        self.tab_unit = tab_unit
+        self.tab_offset = tab_offset
 
     def __repr__(self) -> str:
         return f"Location({self.start}, {self.end}, {self.strategy!r}, score={self.score:.2f})"
@@ -139,6 +146,8 @@ class Location:
     def _adapt(self, new: list[str]) -> list[str]:
         if self.strip_new:
             new = [ln.rstrip() for ln in new]
+        if self.tab_unit:
+            return [_to_tabs(ln, self.tab_unit, self.tab_offset) for ln in new]
         if self.indent_add:
             return [self.indent_add + ln if ln.strip() else ln for ln in new]
         if self.indent_remove:
@@ -167,8 +176,8 @@ def _drop_spurious_pairs(
             k += 1
         return k
 
-    a = min(lead(mapping, lambda m: m is None), lead(replace, lambda x: not x.strip()))
-    b = min(lead(mapping[::-1], lambda m: m is None), lead(replace[::-1], lambda x: not x.strip()))
+    a = min(lead(mapping, lambda m: m is None), lead(replace, _spurious))
+    b = min(lead(mapping[::-1], lambda m: m is None), lead(replace[::-1], _spurious))
     if a + b > len(replace):
         b = len(replace) - a
     return search[a : len(search) - b], replace[a : len(replace) - b], mapping[a : len(mapping) - b]
@@ -183,6 +192,36 @@ class LocateError(Exception):
         self.closest = closest
         self.candidates = candidates or []
         super().__init__(message)
+
+
+def _to_tabs(line: str, unit: int, offset: int) -> str:
+    ind = _indent(line)
+    if not line.strip() or ind.strip(" "):
+        return line  # blank, or already has tabs: leave it
+    q, rem = divmod(len(ind) - offset, unit)
+    if q < 0:
+        return line[len(ind) :]
+    return "\t" * q + " " * rem + line[len(ind) :]
+
+
+def _tab_shift(file_lines: list[str], s: list[str]) -> tuple[int, int] | None:
+    """(unit, offset) if the file indents with tabs, the model with spaces, and every
+    non-blank line's space count is unit * tabs + offset."""
+    pairs = []
+    for f, m in zip(file_lines, s):
+        if not f.strip() and not m.strip():
+            continue
+        fi, mi = _indent(f), _indent(m)
+        if fi.strip("\t") or mi.strip(" "):
+            return None
+        pairs.append((len(fi), len(mi)))
+    if not pairs or not any(t for t, _ in pairs):
+        return None
+    for unit in (4, 2, 8, 3):
+        off = pairs[0][1] - unit * pairs[0][0]
+        if all(w == unit * t + off for t, w in pairs):
+            return unit, off
+    return None
 
 
 class _Ambiguous(Exception):
@@ -309,43 +348,60 @@ def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_afte
     stripped = views.get(key_s)
     hits: list[tuple[int, tuple[str, str]]] = []
     for st in _find(stripped, s_s, 64, lo):
-        shift = _uniform_shift(lines[st : st + n], s)
+        window = lines[st : st + n]
+        shift = _uniform_shift(window, s)
         if shift is not None:
             hits.append((st, shift))
-            if first_after or len(hits) >= _AMBIGUOUS_LIMIT:
-                break
+        else:
+            tabs = _tab_shift(window, s)
+            if tabs is not None:
+                hits.append((st, tabs))
+        if hits and (first_after or len(hits) >= _AMBIGUOUS_LIMIT):
+            break
     if len(hits) > 1:
         raise _Ambiguous([h[0] for h in hits], name or "indent")
     if hits:
-        st, (add, remove) = hits[0]
+        st, shift = hits[0]
+        if isinstance(shift[0], int):
+            return Location(st, st + n, name or "indent", strip_new=True, tab_unit=shift[0], tab_offset=shift[1])
+        add, remove = shift
         return Location(st, st + n, name or "indent", indent_add=add, indent_remove=remove, strip_new=True)
     return None
 
 
+_FENCE_LINE = re.compile(r"^\s*(?:`{3,}|~{3,})[\w+.#-]*\s*$")
+
+
+def _spurious(line: str) -> bool:
+    """Lines models add around a block: blank lines, markdown fences."""
+    return not line.strip() or (line.lstrip()[:1] in "`~" and _FENCE_LINE.match(line) is not None)
+
+
 def _trimmed(s: list[str]) -> tuple[list[str], int, int]:
     a, b = 0, len(s)
-    while a < b and not s[a].strip():
+    while a < b and _spurious(s[a]):
         a += 1
-    while b > a and not s[b - 1].strip():
+    while b > a and _spurious(s[b - 1]):
         b -= 1
     return s[a:b], a, len(s) - b
 
 
 def _with_mapping(
-    lines: list[str], loc: Location, n: int, lead: int, trail: int, strategy: str | None = None
+    lines: list[str], search: list[str], loc: Location, lead: int, trail: int, strategy: str | None = None
 ) -> Location:
-    """loc matched SEARCH without its `lead`/`trail` blank lines. Those that do have blank
-    file lines next to the match are real and join it; the rest are spurious (None)."""
+    """loc matched SEARCH without its `lead`/`trail` blank or fence lines. Those that match
+    the file lines next to the match are real and join it; the rest are spurious (None)."""
+    n = len(search)
     st, en = loc.start, loc.end
     front: list[int | None] = [None] * lead
     k = lead - 1
-    while k >= 0 and st - 1 >= 0 and not lines[st - 1].strip():
+    while k >= 0 and st - 1 >= 0 and lines[st - 1].strip() == search[k].strip():
         st -= 1
         front[k] = st
         k -= 1
     back: list[int | None] = [None] * trail
     k = 0
-    while k < trail and en < len(lines) and not lines[en].strip():
+    while k < trail and en < len(lines) and lines[en].strip() == search[n - trail + k].strip():
         back[k] = en
         en += 1
         k += 1
@@ -366,14 +422,14 @@ def _basic(views: _Views, s: list[str], lo: int = 0, first_after: bool = False) 
     if t and (lead or trail):
         loc = _try_levels(views, t, fold=False, lo=lo, first_after=first_after)
         if loc is not None:
-            return _with_mapping(views.lines, loc, len(s), lead, trail, "blank_lines")
+            return _with_mapping(views.lines, s, loc, lead, trail, "blank_lines")
     loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
     if loc is not None:
         return loc
     if t and (lead or trail):
         loc = _try_levels(views, t, fold=True, lo=lo, first_after=first_after)
         if loc is not None:
-            return _with_mapping(views.lines, loc, len(s), lead, trail, "unicode")
+            return _with_mapping(views.lines, s, loc, lead, trail, "unicode")
     return None
 
 

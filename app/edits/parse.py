@@ -96,8 +96,10 @@ class StreamParser:
 
     def __init__(self, region_text: str | None = None, region_start: int | None = None):
         self._pieces: list[str] = []  # the current partial line, in pieces
-        self._partial_code = False  # the partial line is known to be code (already streamed)
+        # The partial line: False undecided, True code (being streamed), None held (maybe a marker).
+        self._partial_code: bool | None = False
         self._partial_sent = 0  # chars of the partial line already sent as ReplaceDelta
+        self._cr_held = False  # the partial line's last "\r" was not sent yet
         self._state = _RW_WAIT if region_text is not None else _TEXT
         self._region = region_text
         self._region_start = region_start
@@ -118,6 +120,7 @@ class StreamParser:
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
         self._rw_fenced = False
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
+        self._after_hunk = False  # the previous line ended an unfenced diff hunk
         self.blocks: list[EditBlock] = []
         self.problems: list[tuple[int, str]] = []
         self._finished = False
@@ -144,6 +147,7 @@ class StreamParser:
             sent = self._partial_sent
             self._partial_code = False
             self._partial_sent = 0
+            self._cr_held = False
             if line.endswith("\r"):
                 line = line[:-1]
             self._line(line, out, sent)
@@ -166,6 +170,7 @@ class StreamParser:
             sent = self._partial_sent
             self._partial_sent = 0
             self._partial_code = False
+            self._cr_held = False
             if line.endswith("\r"):
                 line = line[:-1]
             self._line(line, out, sent)
@@ -203,17 +208,29 @@ class StreamParser:
     def _stream_partial(self, rest: str, out: list[Event]) -> None:
         # Show REPLACE text while its line is still being written, but only once the
         # line's first non-blank character proves it is not a marker or fence line.
-        if not self._partial_code:
+        state = self._partial_code
+        if state is None:  # held: the line may be a marker; wait for its newline
+            return
+        if state is False:
             line = "".join(self._pieces)
             stripped = line.lstrip()
-            if not stripped or stripped[0] in _MARKERISH:
+            if not stripped:
+                return
+            if stripped[0] in _MARKERISH:
+                self._partial_code = None
                 return
             self._partial_code = True
-            self._replace_delta(out, line)
-            self._partial_sent = len(line)
-            return
-        self._replace_delta(out, rest)
-        self._partial_sent += len(rest)
+            rest = line
+        # A "\r" may be the first half of "\r\n": never show it until more text follows.
+        if self._cr_held:
+            rest = "\r" + rest
+            self._cr_held = False
+        if rest.endswith("\r"):
+            rest = rest[:-1]
+            self._cr_held = True
+        if rest:
+            out.append(ReplaceDelta(self._cur, rest))
+            self._partial_sent += len(rest)
 
     def _replace_delta(self, out: list[Event], text: str) -> None:
         if text:
@@ -246,6 +263,14 @@ class StreamParser:
     def _line(self, line: str, out: list[Event], sent: int) -> None:
         st = self._state
         if st == _TEXT:
+            if self._after_hunk:
+                self._after_hunk = False
+                if line[:1] in ("+", "-") and not line.startswith(("+++ ", "--- ")):
+                    # A diff line right after an unprefixed one: a context line lost its
+                    # leading space, and the rest of the hunk would be silently lost.
+                    self._start(out, UDIFF, self._file_path)
+                    self._drop(out, "a line in the diff has no ' ', '-' or '+' prefix (context lines start with a space)")
+                    return
             self._text_line(line, out)
         elif st == _SR_REPLACE:
             self._sr_replace_line(line, out, sent)
@@ -434,10 +459,14 @@ class StreamParser:
             return
         if line.startswith("@@"):
             self._end_hunk(out)
-            anchor = line[2:].strip()
-            if anchor.endswith("@@"):
-                anchor = anchor[:-2].strip()
-            self._hunk = _Hunk(-1, self._file_path, None, anchor or None)
+            m = _UDIFF_HUNK.match(line)
+            if m:  # a unified-diff header inside apply_patch: numbers are hints, text the anchor
+                hint, anchor = max(int(m.group(1)) - 1, 0), m.group(5).strip()
+            else:
+                hint, anchor = None, line[2:].strip()
+                if anchor.endswith("@@"):
+                    anchor = anchor[:-2].strip()
+            self._hunk = _Hunk(-1, self._file_path, hint, anchor or None)
             return
         if self._hunk is None:
             if not line.strip():
@@ -543,15 +572,20 @@ class StreamParser:
             # A file header straight followed by hunk lines, no `@@`: models do that.
             self._hunk = _Hunk(-1, self._file_path, None, None)
             self._state = _UDIFF_HUNK_ST
-        if self._state == _UDIFF_HUNK_ST and self._hunk is not None:
-            if self._hunk_line(line, out, strict_prefix=True):
-                return
-        # Anything else ends the diff; the line is prose (or a fence, or another block).
-        self._end_hunk(out)
-        self._state = _TEXT
         if self._block_fence is not None and _closes(self._block_fence, line):
+            self._end_hunk(out)
+            self._state = _TEXT
             self._fence = None
             return
+        if self._state == _UDIFF_HUNK_ST and self._hunk is not None:
+            # Inside a ```diff fence the fence bounds the diff, so a line without a prefix is
+            # a context line whose leading space the model dropped. Unfenced, it ends the diff.
+            if self._hunk_line(line, out, strict_prefix=self._block_fence is None):
+                return
+            self._after_hunk = True
+        # Anything else ends the diff; the line is prose (or another block).
+        self._end_hunk(out)
+        self._state = _TEXT
         self._text_line(line, out)
 
     # ------------------------------------------------------------ region rewrite

@@ -140,3 +140,16 @@ def test_blocks_without_final_newlines_match_whole_lines_only():
     text = "x = 10\nx = 1\n"
     res = apply_blocks(text, [EditBlock("search_replace", "x = 1", "x = 2")])
     assert res.new_text == "x = 10\nx = 2\n"
+
+
+@pytest.mark.parametrize("ph", ["    # ... existing code ...", "    // ... rest of the function", "    # ..."])
+def test_lazy_placeholder_in_replace_is_refused(ph):
+    resp = sr("def a():\n    return 1\n", f"def a():\n{ph}\n    log()\n")
+    with pytest.raises(ApplyError) as e:
+        apply_response(TEXT, resp)
+    assert e.value.reason == "placeholder" and "in full" in e.value.feedback
+
+
+def test_bare_ellipsis_in_python_is_code_not_a_placeholder():
+    res = apply_response(TEXT, sr("    return 1\n", "    ...\n"))
+    assert res.new_text.startswith("def a():\n    ...\n")

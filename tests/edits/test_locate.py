@@ -147,3 +147,19 @@ def test_anchor_breaks_a_tie_as_apply_patch_defines():
     lines = ["def f():", "    return 0", "def g():", "    return 0"]
     loc = locate(lines, ["    return 0"], ["    return 1"], anchor="def g():")
     assert loc.start == 3
+
+
+def test_tabs_in_file_spaces_from_model():
+    lines = ["func main() {", "\tif x {", "\t\treturn", "\t}", "}"]
+    s = ["    if x {", "        return", "    }"]
+    r = ["    if x {", "        log()", "        return", "    }"]
+    loc = locate(lines, s, r)
+    assert loc.strategy == "indent" and (loc.start, loc.end) == (1, 4)
+    assert loc.render(lines, s, r) == ["\tif x {", "\t\tlog()", "\t\treturn", "\t}"]
+
+
+def test_fence_lines_inside_search_are_spurious():
+    s = ["```python", "    if x:", "        return 1", "```"]
+    r = ["```python", "    if x:", "        return 5", "```"]
+    loc, new = render("\n".join(s), "\n".join(r))
+    assert loc.strategy == "blank_lines" and new[4] == "        return 5" and len(new) == len(FILE)

@@ -262,3 +262,37 @@ def test_arbitrary_text_never_crashes(junk):
     for size in (1, 3, 100):
         feed_in(junk, size)
         feed_in(junk, size, region="x\n")
+
+
+def test_fenced_udiff_context_line_without_space_is_context():
+    text = "```diff\n@@ -1,4 +1,4 @@\n a\n-b\n+c\nd\n-e\n+f\n```\n"
+    (b,) = parse_response(text)
+    assert b.search == "a\nb\nd\ne\n" and b.replace == "a\nc\nd\nf\n"
+
+
+def test_unfenced_udiff_losing_a_prefix_is_a_problem_not_a_half_edit():
+    r = parse("@@ -1,4 +1,4 @@\n a\n-b\n+c\nd\n-e\n+f\n")
+    assert r.problems and "prefix" in r.problems[0][1]
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5])
+def test_streamed_deltas_equal_the_block_with_crlf(size):
+    text = "<<<<<<< SEARCH\r\na\r\n=======\r\nnew \rline\r\n  >>> x\r\n>>>>>>> REPLACE\r\n"
+    p, events = feed_in(text, size)
+    (b,) = p.result().blocks
+    assert b.replace == "new \rline\n  >>> x\n"
+    assert "".join(e.delta for e in events if isinstance(e, ReplaceDelta)) == b.replace
+
+
+def test_long_marker_like_line_is_linear():
+    p = StreamParser()
+    p.feed("<<<<<<< SEARCH\na\n=======\n")
+    for _ in range(20_000):
+        assert p.feed("====") == []
+    assert p.feed("\n") == [ReplaceDelta(0, "=" * 80_000 + "\n")]
+
+
+def test_apply_patch_with_unified_diff_hunk_headers():
+    text = "*** Begin Patch\n*** Update File: a.py\n@@ -3,2 +3,2 @@ def f():\n-x\n+y\n*** End Patch\n"
+    (b,) = parse_response(text)
+    assert b.anchor == "def f():" and b.line_hint == 2 and (b.search, b.replace) == ("x\n", "y\n")
