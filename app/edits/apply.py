@@ -160,21 +160,26 @@ def _path_parts(path: str) -> tuple[str, ...]:
 
 
 def select_blocks(blocks: list[EditBlock], target: str | None) -> tuple[list[EditBlock], list[EditBlock]]:
-    """Splits a multi-file patch into (blocks for target, blocks for other files). Only
-    diff formats name files reliably; a single named file is assumed to be the target."""
-    named = {b.path for b in blocks if b.kind in (APPLY_PATCH, UDIFF) and b.path}
+    """Splits a multi-file response into (blocks for target, blocks for other files).
+
+    With one file named (or none), every block is for the target, whatever its name: the
+    caller said which file to edit. With several, a block is ours when its path is a
+    suffix of the target's (src/a.py for /repo/src/a.py); a block naming no file is kept."""
+    named = {b.path for b in blocks if b.path}
     if len(named) <= 1 or target is None:
         return list(blocks), []
-    tparts = _path_parts(target)
+    import os.path
+
+    tparts = _path_parts(os.path.abspath(target))
 
     def ours(b: EditBlock) -> bool:
-        if b.kind not in (APPLY_PATCH, UDIFF) or not b.path:
+        if not b.path:
             return True
         parts = _path_parts(b.path)
-        return len(parts) <= len(tparts) and tuple(tparts[-len(parts) :]) == parts
+        return 0 < len(parts) <= len(tparts) and tuple(tparts[-len(parts) :]) == parts
 
     mine = [b for b in blocks if ours(b)]
-    if not any(b.kind in (APPLY_PATCH, UDIFF) and b.path for b in mine):
+    if not any(b.path for b in mine):
         raise ApplyError(
             -1,
             "other_file",

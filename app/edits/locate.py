@@ -8,10 +8,12 @@ more is a refusal (LocateError, reason "ambiguous"), never a guess:
 3. indent           a uniform indentation shift (the replacement is re-indented to match)
 4. blank_lines      spurious blank lines at the start/end of SEARCH dropped, then 1-3
 5. unicode          typographic punctuation folded to ASCII (quotes, dashes, spaces), then 2-4
-6. elision          SEARCH split at `...` lines; pieces located in order, the gaps kept
+6. elision          SEARCH split at `...` lines; pieces located in order, the gaps kept;
+                    a piece the block changes must be unique after the piece before
 7. fuzzy            line alignment scored with rapidfuzz; unchanged context lines may be
                     misquoted, but every line the block removes or rewrites must match
-                    (after 2-5), the score must be high and clearly above any other place.
+                    (after 2-5), >= 3 lines with 60% quoted right, indentation consistent,
+                    the score high and clearly above any other place.
 
 Lines are plain strings without newline characters. A Location's `render()` builds the
 new lines for file[start:end]: lines the block keeps unchanged are taken from the file,
@@ -473,8 +475,11 @@ def _locate_elided(views: _Views, s: list[str], r: list[str]) -> Location | None
     located: list[tuple[Location, list[str], list[str]]] = []
     pos = 0
     for i, (sp, rp) in enumerate(zip(s_pieces, r_pieces)):
+        # A piece the block leaves as it is only marks where the kept code ends: the result
+        # is the same wherever it is, so its first occurrence will do. A piece that changes
+        # must be unique (in the file for the first, after the piece before for the rest).
         try:
-            loc = _basic(views, sp, lo=pos)
+            loc = _basic(views, sp, lo=pos, first_after=(sp == rp))
         except _Ambiguous as amb:
             which = "the first part" if i == 0 else f"the part after `...` number {i}"
             raise LocateError(
@@ -496,6 +501,8 @@ def _locate_elided(views: _Views, s: list[str], r: list[str]) -> Location | None
 _FUZZY_MIN_MEAN = 85.0
 _FUZZY_MIN_LINE = 50.0
 _FUZZY_MARGIN = 8.0
+_FUZZY_MIN_LINES = 3  # non-blank SEARCH lines
+_FUZZY_MIN_EXACT = 0.6  # share of them that must match exactly (after whitespace/punctuation)
 
 
 def _fuzzy_candidates(views: _Views, s: list[str]) -> dict[int, float]:
@@ -517,10 +524,14 @@ def _fuzzy_candidates(views: _Views, s: list[str]) -> dict[int, float]:
     scores: dict[int, float] = {}
     for st in starts:
         tot = 0.0
+        counted = 0
         for i in range(n):
             a, b = ss[i], fs[st + i]
+            if not a and not b:
+                continue  # blank against blank proves nothing
+            counted += 1
             tot += 100.0 if a == b else fuzz.ratio(a, b)
-        scores[st] = tot / n
+        scores[st] = tot / counted if counted else 0.0
     return scores
 
 
@@ -545,11 +556,18 @@ def _locate_fuzzy(views: _Views, s: list[str], r: list[str]) -> Location | None:
     for tag, i1, i2, _j1, _j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
         if tag != "equal":
             changed.update(range(i1, i2))
+    exact = nonblank = 0
     for i in range(n):
         if i in changed and ss[i] != fs[i]:
             return None
         if ss[i] != fs[i] and fuzz.ratio(ss[i], fs[i]) < _FUZZY_MIN_LINE:
             return None
+        if ss[i]:
+            nonblank += 1
+            exact += ss[i] == fs[i]
+    # Enough real evidence: a few lines, most of them quoted right.
+    if nonblank < _FUZZY_MIN_LINES or exact < _FUZZY_MIN_EXACT * nonblank:
+        return None
     loc = Location(best_start, best_start + n, "fuzzy", score=best / 100.0, strip_new=True)
     # Indentation of the lines quoted right must agree with the file up to one uniform
     # shift; otherwise the model's indentation is unreliable and new lines could land at

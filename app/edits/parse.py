@@ -393,7 +393,7 @@ class StreamParser:
         self._complete(out, block)
         self._state = _TEXT
         self._fence = self._block_fence
-        self._path_candidate = None
+        # The path stays: models name the file once before several blocks for it.
 
     def _recover_fenced(self, out: list[Event]) -> bool:
         """A block inside a fence whose fence closed where `>>>>>>> REPLACE` should be:

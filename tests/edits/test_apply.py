@@ -153,3 +153,14 @@ def test_lazy_placeholder_in_replace_is_refused(ph):
 def test_bare_ellipsis_in_python_is_code_not_a_placeholder():
     res = apply_response(TEXT, sr("    return 1\n", "    ...\n"))
     assert res.new_text.startswith("def a():\n    ...\n")
+
+
+def test_multi_file_search_replace_response_applies_only_our_blocks():
+    resp = (
+        "src/mine.py\n```python\n" + sr("    return 1\n", "    return 7\n") + "```\n"
+        "Then, in the same file:\n```python\n" + sr("    return 2\n", "    return 8\n") + "```\n"
+        "src/other.py\n```python\n" + sr("zzz\n", "yyy\n") + "```\n"
+    )
+    res = apply_response(TEXT, resp, path="/repo/src/mine.py")
+    assert res.new_text == TEXT.replace("return 1", "return 7").replace("return 2", "return 8")
+    assert [b.status for b in res.blocks] == ["applied", "applied", "other_file"]

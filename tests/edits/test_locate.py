@@ -163,3 +163,14 @@ def test_fence_lines_inside_search_are_spurious():
     r = ["```python", "    if x:", "        return 5", "```"]
     loc, new = render("\n".join(s), "\n".join(r))
     assert loc.strategy == "blank_lines" and new[4] == "        return 5" and len(new) == len(FILE)
+
+
+def test_elision_changed_piece_must_be_unique_after_the_one_before():
+    lines = ["def f():", "    if a:", "        return x", "    return x", "", "def g():", "    return x"]
+    with pytest.raises(LocateError) as e:
+        locate(lines, ["def f():", "...", "    return x"], ["def f():", "...", "    return y"])
+    assert e.value.reason == "ambiguous"
+    # an unchanged closing piece only marks the end of the kept code: its first occurrence does
+    loc = locate(lines, ["def f():", "...", "    return x"], ["def f(a):", "...", "    return x"])
+    assert loc.strategy == "elision"
+    assert loc.render(lines, ["def f():", "...", "    return x"], ["def f(a):", "...", "    return x"])[0] == "def f(a):"
