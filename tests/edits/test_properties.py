@@ -4,15 +4,19 @@ with the mistakes models really make; ambiguous or invented SEARCH applies to no
 from __future__ import annotations
 
 import difflib
+import os
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from app.edits.apply import ApplyError, apply_response
+from app.edits.blocks import ReplaceDelta
 from app.edits.parse import StreamParser, parse
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Moderate by default (2 shared cores); STEER_HYPOTHESIS_EXAMPLES=2000 for a deep run.
+EXAMPLES = int(os.environ.get("STEER_HYPOTHESIS_EXAMPLES", "60"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 WORDS = [
     "x = 1", "return x", "pass", "if a:", "else:", "def f(a):", "print(a)", "y += 2", "}",
@@ -297,14 +301,55 @@ def test_misquoted_changed_line_applies_nothing(ch, seed):
         apply_response(text(old), sr_block(bad, replace))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES * 2, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("<>=`~*@+- \n\tabSEARCHREPLACE.:/")), max_size=300), st.integers(1, 7))
 def test_arbitrary_text_never_crashes(junk, size):
-    p = StreamParser(region_text="a\n" if size % 2 else None)
+    region = "a\n" if size % 2 else None
+    p = StreamParser(region_text=region)
+    events = []
     for k in range(0, len(junk), size):
-        p.feed(junk[k : k + size])
-    p.finish()
+        events += p.feed(junk[k : k + size])
+    events += p.finish()
+    # chunking never changes the result, and each block's deltas add up to its replacement
+    assert p.result() == parse(junk, region_text=region)
+    for b in p.result().blocks:
+        streamed = "".join(e.delta for e in events if isinstance(e, ReplaceDelta) and e.index == b.index)
+        if b.kind == "search_replace" and not streamed.endswith("```\n"):
+            assert streamed == b.replace
     try:
         apply_response("a\nb\nc\n", junk)
+    except ApplyError:
+        pass
+
+
+POOL = [
+    "<<<<<<< SEARCH", ">>>>>>> SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<< REPLACE", "```", "```python",
+    "~~~", "*** Begin Patch", "*** Update File: a.py", "*** Add File: b.py", "*** End Patch",
+    "*** End of File", "@@", "@@ def f():", "@@ -1,2 +1,2 @@", "--- a/a.py", "+++ b/a.py", "---",
+    " context", "-old", "+new", "", "    code()", "prose words here.", "a", "b", "\\ No newline",
+    "diff --git a/a.py b/a.py", "a.py", "# ... existing code ...",
+]
+
+
+@settings(max_examples=EXAMPLES * 3, deadline=None)
+@given(st.lists(st.sampled_from(POOL), max_size=40), st.integers(1, 9), st.booleans(), st.booleans())
+def test_structured_junk_streams_like_whole_and_never_crashes(lines, size, crlf, region):
+    junk = ("\r\n" if crlf else "\n").join(lines)
+    region_text = "a\nb\n" if region else None
+    p = StreamParser(region_text=region_text)
+    events = []
+    for k in range(0, len(junk), size):
+        events += p.feed(junk[k : k + size])
+    events += p.finish()
+    whole = parse(junk, region_text=region_text)
+    assert p.result() == whole
+    started = [e.index for e in events if type(e).__name__ == "BlockStarted"]
+    ended = [e.index for e in events if type(e).__name__ in ("BlockComplete", "BlockDropped")]
+    assert sorted(started) == sorted(ended) == list(range(len(started)))  # every block ends once
+    for b in whole.blocks:
+        assert b.search == "" or b.search.endswith("\n")
+        assert b.replace == "" or b.replace.endswith("\n")
+    try:
+        apply_response("a\nb\nc\n", junk, region_text=region_text)
     except ApplyError:
         pass
