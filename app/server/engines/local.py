@@ -33,7 +33,7 @@ from app.server.engines.base import Engine, EngineError, EngineRequest
 DEFAULT_CTX = 16384
 DEFAULT_MAX_OUTPUT = 1024
 PREFILL_CHUNK = 256  # prompt tokens per decode call: bounds how long a cancel waits during prefill
-RESTORE_MIN_GAIN = 64  # restoring a saved sequence costs a copy; only worth it for a real gain
+RESTORE_MIN_GAIN = 4  # a restore is a memcpy (~30 KB a token); evaluating one token costs far more
 
 
 def default_threads() -> int:
@@ -54,7 +54,6 @@ class EngineCounters:
     prompt_tokens_reused: int = 0  # prompt tokens served from the KV cache
     tokens_generated: int = 0
     tokens_after_cancel: int = 0  # tokens emitted while the request's cancel was already set
-    decode_steps_after_cancel: int = 0  # decode calls started while cancel was already set
     cancelled: int = 0
     state_saves: int = 0
     state_restores: int = 0
