@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _read_response(name: str) -> str:
     if name == "-":
+        if sys.stdin.isatty():
+            print("steer apply: reading the response from the terminal (end with Ctrl-D)", file=sys.stderr)
         data = sys.stdin.buffer.read()
     else:
         with open(name, "rb") as f:

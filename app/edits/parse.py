@@ -251,11 +251,14 @@ class StreamParser:
         self.blocks.append(block)
         out.append(BlockComplete(block.index, block))
 
-    def _drop(self, out: list[Event], reason: str) -> None:
+    def _drop(self, out: list[Event], reason: str, problem: bool = True) -> None:
+        """Ends the open block without completing it. problem=False: a retraction that
+        says nothing bad about the response (the next block replaces it)."""
         if not self._open:
             return
         self._open = False
-        self.problems.append((self._cur, reason))
+        if problem:
+            self.problems.append((self._cur, reason))
         out.append(BlockDropped(self._cur, reason))
 
     # ------------------------------------------------------------ dispatch
@@ -655,7 +658,6 @@ class StreamParser:
                 return  # a blank first line: wait for one that decides
             self._rw_pending_first = False
             self._start_rewrite(out, fenced=True)
-            sent = 0 if not self._open else sent
         if self._rw_fenced:
             if self._block_fence is not None and _closes(self._block_fence, line):
                 self._fence = None
@@ -663,10 +665,13 @@ class StreamParser:
                 return
         else:
             f = _fence_of(line)
+            if f is not None and not f[2]:
+                self._end_rewrite(out)  # a bare fence after unfenced code: the code is over
+                return
             if f is not None and f[2]:
                 # An opening fence with a language after unfenced "code": what we took
                 # for code was prose. Start over with the fenced block.
-                self._drop(out, "prose taken for code; the rewrite follows in a fence")
+                self._drop(out, "prose taken for code; the rewrite follows in a fence", problem=False)
                 self._fence = (f[0], f[1])
                 self._block_fence = self._fence
                 self._rw_fenced = True

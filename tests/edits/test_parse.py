@@ -296,3 +296,16 @@ def test_apply_patch_with_unified_diff_hunk_headers():
     text = "*** Begin Patch\n*** Update File: a.py\n@@ -3,2 +3,2 @@ def f():\n-x\n+y\n*** End Patch\n"
     (b,) = parse_response(text)
     assert b.anchor == "def f():" and b.line_hint == 2 and (b.search, b.replace) == ("x\n", "y\n")
+
+
+def test_region_rewrite_unfenced_code_then_closing_fence_and_prose():
+    text = "    def f(self):\n        return 2\n```\nI changed the return value.\n"
+    (b,) = parse_response(text, region_text=REGION)
+    assert b.replace == "    def f(self):\n        return 2\n"
+
+
+def test_region_rewrite_prose_first_then_fence_restarts():
+    text = "Sure thing.\nHere it is.\nHope you like it.\n```python\n    def f(self):\n        return 3\n```\n"
+    r = parse(text, region_text=REGION)
+    assert not r.problems and len(r.blocks) == 1
+    assert r.blocks[0].replace == "    def f(self):\n        return 3\n"
