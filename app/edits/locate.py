@@ -80,7 +80,7 @@ class Location:
     """
 
     __slots__ = ("start", "end", "strategy", "score", "mapping", "indent_add", "indent_remove",
-                 "pieces", "insert_only", "strip_new", "tab_unit", "tab_offset")
+                 "pieces", "insert_only", "strip_new", "tab_unit", "tab_offset", "fold_new")
 
     def __init__(
         self,
@@ -111,6 +111,7 @@ class Location:
         # = tab_unit * file tabs + tab_offset (tab_unit 0: not the case).
         self.tab_unit = tab_unit
         self.tab_offset = tab_offset
+        self.fold_new = False  # fold typographic punctuation in new lines (see _try_folded)
 
     def __repr__(self) -> str:
         return f"Location({self.start}, {self.end}, {self.strategy!r}, score={self.score:.2f})"
@@ -145,9 +146,20 @@ class Location:
                 out.extend(self._adapt(replace[j1:j2]))
         return out
 
+    def adapts(self) -> bool:
+        """Whether adapt() changes lines at all (False: show REPLACE lines as written)."""
+        return bool(self.strip_new or self.fold_new or self.tab_unit or self.indent_add or self.indent_remove)
+
+    def adapt(self, line: str) -> str:
+        """One new REPLACE line as it will land in the file (indentation, tabs, trailing
+        whitespace, punctuation); for previews of a block still streaming."""
+        return self._adapt([line])[0]
+
     def _adapt(self, new: list[str]) -> list[str]:
         if self.strip_new:
             new = [ln.rstrip() for ln in new]
+        if self.fold_new:
+            new = [ln.translate(_FOLD) for ln in new]
         if self.tab_unit:
             return [_to_tabs(ln, self.tab_unit, self.tab_offset) for ln in new]
         if self.indent_add:
@@ -379,6 +391,22 @@ def _spurious(line: str) -> bool:
     return not line.strip() or (line.lstrip()[:1] in "`~" and _FENCE_LINE.match(line) is not None)
 
 
+_FOLD_CHARS = frozenset(chr(c) for c in _FOLD)
+
+
+def _typographic(lines: list[str]) -> bool:
+    return any(not ln.isascii() and any(ch in _FOLD_CHARS for ch in ln) for ln in lines)
+
+
+def _try_folded(views: _Views, s: list[str], lo: int, first_after: bool) -> Location | None:
+    loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
+    if loc is not None and not _typographic(views.lines[loc.start : loc.end]):
+        # The file has plain ASCII there: the model's curly quotes and dashes are its own
+        # noise, so its new lines get them folded too (a “ in code is a syntax error).
+        loc.fold_new = True
+    return loc
+
+
 def _trimmed(s: list[str]) -> tuple[list[str], int, int]:
     a, b = 0, len(s)
     while a < b and _spurious(s[a]):
@@ -425,11 +453,11 @@ def _basic(views: _Views, s: list[str], lo: int = 0, first_after: bool = False) 
         loc = _try_levels(views, t, fold=False, lo=lo, first_after=first_after)
         if loc is not None:
             return _with_mapping(views.lines, s, loc, lead, trail, "blank_lines")
-    loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
+    loc = _try_folded(views, s, lo, first_after)
     if loc is not None:
         return loc
     if t and (lead or trail):
-        loc = _try_levels(views, t, fold=True, lo=lo, first_after=first_after)
+        loc = _try_folded(views, t, lo, first_after)
         if loc is not None:
             return _with_mapping(views.lines, s, loc, lead, trail, "unicode")
     return None

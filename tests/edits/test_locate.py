@@ -174,3 +174,14 @@ def test_elision_changed_piece_must_be_unique_after_the_one_before():
     loc = locate(lines, ["def f():", "...", "    return x"], ["def f(a):", "...", "    return x"])
     assert loc.strategy == "elision"
     assert loc.render(lines, ["def f():", "...", "    return x"], ["def f(a):", "...", "    return x"])[0] == "def f(a):"
+
+
+def test_unicode_match_folds_the_models_typography_in_new_lines():
+    lines = ['msg = "hello"', "x = 1"]
+    s, r = ["msg = “hello”"], ["msg = “hello world” – ok"]
+    loc = locate(lines, s, r)
+    assert loc.strategy == "unicode" and loc.render(lines, s, r) == ['msg = "hello world" - ok']
+    # where the file itself is typographic, the model's new text is kept as written
+    lines2 = ["title = “Hi”"]
+    loc = locate(lines2, ['title = "Hi"'], ["title = “Hello”"])
+    assert loc.render(lines2, ['title = "Hi"'], ["title = “Hello”"]) == ["title = “Hello”"]
