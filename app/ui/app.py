@@ -311,6 +311,8 @@ class SteerApp(App):
             self._sync_code()
         if bindings:
             self._after_state_change()
+        elif rows_changed:
+            self.status.extra = self._extra_status()
         self.update_times.append(time.perf_counter() - started)
 
     def flush_now(self) -> None:
@@ -356,7 +358,7 @@ class SteerApp(App):
         session = self.session
         parts = []
         if session is not None:
-            if session.has_proposal:
+            if session.has_proposal and session.state != "generating":
                 n = session.live.hunk_count
                 cur = (self.current_hunk or 0) + 1
                 parts.append(f"hunk {cur}/{n}")
