@@ -109,6 +109,10 @@ def _reindent_rewrite(region: list[str], new: list[str]) -> list[str]:
     return out
 
 
+def _longest_stripped(lines: list[str]) -> str:
+    return max((x.strip() for x in lines), key=len, default="")
+
+
 def _pure_insertion(s: list[str], r: list[str]) -> bool:
     ops = SequenceMatcher(None, s, r, autojunk=False).get_opcodes()
     return all(tag in ("equal", "insert") for tag, *_ in ops) and len(r) > len(s)
@@ -240,6 +244,12 @@ class _Buffer:
             pos = work.find(needle, pos + 1)
         return hits
 
+    def unique_text(self, key: str) -> bool:
+        """key occurs exactly once anywhere in the text."""
+        work = self.work()
+        first = work.find(key)
+        return first >= 0 and work.find(key, first + 1) < 0
+
     def line_of(self, offset: int) -> int:
         at, line = self._mark
         if offset < at:
@@ -295,10 +305,12 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             )
         if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
                 and block.kind != REWRITE and not block.create):
-            # (whole lines only: a needle without its final "\n" could match a line's prefix)
+            # (whole lines only: a needle without its final "\n" could match a line's prefix).
+            # If its longest line occurs elsewhere too, the slow path checks for a copy of the
+            # block at another indentation (locate's twin check).
             # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string).
             hits = buf.find_exact(block.search)
-            if len(hits) == 1:
+            if len(hits) == 1 and buf.unique_text(_longest_stripped(s)):
                 a = hits[0]
                 b = a + len(block.search)
                 if len(r) > len(s) and _pure_insertion(s, r) and _has_evidence(s, r):

@@ -334,6 +334,28 @@ _NORMS = {
 }
 
 
+def flush_left(s: list[str]) -> bool:
+    """Some non-blank line starts at column 0: the block may be a dedented quote."""
+    return any(x[:1] not in ("", " ", "\t") for x in s if x.strip())
+
+
+def _check_indent_twin(
+    views: _Views, s: list[str], at: int, lo: int, first_after: bool, key: str, s_norm: list[str]
+) -> None:
+    """SEARCH matching one place as written is suspect if the same lines also sit at another
+    indentation somewhere else: models often quote a block dedented or over-indented, and
+    the quote then matches a copy at that other depth by coincidence. Both readings are
+    plausible, so that is ambiguous."""
+    if first_after:
+        return
+    twins = [
+        st for st in _find(views.get(key), s_norm, 8, lo)
+        if st != at and _uniform_shift(views.lines[st : st + len(s)], s) is not None
+    ]
+    if twins:
+        raise _Ambiguous([at] + twins, "exact, and with the indentation shifted,")
+
+
 def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_after: bool = False) -> Location | None:
     """Exact / whitespace / indent matching of s (optionally with punctuation folded).
     Returns the unique match, None if nothing matched, raises _Ambiguous for several."""
@@ -345,6 +367,7 @@ def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_afte
         if found:
             if len(found) > 1:
                 raise _Ambiguous(found, "exact")
+            _check_indent_twin(views, s, found[0], lo, first_after, "strip", [x.strip() for x in s])
             return Location(found[0], found[0] + n, "exact")
         key_r, key_s, name = "rstrip", "strip", None
         s_r = [x.rstrip() for x in s]
@@ -357,6 +380,7 @@ def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_afte
     if found:
         if len(found) > 1:
             raise _Ambiguous(found, name or "whitespace")
+        _check_indent_twin(views, s, found[0], lo, first_after, key_s, s_s)
         return Location(found[0], found[0] + n, name or "whitespace", strip_new=True)
     # Indentation: same stripped content, and one uniform prefix added or removed.
     stripped = views.get(key_s)
