@@ -109,8 +109,14 @@ def _reindent_rewrite(region: list[str], new: list[str]) -> list[str]:
     return out
 
 
-def _longest_stripped(lines: list[str]) -> str:
-    return max((x.strip() for x in lines), key=len, default="")
+def _longest_stripped(lines: list[str]) -> tuple[int, str]:
+    """(index, stripped text) of the longest line."""
+    best, key = -1, ""
+    for i, x in enumerate(lines):
+        t = x.strip()
+        if len(t) > len(key):
+            best, key = i, t
+    return best, key
 
 
 def _pure_insertion(s: list[str], r: list[str]) -> bool:
@@ -244,11 +250,23 @@ class _Buffer:
             pos = work.find(needle, pos + 1)
         return hits
 
-    def unique_text(self, key: str) -> bool:
-        """key occurs exactly once anywhere in the text."""
+    def unique_line(self, key: str) -> int:
+        """Offset of the start of the only line that is key (give or take leading
+        whitespace), or -1 if there is not exactly one."""
         work = self.work()
-        first = work.find(key)
-        return first >= 0 and work.find(key, first + 1) < 0
+        # Searching for key + "\n" skips most mere substrings at C speed. (A copy of the
+        # line with trailing whitespace is not seen here; the exact SEARCH still matched.)
+        needle = key + "\n"
+        found = -1
+        pos = work.find(needle)
+        while pos >= 0:
+            start = work.rfind("\n", 0, pos) + 1
+            if not work[start:pos].strip():
+                if found >= 0:
+                    return -1
+                found = start
+            pos = work.find(needle, pos + 1)
+        return found
 
     def line_of(self, offset: int) -> int:
         at, line = self._mark
@@ -309,10 +327,14 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             # If its longest line occurs elsewhere too, the slow path checks for a copy of the
             # block at another indentation (locate's twin check).
             # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string).
-            hits = buf.find_exact(block.search)
-            if len(hits) == 1 and buf.unique_text(_longest_stripped(s)):
-                a = hits[0]
-                b = a + len(block.search)
+            # One scan: the SEARCH's longest line must be the only line like it in the whole
+            # text (then there is no second occurrence, nor a copy at another indentation),
+            # and SEARCH must sit exactly around it.
+            j, key = _longest_stripped(s)
+            at = buf.unique_line(key) if key else -1
+            a = at - sum(len(x) + 1 for x in s[:j]) if at >= 0 else -1
+            b = a + len(block.search)
+            if a >= 0 and (a == 0 or buf.work()[a - 1] == "\n") and buf.work()[a:b] == block.search:
                 if len(r) > len(s) and _pure_insertion(s, r) and _has_evidence(s, r):
                     there = buf.find_exact(block.replace)
                     if len(there) == 1 and there[0] <= a and there[0] + len(block.replace) >= b:
