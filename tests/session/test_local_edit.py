@@ -13,12 +13,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-SOURCE = '''def greet(name):
-    return "Hello, " + name
+SOURCE = '''"""Shapes."""
 
 
-def square(x):
-    return x * x
+def rect_area(w, h):
+    return w * h
+
+
+def perimeter(w, h):
+    return 2 * w + h
 '''
 
 
@@ -39,20 +42,21 @@ def test_embedded_model_edits_a_small_file(tmp_path):
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
-    target = tmp_path / "greet.py"
+    target = tmp_path / "shapes.py"
     target.write_text(SOURCE)
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     env.pop("STEER_BACKEND", None)
     proc = subprocess.run(
         [sys.executable, "-m", "app", "edit", str(target), "--json",
-         "-m", "Rename the function square to squared. Change nothing else."],
+         "-m", "Fix the bug in `perimeter`: it must return 2 * (w + h)."],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     result = json.loads(proc.stdout)
     assert result["applied"] is True and result["backend"] == "local"
+    assert result["attempts"] >= 1 and result["tokens"] > 0 and "perimeter" in result["diff"]
     text = target.read_text()
-    assert "def squared(x):" in text and "def square(x):" not in text
-    assert 'return "Hello, " + name' in text  # the rest is untouched
     namespace: dict = {}
     exec(compile(text, str(target), "exec"), namespace)
-    assert namespace["squared"](4) == 16
+    assert namespace["perimeter"](2, 3) == 10
+    assert namespace["rect_area"](2, 3) == 6
+    assert text.startswith('"""Shapes."""\n\n\ndef rect_area(w, h):\n    return w * h\n')  # the rest untouched
