@@ -297,16 +297,21 @@ class LiveDiff:
     def finish(self, key: Hashable, replace: str | None = None) -> list[int]:
         """The block is complete: replace its streaming hunk by the minimal hunks of its diff.
 
-        Returns the indices of the resulting hunks (none if the block changes nothing).
+        `replace` is the block's final text (its lines are taken as they are: no transform, no
+        folding); without it, what streamed is final. Returns the indices of the resulting hunks
+        (none if the block changes nothing).
         """
         h = self._by_key[key]
-        if replace is not None:
-            self.update(key, replace)
         k = self._find(h)
         first = self._row_starts[k]
         base = h.start - h.skip
         old = h.old
-        new = old[: h.skip] + h.new + ([h.tail_text] if h.tail else [])
+        if replace is not None:
+            new = replace.split("\n")
+            if new[-1] == "":
+                new.pop()
+        else:
+            new = old[: h.skip] + h.new + ([h.tail_text] if h.tail else [])
         del self._hunks[k]
         del self._by_key[key]
         pieces: list[Hunk] = []

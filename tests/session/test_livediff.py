@@ -219,3 +219,14 @@ def test_restart_after_folding_keeps_rows_consistent():
     live.update(0, "line 3\nline 4\nnew\n")
     live.update(0, "other\n")
     assert view(live) == brute_rows(LINES, [(3, 6, ["other"])])
+
+
+def test_finish_takes_the_final_text_as_is():
+    # streamed lines are shown re-indented; the final text is already adapted: no double indent
+    live = LiveDiff(["class A:", "    def f(self):", "        return 1"])
+    live.add("k", 1, 3, transform=lambda line: "    " + line if line.strip() else line)
+    live.append("k", "def f(self):\n    return 2\n")
+    assert live.hunk(0).new == ("        return 2",)  # re-indented; the first line folded into context
+    live.finish("k", "    def f(self):\n        return 2\n")
+    assert [(h.start, h.end, h.new) for h in live.hunks()] == [(2, 3, ("        return 2",))]
+    assert live.new_lines() == ["class A:", "    def f(self):", "        return 2"]

@@ -339,3 +339,19 @@ async def test_deleted_file_blocks_accept(replay, calc):
         assert "def subtract(a, b):" in calc.read_text() and "return b + a" in calc.read_text()
     finally:
         await session.close()
+
+
+async def test_indent_shifted_block_is_reindented(replay, calc):
+    url, _ = await replay(["dedented.txt"], rate=500)
+    session, client = await open_session(url, calc)
+    try:
+        await session.send("x")
+        await until(lambda: any(r.kind == "added" for r in session.live.rows(0, session.live.row_count)))
+        # while streaming, the new line is already shown at the file's indentation
+        assert [r.text for r in session.live.rows(0, session.live.row_count) if r.kind == "added"][0].startswith("    if")
+        assert (await session.wait()).status == "proposal"
+        assert [h.new for h in session.proposal] == [("    if x <= lo:",)]
+        assert session.accept_all()
+        assert "    if x <= lo:\n        return lo\n" in calc.read_text()
+    finally:
+        await session.close()
