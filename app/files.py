@@ -143,7 +143,21 @@ class Document:
         new = text.split("\n")
         assert len(parts) == len(old)
         pairs: list[tuple[str, str]] = []  # (line, the newline after it)
-        for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        # Lines equal at both ends keep their endings by position; only the middle is diffed
+        # (a diff of repeated lines, blank ones say, could pair them up the wrong way).
+        pre = 0
+        while pre < len(old) and pre < len(new) and old[pre] == new[pre]:
+            pre += 1
+        suf = 0
+        while suf < len(old) - pre and suf < len(new) - pre and old[-1 - suf] == new[-1 - suf]:
+            suf += 1
+        ops = [("equal", 0, pre, 0, pre)]
+        for tag, i1, i2, j1, j2 in SequenceMatcher(
+            None, old[pre : len(old) - suf], new[pre : len(new) - suf], autojunk=False
+        ).get_opcodes():
+            ops.append((tag, i1 + pre, i2 + pre, j1 + pre, j2 + pre))
+        ops.append(("equal", len(old) - suf, len(old), len(new) - suf, len(new)))
+        for tag, i1, i2, j1, j2 in ops:
             if tag == "equal":
                 pairs.extend((parts[i], ends[i] if i < len(ends) else self.newline) for i in range(i1, i2))
             elif tag == "replace":

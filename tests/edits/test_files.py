@@ -164,3 +164,51 @@ def test_killed_mid_write_leaves_old_file_whole(tmp_path):
     leftovers = [x.name for x in tmp_path.iterdir() if x.name not in ("big.txt", "writing")]
     # The killed writer may leave its temp file (a dot-file), never a damaged target.
     assert all(name.startswith(".big.txt.steer-") for name in leftovers)
+
+
+def test_deleted_file_is_not_recreated(tmp_path):
+    p = tmp_path / "a.txt"
+    p.write_bytes(b"one\n")
+    d = Document.read(p)
+    p.unlink()
+    with pytest.raises(FileChangedError):
+        d.write("two\n")
+    assert not p.exists()
+
+
+# ---------------------------------------------------------------- property: bytes outside edits
+
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_line_text = st.text(alphabet=st.characters(blacklist_characters="\r\n\x00", blacklist_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=int(os.environ.get("STEER_HYPOTHESIS_EXAMPLES", "60")), deadline=None)
+@given(
+    st.lists(st.tuples(_line_text, st.sampled_from(["\n", "\r\n", "\r"])), min_size=1, max_size=12),
+    st.booleans(), st.booleans(), st.data(),
+)
+def test_only_the_edited_line_changes(tmp_path_factory, lines, bom, final, data):
+    # a "\r" ending followed by an empty line's "\n" would read as one "\r\n"
+    assume(not any(nl == "\r" and i + 1 < len(lines) and lines[i + 1][0] == "" for i, (_t, nl) in enumerate(lines)))
+    raw_text = "".join(t + nl for t, nl in lines)
+    if not final:
+        raw_text = raw_text[: -len(lines[-1][1])]
+    raw = (b"\xef\xbb\xbf" if bom else b"") + raw_text.encode("utf-8")
+    p = tmp_path_factory.mktemp("doc") / "f.txt"
+    p.write_bytes(raw)
+    d = Document.read(p)
+    assert d.encode(d.text) == raw  # a no-op write is byte-identical
+    text_lines = d.text.split("\n")
+    k = data.draw(st.integers(0, len(lines) - 1))
+    text_lines[k] = "EDITED"
+    d.write("\n".join(text_lines))
+    out = p.read_bytes()
+    body = out[3:] if bom else out
+    assert out.startswith(b"\xef\xbb\xbf") == bom
+    # every other line keeps its text and its own line ending
+    expect = "".join(("EDITED" if i == k else t) + nl for i, (t, nl) in enumerate(lines))
+    if not final:
+        expect = expect[: -len(lines[-1][1])]
+    assert body == expect.encode("utf-8")
