@@ -64,6 +64,7 @@ class CodeView(ScrollView, can_focus=True):
         self._tokens: list | None = None  # per document line, None until lexed
         self._lex_gen = 0
         self._line_lexer = LineLexer(lexer_for(None))
+        self._lexer_ready = False
         self.source = PlainRows(self.lines)
         self.mode = "file"  # file | diff | raw: what the rows are
         self.anchor: int | None = None  # selection anchor (document line), None: no selection
@@ -80,10 +81,10 @@ class CodeView(ScrollView, can_focus=True):
     # ----- data -------------------------------------------------------------------------
 
     def set_document(self, lines: list[str], path: str | None = None) -> None:
-        """Show a (new version of the) document; highlighting follows in a thread."""
+        """Show a (new version of the) document; highlighting follows (small files: at once)."""
         if path is not None and path != self.path:
             self.path = path
-            self._line_lexer = LineLexer(lexer_for(path))
+            self._lexer_ready = False
         self.lines = lines
         self._tokens = None
         self._max_width = max((len(line) for line in lines), default=0)
@@ -93,12 +94,26 @@ class CodeView(ScrollView, can_focus=True):
         if self.mode == "file" and isinstance(self.source, PlainRows):
             self.source = PlainRows(lines)
         self._lex_gen += 1
-        if len(lines) <= SYNC_LEX_LINES:
-            # Small files: highlight now (a few ms), so the first frame is already coloured.
+        if self._lexer_ready and len(lines) <= SYNC_LEX_LINES:
+            # Small files: highlight now (a few ms), so an accepted edit never flashes uncoloured.
             self._tokens = lex_lines(self._line_lexer.lexer, "\n".join(lines))
         elif self.is_mounted:
-            self._start_lexing()
+            # The first time, find the lexer after the first frame: start-up shows the text first.
+            self.call_after_refresh(self._highlight, self._lex_gen)
         self.invalidate()
+
+    def _highlight(self, gen: int) -> None:
+        if gen != self._lex_gen:
+            return
+        if not self._lexer_ready:
+            self._line_lexer = LineLexer(lexer_for(self.path))
+            self._lexer_ready = True
+        if len(self.lines) <= SYNC_LEX_LINES:
+            self._tokens = lex_lines(self._line_lexer.lexer, "\n".join(self.lines))
+            self._cache.clear()  # cached strips were drawn plain
+            self.invalidate()
+        else:
+            self._start_lexing()
 
     @property
     def highlighted(self) -> bool:
@@ -113,6 +128,7 @@ class CodeView(ScrollView, can_focus=True):
             tokens = await asyncio.to_thread(lex_lines, lexer, text)
             if gen == self._lex_gen:
                 self._tokens = tokens
+                self._cache.clear()  # cached strips were drawn plain
                 self.invalidate()
 
         self.run_worker(run(), group="lex", exclusive=True, exit_on_error=False)
@@ -451,7 +467,7 @@ class CodeView(ScrollView, can_focus=True):
     def on_mount(self) -> None:
         self.watch(self.app, "theme", self._theme_changed, init=False)
         if self.lines and self._tokens is None:
-            self._start_lexing()
+            self.call_after_refresh(self._highlight, self._lex_gen)
 
     def _theme_changed(self, _name: str) -> None:
         self._styles = {}
