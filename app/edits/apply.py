@@ -5,6 +5,17 @@ If any block cannot be placed, nothing is applied and ApplyError says which bloc
 why, and which real lines of the file come closest. A block whose SEARCH is gone but
 whose REPLACE is already there is "already applied" and skipped; if every block is,
 the response changes nothing. The text's final newline (or its absence) is kept.
+
+Decisions worth knowing:
+- An empty SEARCH creates content only in an empty file; elsewhere it needs an
+  apply_patch `@@ anchor` (insert after that unique line) or `*** End of File` (append).
+  Otherwise it is refused: "append somewhere" is a guess.
+- A REPLACE that brings a placeholder comment (`# ... existing code ...`) which SEARCH
+  does not have is refused: applying it would delete real code.
+- "Already applied" needs positive evidence: the lines the block adds (>= 10 chars) are
+  found, uniquely, where SEARCH would be. A pure deletion is never "already applied".
+- In a response naming several files, only the blocks for the target apply (the others
+  are reported as other_file); with one name or none, every block is for the target.
 """
 
 from __future__ import annotations

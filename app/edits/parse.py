@@ -213,10 +213,10 @@ class StreamParser:
         if state is None:  # held: the line may be a marker; wait for its newline
             return
         if state is False:
+            if not rest.strip():
+                return  # still only indentation (checked on the new piece alone: O(chunk))
             line = "".join(self._pieces)
             stripped = line.lstrip()
-            if not stripped:
-                return
             if stripped[0] in _MARKERISH:
                 self._partial_code = None
                 return
