@@ -108,8 +108,10 @@ def _common_indent(lines: list[str]) -> str:
 def _reindent_rewrite(region: list[str], new: list[str]) -> list[str]:
     """A rewritten region the model dedented (or over-indented) as a whole gets the
     region's own common indentation back."""
+    if not any(x.strip() for x in region) or not any(x.strip() for x in new):
+        return new  # no indentation to go by
     want, have = _common_indent(region), _common_indent(new)
-    if want == have or not any(x.strip() for x in new):
+    if want == have:
         return new
     out = []
     for ln in new:

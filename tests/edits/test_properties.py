@@ -353,3 +353,25 @@ def test_structured_junk_streams_like_whole_and_never_crashes(lines, size, crlf,
         apply_response("a\nb\nc\n", junk, region_text=region_text)
     except ApplyError:
         pass
+
+
+@SETTINGS
+@given(file_st, st.data(), st.booleans(), st.booleans())
+def test_region_rewrite_applies_to_exactly_new(old, data, dedent, prose):
+    a = data.draw(st.integers(0, len(old) - 1))
+    b = data.draw(st.integers(a + 1, len(old)))
+    region = old[a:b]
+    base = " " * data.draw(st.sampled_from([0, 4, 8]))
+    body = data.draw(st.lists(st.builds(lambda d, n: "    " * d + f"rewritten_{n}()", st.integers(0, 2), st.integers(0, 99)),
+                              min_size=1, max_size=6))
+    body[0] = body[0].lstrip()  # one line at the base indentation
+    shown = body if dedent else [base + x for x in body]
+    resp = ("Here is the rewritten code:\n" if prose else "") + "```python\n" + text(shown) + "```\n"
+    res = apply_response(text(old), resp, region_text=text(region), region_start=a)
+    # the rewrite lands at the region's own indentation, however the model indented it
+    if any(x.strip() for x in region):
+        ind = " " * min(len(x) - len(x.lstrip()) for x in region if x.strip())
+        expect = old[:a] + [ind + x for x in body] + old[b:]
+    else:
+        expect = old[:a] + shown + old[b:]
+    assert res.new_text == text(expect)
