@@ -33,7 +33,7 @@ def _read_response(name: str) -> str:
     else:
         with open(name, "rb") as f:
             data = f.read()
-    return data.decode("utf-8", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")  # a BOM is not part of the first marker line
 
 
 def _region(spec: str, text: str) -> tuple[str, int]:

@@ -504,7 +504,7 @@ class StreamParser:
             text = line[1:]
         if not self._open:
             h.index = self._index
-            self._start(out, self.hunk_kind(), h.path)
+            self._start(out, self._hunk_kind(), h.path)
         if h.blanks:
             for _ in range(h.blanks):
                 h.search.append("")
@@ -522,7 +522,7 @@ class StreamParser:
             self._replace_delta(out, text + "\n")
         return True
 
-    def hunk_kind(self) -> str:
+    def _hunk_kind(self) -> str:
         return APPLY_PATCH if self._state in (_PATCH, _PATCH_ADD) else UDIFF
 
     def _end_hunk(self, out: list[Event]) -> None:

@@ -109,3 +109,10 @@ def test_region_rewrite_flag(tmp_path, capsys):
     assert main(["apply", "--region", "4:5", str(p), resp]) == 0
     assert p.read_text() == "def f():\n    return 1\n\ndef g():\n    return 2\n"
     assert main(["apply", "--region", "9:12", str(p), resp]) == 2
+
+
+def test_response_file_with_bom_and_crlf(target, tmp_path):
+    r = tmp_path / "resp.txt"
+    r.write_bytes(b"\xef\xbb\xbf" + RESP.replace("\n", "\r\n").encode())
+    assert main(["apply", str(target), str(r)]) == 0
+    assert target.read_bytes() == b"a = 1\r\nb = 3\r\n"
