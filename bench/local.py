@@ -1,0 +1,308 @@
+"""Embedded engine vs llama-cpp-python's own server: time to first token (cold, prewarmed, steer) and decode speed.
+
+Ours: app.server.engines.local.LocalEngine driven in-process through the Engine API (the
+gateway adds a loopback WebSocket hop, measured in bench/transport.py). Baseline:
+`python -m llama_cpp.server` with the same GGUF, threads and context, streamed over HTTP
+SSE; its cold prompts are prompts it has never seen. Each file gets a fresh nonce per
+scenario so nothing is cached by accident. The baseline server needs uvicorn, fastapi,
+sse-starlette, starlette-context and pydantic-settings (bench-only; not project deps).
+
+Targets (DESIGN.md): TTFT after prewarm <= 10% of the baseline's cold TTFT; decode >= baseline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+from bench.table import print_table
+
+MAX_TOKENS = 64
+INSTRUCTION = "Make `{name}` raise ValueError when `items` is empty, with a clear message."
+FOLLOW_UP = "Also add a one-line docstring to `{name}`."
+STEER_WORDS = "Use TypeError instead of ValueError."
+
+
+def make_file(lines: int, nonce: str) -> tuple[str, str]:
+    """A plausible Python module of about `lines` lines; returns (text, name of a function to edit)."""
+    out = [f'"""Order utilities ({nonce})."""', "", "from dataclasses import dataclass", "", ""]
+    out += ["@dataclass", "class Order:", "    sku: str", "    price: float", "    qty: int = 1", "", ""]
+    i = 0
+    names = []
+    while len(out) + 9 <= lines - 1:
+        name = f"summarize_{['totals', 'prices', 'counts', 'discounts', 'taxes', 'returns'][i % 6]}_{i}"
+        names.append(name)
+        out += [
+            f"def {name}(items, rate={1 + i % 7}):",
+            f'    """Combine orders for report {i}."""',
+            "    total = 0",
+            "    for order in items:",
+            f"        if order.qty > {i % 5}:",
+            f"            total += order.price * order.qty * rate",
+            "    return round(total, 2)",
+            "",
+            "",
+        ]
+        i += 1
+    k = 0
+    while len(out) < lines:
+        out.append(f"LIMIT_{k} = {k * 10}")
+        k += 1
+    text = "\n".join(out) + "\n"
+    target = names[len(names) // 2]
+    return text, target
+
+
+def _messages(text: str, target: str, extra: list[dict] | None = None) -> list[dict]:
+    from app import prompts
+
+    fmt = prompts.default_format("local")
+    msgs = prompts.build_messages(fmt, "orders.py", text, INSTRUCTION.format(name=target))
+    return msgs + (extra or [])
+
+
+def _prewarm_messages(text: str) -> list[dict]:
+    from app import prompts
+
+    fmt = prompts.default_format("local")
+    return [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "orders.py", text)]
+
+
+# ---------------------------------------------------------------- ours
+
+
+class _Ours:
+    def __init__(self, engine):
+        self.engine = engine
+
+    async def run(self, messages, session, *, generate=True, max_tokens=MAX_TOKENS, stop_after=None):
+        """Returns (ttft_s, decode_tok_s, text, request, cancel_time)."""
+        from app.server.engines.base import EngineRequest
+
+        req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=max_tokens, generate=generate)
+        cancel = threading.Event()
+        t0 = time.perf_counter()
+        first = last = None
+        parts = []
+        cancel_at = None
+        async for delta in self.engine.stream(req, cancel):
+            now = time.perf_counter()
+            first = first or now
+            last = now
+            parts.append(delta)
+            if stop_after and len(parts) >= stop_after and not cancel.is_set():
+                cancel_at = time.perf_counter()
+                cancel.set()
+        ttft = (first - t0) if first else time.perf_counter() - t0
+        n = req.usage.output_tokens
+        tps = (n - 1) / (last - first) if first and last and last > first and n > 1 else float("nan")
+        return ttft, tps, "".join(parts), req, cancel_at
+
+
+async def _bench(sizes: list[int], n_threads: int, n_ctx: int, baseline: "_Baseline") -> dict:
+    from app.server.engines.local import LocalEngine
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=n_ctx)
+    t = time.perf_counter()
+    await engine.start()
+    load_s = time.perf_counter() - t
+    ours = _Ours(engine)
+    results: dict = {"load_s": load_s}
+    try:
+        for lines in sizes:
+            r = results[lines] = {}
+            # Cold: a file the engine has never seen, in a new session.
+            text, target = make_file(lines, uuid.uuid4().hex)
+            ttft, tps, answer, req, _ = await ours.run(_messages(text, target), f"cold-{lines}")
+            r["cold"], r["decode"], r["prompt_tokens"] = ttft, tps, req.usage.input_tokens
+            # Follow-up on the same session: the transcript grows, the prefix is cached.
+            follow = [{"role": "assistant", "content": answer}, {"role": "user", "content": FOLLOW_UP.format(name=target)}]
+            r["follow_up"], tps2, _, _, _ = await ours.run(_messages(text, target, follow), f"cold-{lines}")
+            r["decode2"] = tps2
+            # Prewarm: the file is opened (prewarmed) while the user types, then Enter.
+            text, target = make_file(lines, uuid.uuid4().hex)
+            session = f"warm-{lines}"
+            t = time.perf_counter()
+            await ours.run(_prewarm_messages(text), session, generate=False)
+            r["prewarm_s"] = time.perf_counter() - t
+            r["warm"], _, answer, req, _ = await ours.run(_messages(text, target), session)
+            r["warm_evaluated"] = req.usage.evaluated_tokens
+            # Steer, in the same (warm) session: a new turn is interrupted after a few tokens and
+            # continued with the partial answer + new words, as the gateway's response.steer does.
+            follow = [{"role": "assistant", "content": answer}, {"role": "user", "content": FOLLOW_UP.format(name=target)}]
+            msgs = _messages(text, target, follow)
+            _, _, partial, first, cancel_at = await ours.run(msgs, session, stop_after=8)
+            steer = [{"role": "assistant", "content": partial}, {"role": "user", "content": STEER_WORDS}]
+            t = time.perf_counter()
+            ttft, _, _, req, _ = await ours.run(msgs + steer, session)
+            # From the moment of the cancel: that is when the user pressed Enter.
+            r["steer"] = (t - cancel_at) + ttft if cancel_at else ttft
+            r["steer_evaluated"] = req.usage.evaluated_tokens
+            # The baseline right after, on new files of the same size: both see the same machine load.
+            results[("base", lines)] = await asyncio.to_thread(baseline.measure, lines)
+    finally:
+        await engine.close()
+    return results
+
+
+# ---------------------------------------------------------------- baseline: llama_cpp.server
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _baseline_missing() -> str | None:
+    import importlib.util
+
+    missing = [m for m in ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings") if importlib.util.find_spec(m) is None]
+    if missing:
+        return "llama_cpp.server needs " + ", ".join(missing) + " (pip install 'llama-cpp-python[server]')"
+    return None
+
+
+class _Baseline:
+    """llama_cpp.server in a subprocess; started before our engine loads, measured per file size."""
+
+    def __init__(self, model_path: str, n_threads: int, n_ctx: int):
+        self.cmd = [sys.executable, "-m", "llama_cpp.server", "--model", model_path, "--n_threads", str(n_threads),
+                    "--n_threads_batch", str(n_threads), "--n_ctx", str(n_ctx), "--host", "127.0.0.1"]
+        self.proc = None
+        self.error: str | None = _baseline_missing()
+        self.load_s = float("nan")
+
+    def start(self) -> None:
+        import tempfile
+
+        import httpx
+
+        if self.error:
+            return
+        port = _free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        # stderr to a file: the server logs the whole chat template, enough to fill a pipe and block it.
+        self.log = tempfile.TemporaryFile("w+")
+        self.proc = subprocess.Popen(self.cmd + ["--port", str(port)], stdout=subprocess.DEVNULL, stderr=self.log, text=True)
+        t = time.perf_counter()
+        while True:
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                self.error = f"llama_cpp.server exited: {self.log.read()[-500:]}"
+                return
+            try:
+                if httpx.get(f"{self.base}/v1/models", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.perf_counter() - t > 300:
+                self.error = "llama_cpp.server did not start in 300 s"
+                self.stop()
+                return
+            time.sleep(0.25)
+        self.load_s = time.perf_counter() - t
+        self.client = httpx.Client(timeout=900)
+
+    def measure(self, lines: int) -> dict:
+        if self.error:
+            return {}
+        r: dict = {}
+        text, target = make_file(lines, uuid.uuid4().hex)
+        r["cold"], r["decode"], answer = _sse_chat(self.client, self.base, _messages(text, target))
+        follow = [{"role": "assistant", "content": answer}, {"role": "user", "content": FOLLOW_UP.format(name=target)}]
+        r["follow_up"], r["decode2"], _ = _sse_chat(self.client, self.base, _messages(text, target, follow))
+        return r
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            self.proc = None
+
+
+def _sse_chat(client, base: str, messages: list[dict]) -> tuple[float, float, str]:
+    body = {"messages": messages, "max_tokens": MAX_TOKENS, "temperature": 0.0, "stream": True}
+    t0 = time.perf_counter()
+    first = last = None
+    chunks = 0
+    text = []
+    with client.stream("POST", f"{base}/v1/chat/completions", json=body) as resp:
+        resp.raise_for_status()
+        for line in resp.iter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            delta = json.loads(line[6:])["choices"][0].get("delta", {}).get("content")
+            if delta:
+                now = time.perf_counter()
+                first = first or now
+                last = now
+                chunks += 1  # llama_cpp.server streams one chunk per token
+                text.append(delta)
+    ttft = (first or time.perf_counter()) - t0
+    tps = (chunks - 1) / (last - first) if first and last and last > first and chunks > 1 else float("nan")
+    return ttft, tps, "".join(text)
+
+
+# ---------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    from app.server import model_store
+    from app.server.engines.local import default_threads
+
+    try:
+        model_store.require_llama_cpp()
+        model_path = str(model_store.ensure_model(progress=True))
+    except model_store.ModelStoreError as exc:
+        print(f"bench local: skipped: {exc}", file=sys.stderr)
+        return 0
+    sizes = [40, 300]
+    n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())
+    n_ctx = 8192
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nbench local: {os.path.basename(model_path)}, {n_threads} threads, n_ctx {n_ctx}, max {MAX_TOKENS} tokens, "
+          f"greedy; load average at start {load:.1f} on {os.cpu_count()} cores")
+    baseline = _Baseline(model_path, n_threads, n_ctx)
+    baseline.start()  # loaded before ours, idle while ours runs
+    try:
+        ours = asyncio.run(_bench(sizes, n_threads, n_ctx, baseline))
+    finally:
+        baseline.stop()
+    base = {"load_s": baseline.load_s, **{lines: ours[("base", lines)] for lines in sizes}} if not baseline.error else baseline.error
+    rows = []
+    for lines in sizes:
+        o = ours[lines]
+        b = base[lines] if isinstance(base, dict) else {}
+        rows.append([f"{lines}-line file", "prompt tokens", o["prompt_tokens"], "", ""])
+        rows.append([f"{lines}-line file", "TTFT cold (s)", o["cold"], b.get("cold", "n/a"), ""])
+        rows.append([f"{lines}-line file", "prewarm, no generation (s)", o["prewarm_s"], "n/a", ""])
+        ratio = o["warm"] / b["cold"] if b.get("cold") else None
+        verdict = f"{ratio:.1%} of baseline cold ({'meets' if ratio <= 0.10 else 'misses'} <= 10%)" if ratio else ""
+        rows.append([f"{lines}-line file", f"TTFT after prewarm (s), {o['warm_evaluated']} tokens evaluated", o["warm"], "n/a", verdict])
+        rows.append([f"{lines}-line file", "TTFT follow-up turn (s)", o["follow_up"], b.get("follow_up", "n/a"), ""])
+        rows.append([f"{lines}-line file", f"TTFT steer, Enter to first token (s), {o['steer_evaluated']} evaluated", o["steer"], "n/a", ""])
+        d_ours = statistics.fmean([x for x in (o["decode"], o["decode2"]) if x == x])
+        d_base = statistics.fmean([x for x in (b.get("decode", float("nan")), b.get("decode2", float("nan"))) if x == x] or [float("nan")])
+        rows.append([f"{lines}-line file", "decode tokens/s", d_ours, d_base if d_base == d_base else "n/a",
+                     f"{'meets' if d_ours >= d_base * 0.97 else 'misses'} >= baseline (3% noise)" if d_base == d_base else ""])
+    rows.append(["model", "load (s)", ours["load_s"], base.get("load_s", "n/a") if isinstance(base, dict) else "n/a", ""])
+    print_table("embedded engine vs llama_cpp.server (same model, threads, context)", ["prompt", "measure", "steer (ours)", "llama_cpp.server", "target"], rows)
+    if not isinstance(base, dict):
+        print(f"\nbaseline not run: {base}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
