@@ -25,7 +25,8 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.httpio import Buffered, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
+from app.server.httpio import (Buffered, Head, HttpError, SseWriter, WebSocket, error_body, set_nodelay,
+                              simple_response)
 
 log = logging.getLogger("steer.gateway")
 
@@ -120,7 +121,8 @@ class Response:
     generate: bool = True
     event_id: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
-    pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it runs
+    pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
+    stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours
     steer_input: list[dict] | None = None
     started: bool = False
     done: bool = False
@@ -128,10 +130,12 @@ class Response:
 
     def stop(self) -> None:
         self.cancel.set()
-        if self.pump is not None and not self.pump.done():
+        pump = self.pump
+        if pump is not None and not self.stopping and not pump.done() and pump is not asyncio.current_task():
             # Interrupt an engine that is waiting (network, a decode thread) right now rather
             # than at its next delta; deltas produced after this point are never sent.
-            self.pump.cancel()
+            self.stopping = True
+            pump.cancel()
 
 
 class Lane:
@@ -202,6 +206,7 @@ class Gateway:
         task = asyncio.current_task()
         self._conn_tasks.add(task)
         conn_id = f"c{next(self._conn_ids)}"
+        set_nodelay(writer)
         buf = Buffered(reader)
         try:
             while True:
@@ -452,6 +457,16 @@ class Gateway:
             await send(self._event(resp, "response.output_text.delta", item_id=item_id, output_index=0,
                                    content_index=0, delta=delta))
 
+    @staticmethod
+    async def _close_quietly(agen) -> None:
+        try:
+            await agen.aclose()
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():  # a cancellation of our own task, not stop()'s echo
+                raise
+        except Exception:  # an engine's cleanup must not fail the turn
+            pass
+
     async def _generate(self, resp: Response, send) -> tuple[dict, str]:
         request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
                                 session_key=resp.session_key, model=resp.model,
@@ -462,29 +477,34 @@ class Gateway:
         item_id = "msg_" + resp.id[5:]
         if not resp.cancel.is_set():
             agen = self.engine.stream(request, resp.cancel)
-            resp.pump = asyncio.ensure_future(self._pump(resp, agen, parts, item_id, send))
+            # The deltas are pulled by the task running this response (the lane or the HTTP
+            # connection), not by a task of their own: a task per response cost two loop
+            # iterations per turn and split one burst of events into several writes. stop()
+            # cancels this task while it is inside the pump only (resp.pump is set just for
+            # that span), and the CancelledError it causes is absorbed here; any other
+            # cancellation (connection closing, gateway shutdown) still propagates.
+            task = asyncio.current_task()
+            resp.pump = task
             try:
-                await asyncio.wait({resp.pump})
+                await self._pump(resp, agen, parts, item_id, send)
             except asyncio.CancelledError:
-                resp.stop()
-                await asyncio.wait({resp.pump})
+                if not resp.stopping or task.uncancel() > 0:
+                    resp.pump = None
+                    resp.cancel.set()
+                    await self._close_quietly(agen)
+                    raise
+            except EngineError as exc:
+                failure = exc
+            except (ConnectionError, OSError):
+                resp.pump = None
+                resp.cancel.set()
+                await self._close_quietly(agen)
                 raise
-            finally:
-                try:
-                    await agen.aclose()
-                except Exception:
-                    pass
-            pump, resp.pump = resp.pump, None
-            if not pump.cancelled():
-                exc = pump.exception()
-                if isinstance(exc, EngineError):
-                    failure = exc
-                elif isinstance(exc, (ConnectionError, OSError)):
-                    resp.stop()
-                    raise exc
-                elif exc is not None:  # an engine bug must not kill the connection
-                    log.error("engine %s failed", self.engine.name, exc_info=exc)
-                    failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # an engine bug must not kill the connection
+                log.error("engine %s failed", self.engine.name, exc_info=exc)
+                failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
+            resp.pump = None
+            await self._close_quietly(agen)
         text = "".join(parts)
         usage = request.usage
         if not usage.output_tokens:
@@ -587,6 +607,7 @@ class WsSession:
             lane.current = resp
             try:
                 await self.gw.run(resp, self.ws.send_json, self._successor)
+                self.ws.flush()  # the terminal event leaves now, not one loop iteration later
             except (ConnectionError, OSError):
                 for r in self.responses.values():
                     r.stop()

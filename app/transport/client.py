@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import json
 import logging
+import socket
 import ssl as ssl_module
 import time
 from collections import OrderedDict, deque
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect as ws_connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus, InvalidHandshake
+from websockets.frames import Frame, Opcode
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
                                   Notice, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
@@ -33,6 +35,7 @@ from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Er
 log = logging.getLogger("steer.transport")
 
 _END = object()
+_decode = json.JSONDecoder().decode  # on str: skips json.loads' encoding sniffing of bytes
 
 # Errors after which the client reconnects and replays instead of failing the turn.
 RECONNECT_CODES = {"websocket_connection_limit_reached"}
@@ -93,6 +96,85 @@ class _Turn:
     server_ok: bool  # the server's stored state matches `messages` (False after an abandon/drop)
 
 
+class _Events:
+    """One stream's event FIFO: a deque plus the readers waiting on it.
+
+    It replaces asyncio.Queue on the per-delta path (one future per wait, none per item)."""
+
+    __slots__ = ("items", "_waiters")
+
+    def __init__(self):
+        self.items: deque = deque()
+        self._waiters: list[asyncio.Future] = []
+
+    def put_nowait(self, item) -> None:
+        self.items.append(item)
+        if self._waiters:
+            waiters, self._waiters = self._waiters, []
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def get_nowait(self):
+        return self.items.popleft()
+
+    def empty(self) -> bool:
+        return not self.items
+
+    async def get(self):
+        while not self.items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        return self.items.popleft()
+
+
+class _Connection(ClientConnection):
+    """A `websockets` client connection that hands each complete message to `on_message` as
+    soon as its bytes arrive (inside data_received) instead of queueing it for recv().
+
+    That saves a task wake-up and the library's message queue per received batch; ping,
+    pong and close frames still go through the library."""
+
+    on_message = None  # callable(bytes | bytearray); set before the connection receives data
+    _fragments: list[bytes] | None = None
+
+    def process_event(self, event) -> None:
+        handler = self.on_message
+        if handler is None or self.response is None or not isinstance(event, Frame):
+            super().process_event(event)  # the handshake response, or no handler
+            return
+        opcode = event.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if event.fin:
+                handler(event.data)
+            else:
+                self._fragments = [bytes(event.data)]
+        elif opcode is Opcode.CONT:
+            if self._fragments is not None:
+                self._fragments.append(bytes(event.data))
+                if event.fin:
+                    data, self._fragments = b"".join(self._fragments), None
+                    handler(data)
+        else:
+            super().process_event(event)
+
+
+def _set_nodelay(ws: ClientConnection) -> None:
+    # Requests and cancels are single small frames the server is waiting on: no Nagle delay.
+    # (asyncio already sets this on TCP transports; this keeps it true on any loop/transport.)
+    sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+
+
 def _is_loopback_url(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     return host in ("localhost", "::1") or host.startswith("127.")
@@ -142,7 +224,7 @@ class ResponseStream:
         self.final: Event | None = None  # the last terminal event
         self.history: list[tuple[str | None, str, str]] = []  # (response_id, status, text) of steered predecessors
         self.event_id: str | None = None
-        self._queue: asyncio.Queue = asyncio.Queue()
+        self._queue = _Events()
         self._interrupted = False  # cancel() or steer() called on the current response: drop its deltas
         self._cancel_requested = False
         self._steer_words: list[dict] | None = None  # waiting for the server's answer to response.steer
@@ -160,7 +242,8 @@ class ResponseStream:
         return self
 
     async def __anext__(self) -> Event:
-        item = await self._queue.get()
+        queue = self._queue
+        item = queue.items.popleft() if queue.items else await queue.get()
         if item is _END:
             self._queue.put_nowait(_END)  # keep answering StopAsyncIteration
             raise StopAsyncIteration
@@ -263,6 +346,9 @@ class ResponseStream:
         self.response_id = None
         self.text = ""
         self.status = "pending"
+        # The predecessor's terminal is history too: left here, cancel() took it for this
+        # response's own end and ended the stream without stopping the successor.
+        self.final = None
         self.stats = Stats(sent_at=time.perf_counter())
         self._interrupted = False
         self._cancel_requested = False
@@ -341,9 +427,16 @@ class ResponsesClient:
         kwargs = {}
         if self._ssl is not None:
             kwargs["ssl"] = self._ssl
+
+        def make_connection(*args, **kw) -> _Connection:
+            conn = _Connection(*args, **kw)
+            conn.on_message = self._on_message
+            return conn
+
         return await ws_connect(self.url, additional_headers=headers, compression=None,
                                 open_timeout=self.connect_timeout, max_size=self.max_size,
-                                proxy=None if _is_loopback_url(self.url) else True, **kwargs)
+                                proxy=None if _is_loopback_url(self.url) else True,
+                                create_connection=make_connection, **kwargs)
 
     async def _ensure_connected(self) -> ClientConnection:
         if self._ws is not None:
@@ -374,6 +467,7 @@ class ResponsesClient:
                     # Ids and lanes abandoned on the old connection cannot appear on this one.
                     self._abandoned.clear()
                     self._abandoned_lanes.clear()
+                    _set_nodelay(ws)
                     self._ws = ws
                     self._reader = asyncio.create_task(self._read_loop(ws))
                     return ws
@@ -406,22 +500,27 @@ class ResponsesClient:
                 await asyncio.wait({self._reader}, timeout=5)
         await self._ensure_connected()
 
+    def _on_message(self, raw) -> None:
+        """Called by the connection, inside data_received, for each complete message."""
+        try:
+            obj = _decode(raw.decode() if not isinstance(raw, str) else raw)
+        except (TypeError, ValueError):  # UnicodeDecodeError is a ValueError
+            log.warning("ignoring a frame that is not JSON")
+            return
+        if isinstance(obj, dict):
+            try:
+                self._dispatch(obj)
+            except Exception:  # a client bug must not silently stall every stream
+                log.exception("dispatching %s failed", obj.get("type"))
+
     async def _read_loop(self, ws: ClientConnection) -> None:
+        """Messages are dispatched as they arrive (_on_message); this waits for the end."""
         reason = "the server closed the connection"
         try:
-            async for raw in ws:
-                try:
-                    obj = json.loads(raw)
-                except (TypeError, ValueError):
-                    log.warning("ignoring a frame that is not JSON")
-                    continue
-                if isinstance(obj, dict):
-                    try:
-                        self._dispatch(obj)
-                    except Exception:  # a client bug must not silently stall every stream
-                        log.exception("dispatching %s failed", obj.get("type"))
-        except ConnectionClosed as exc:
-            reason = f"connection lost ({exc})"
+            await ws.wait_closed()
+            exc = ws.protocol.close_exc
+            if not isinstance(exc, ConnectionClosedOK):
+                reason = f"connection lost ({exc})"
         except Exception as exc:
             reason = f"connection lost ({type(exc).__name__}: {exc})"
         finally:
