@@ -688,7 +688,10 @@ class Session:
         except L.LocateError as exc:
             b.status = "failed"
             b.reason = exc.message or exc.reason
-            b.feedback = _feedback_for(b.index, b.reason, exc.closest or _closest(lines, search))
+            # While streaming, no fuzzy "closest lines" search: the applier writes the feedback
+            # at the end of the answer, and this runs between deltas.
+            closest = exc.closest or ("" if block is None else _closest(lines, block.search))
+            b.feedback = _feedback_for(b.index, b.reason, closest)
             return None
         return loc.start, loc.end, _adapter(loc), loc
 
@@ -804,11 +807,36 @@ class Session:
             self._proposal_changed()
             if applied.already_applied:
                 return TurnResult("nothing", "already applied", already_applied=True)
+            confused = self._identical_but_absent(mine)
+            if confused is not None:
+                # SEARCH == REPLACE and not in the file: the model wrote the new code twice.
+                # That is a failed edit, not "nothing to change".
+                i, first = confused
+                self._feedback = (
+                    f"Edit {i + 1} was not applied: its SEARCH and REPLACE are identical, and SEARCH is not in "
+                    f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
+                    "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit.")
+                return TurnResult("refused", f"edit {i + 1} repeats new code in SEARCH that is not in the file")
             return TurnResult("nothing", "the edit changes nothing")
         if join_lines(self.live.new_lines(), self._final_nl) != new_text:
             self.live.reset(self.live.lines, _diff_hunks(self.live.lines, split_lines(new_text)[0]))
             self._proposal_changed()
         return TurnResult("proposal")
+
+    def _identical_but_absent(self, blocks) -> tuple[int, str] | None:
+        """(index, first line) of a block whose SEARCH == REPLACE and whose SEARCH is not in the file."""
+        from app.edits import locate as L
+
+        for pos, block in enumerate(blocks):
+            if block.search != block.replace or not block.search.strip():
+                continue
+            search = L.split_lines(block.search)
+            try:
+                L.locate(self.live.lines, search)
+            except L.LocateError:
+                first = next((x for x in search if x.strip()), "")
+                return (block.index if block.index is not None else pos), first
+        return None
 
     def _feedback_instruction(self) -> str:
         if getattr(self, "_feedback", ""):

@@ -355,3 +355,25 @@ async def test_indent_shifted_block_is_reindented(replay, calc):
         assert "    if x <= lo:\n        return lo\n" in calc.read_text()
     finally:
         await session.close()
+
+
+async def test_identical_search_and_replace_not_in_the_file_is_refused(replay, calc):
+    # a small model's mistake: the new code written as both SEARCH and REPLACE
+    url, engine = await replay(["echo_new.txt", "fix_mean.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "proposal" and result.attempts == 2
+        assert "identical" in engine.requests[1].messages[-1]["content"]
+    finally:
+        await session.close()
+
+
+async def test_identical_search_and_replace_in_the_file_is_nothing_to_change(replay, calc):
+    url, engine = await replay(["echo_same.txt"])
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("make add return a + b")
+        assert result.status == "nothing" and result.attempts == 1 and not result.already_applied
+    finally:
+        await session.close()
