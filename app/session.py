@@ -33,6 +33,8 @@ REVIEW = "review"  # a finished turn left a proposal to accept or reject
 
 MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many times
 _STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
+# An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
+_MAX_NOOP_BLOCKS = 3
 
 
 # ---------------------------------------------------------------------------- events
@@ -245,6 +247,7 @@ class Session:
         self._tokens = 0
         self._pending_external = False
         self._feedback = ""
+        self._noop_blocks = 0
         self._region_base: tuple[int, int] | None = None
 
     # ------------------------------------------------------------ properties
@@ -528,6 +531,7 @@ class Session:
         self._region_base = region
         self._chunks = []
         self.blocks = {}
+        self._noop_blocks = 0
         self._ttft = None
         self._tokens = 0
         self._t0 = time.perf_counter()
@@ -560,6 +564,8 @@ class Session:
                 break
             if isinstance(ev, E.TextDelta):
                 self._on_delta(ev.delta)
+                if self._noop_blocks >= _MAX_NOOP_BLOCKS:
+                    return await self._give_up_degenerate(stream)
             elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
                 # The successor's output replaces this answer: start the proposal over.
                 self._restart_after_steer()
@@ -596,6 +602,20 @@ class Session:
             return self._conclude(TurnResult("stopped", "stopped by the user"))
         self._finish_parse()
         return self._conclude(self._judge())
+
+    async def _give_up_degenerate(self, stream) -> TurnResult:
+        """The answer repeats blocks that change nothing (a small model's loop): stop paying for it."""
+        try:
+            await stream.cancel()
+        except Exception:
+            pass
+        self._drop_partial()
+        self.live.clear()
+        self._proposal_changed()
+        self._feedback = ("Your answer repeated blocks whose SEARCH and REPLACE are identical, which change nothing, "
+                          "so it was stopped and nothing was changed. Reply with only the block(s) that make the "
+                          "requested change: SEARCH copies the current lines from the file, REPLACE has the new lines.")
+        return self._conclude(TurnResult("refused", "the answer repeated blocks that change nothing"))
 
     def _conclude(self, result: TurnResult) -> TurnResult:
         stats = getattr(self._stream, "stats", None)
@@ -701,6 +721,8 @@ class Session:
 
         b = self.blocks.setdefault(index, BlockState(index, getattr(block, "kind", "")))
         b.kind = b.kind or block.kind
+        if block.search == block.replace:
+            self._noop_blocks += 1
         streaming_key = b.hunk_key if b.status == "located" else None
         if getattr(block, "create", False):
             if streaming_key is not None:

@@ -377,3 +377,15 @@ async def test_identical_search_and_replace_in_the_file_is_nothing_to_change(rep
         assert result.status == "nothing" and result.attempts == 1 and not result.already_applied
     finally:
         await session.close()
+
+
+async def test_a_loop_of_no_op_blocks_is_stopped_and_retried(replay, calc):
+    url, engine = await replay(["noop_loop.txt", "fix_mean.txt"], rate=2000)
+    session, client = await open_session(url, calc)
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "proposal" and result.attempts == 2
+        assert engine.players[0].produced < len(engine.players[0].tokens)  # the loop was cut short
+        assert "identical" in engine.requests[1].messages[-1]["content"]
+    finally:
+        await session.close()
