@@ -279,9 +279,12 @@ class SteerApp(App):
             elif name == "StateChanged":
                 self.status.state = ev.state
                 bindings = True
+                self.code.growing = ev.state == "generating"
                 if ev.state == "generating":
                     self.code.follow = True
                     self.current_hunk = None
+                else:
+                    rows_changed = True  # the exact virtual size again
             elif name == "Stats":
                 self.status.ttft = ev.ttft_s
                 self.status.tps = ev.tokens_per_s

@@ -77,6 +77,9 @@ class LineLexer:
         self.lexer = lexer
         self._cache: dict[str, LineTokens] = {}
 
+    def cached(self, line: str) -> bool:
+        return line in self._cache
+
     def __call__(self, line: str) -> LineTokens:
         hit = self._cache.get(line)
         if hit is None:

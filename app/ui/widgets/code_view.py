@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import time
 
 from rich.segment import Segment
 from rich.style import Style
@@ -22,7 +24,10 @@ from app.ui.widgets.rows import PlainRows, row_for_old_line
 
 SIGNS = {"removed": "-", "added": "+", "target": "│", "conflict": "!", "meta": " ", "raw": " ", "context": " "}
 TAB = 4
-SYNC_LEX_LINES = 500  # larger files are lexed in a thread while the plain text is already shown
+SYNC_LEX_LINES = 500
+GROW_STEP = 128
+LEX_PER_FRAME = 12  # new lines highlighted per frame; more are drawn plain and coloured next frame
+FRAME_S = 1 / 60  # virtual height step while the row count grows (streaming)  # larger files are lexed in a thread while the plain text is already shown
 
 
 class CodeView(ScrollView, can_focus=True):
@@ -69,6 +74,11 @@ class CodeView(ScrollView, can_focus=True):
         self.mode = "file"  # file | diff | raw: what the rows are
         self.anchor: int | None = None  # selection anchor (document line), None: no selection
         self.follow = True  # keep the active edit in view until the user scrolls away
+        self.growing = False  # an answer is streaming: rows are added every frame
+        self._lex_budget = LEX_PER_FRAME
+        self._budget_at = 0.0
+        self._over_budget = False
+        self._resync_timer = None
         self.current_hunk: int | None = None
         self._cache: LRUCache[tuple, tuple[Strip, Strip, Style]] = LRUCache(4096)
         self._drawn: dict[int, tuple] = {}
@@ -130,6 +140,9 @@ class CodeView(ScrollView, can_focus=True):
                 self._tokens = tokens
                 self._cache.clear()  # cached strips were drawn plain
                 self.invalidate()
+                # A big file's lines and tokens live as long as the view: keep them out of the
+                # cyclic GC's full collections, which otherwise stall a frame for ~100 ms.
+                gc.freeze()
 
         self.run_worker(run(), group="lex", exclusive=True, exit_on_error=False)
 
@@ -174,8 +187,13 @@ class CodeView(ScrollView, can_focus=True):
         self._drawn.clear()
 
     def _update_virtual_size(self) -> None:
+        rows = self.source.row_count
+        if self.growing:
+            # While an answer streams the row count grows every frame; a new virtual size
+            # means a layout pass of the whole screen, so grow it in steps instead.
+            rows = -(-rows // GROW_STEP) * GROW_STEP
         width = self._gutter_width() + self._max_width + 1
-        size = Size(width, self.source.row_count)
+        size = Size(width, rows)
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -205,6 +223,10 @@ class CodeView(ScrollView, can_focus=True):
             self.refresh_lines(run_start, top + height + 1 - run_start)
         return changed
 
+    def _resync(self) -> None:
+        self._resync_timer = None
+        self.sync()
+
     def follow_row(self, row: int | None) -> None:
         """Keep `row` (the line being written) in the middle of the view, unless the user scrolled away.
 
@@ -213,7 +235,12 @@ class CodeView(ScrollView, can_focus=True):
         """
         if row is None or not self.follow:
             return
-        target = max(0, min(row - self.size.height // 2, self.source.row_count - self.size.height))
+        # Quantised: the view moves a third of a screen at a time, keeping the row in the
+        # middle third, so a steadily growing edit scrolls (a full repaint) every ~h/3 lines.
+        height = self.size.height
+        step = max(1, height // 3)
+        target = max(0, ((row - step) // step) * step)
+        target = max(0, min(target, self.source.row_count - height))
         if target != int(self.scroll_y):
             self._programmatic_scroll = True
             self.scroll_to(y=target, animate=False, immediate=True)
@@ -256,6 +283,8 @@ class CodeView(ScrollView, can_focus=True):
                     flags |= 2
         if row.hunk is not None and row.hunk == self.current_hunk:
             flags |= 4
+        if getattr(row, "partial", False):
+            flags |= 8  # drawn without highlighting until the line is complete
         spans = row.spans
         if spans and not isinstance(spans, tuple):
             spans = tuple(tuple(s) for s in spans)
@@ -320,7 +349,20 @@ class CodeView(ScrollView, can_focus=True):
                 return tokens[old - 1]
         if tokens is None and row.kind == "context":
             return ()  # highlighting arrives with the lexer thread; plain until then
-        return self._line_lexer(row.text)
+        if getattr(row, "partial", False):
+            return ()  # the line being written changes every frame: colour it once complete
+        lexer = self._line_lexer
+        if not lexer.cached(row.text):
+            now = time.perf_counter()
+            if now - self._budget_at > FRAME_S:
+                self._budget_at, self._lex_budget = now, LEX_PER_FRAME
+            if self._lex_budget <= 0:
+                # Over this frame's budget (a fast stream shows many new lines at once): draw it
+                # plain now, uncached, and colour it in a later frame.
+                self._over_budget = True
+                return ()
+            self._lex_budget -= 1
+        return lexer(row.text)
 
     def _build(self, key: tuple, row) -> tuple[Strip, Strip, Style]:
         kind, text, number, spans, flags = key
@@ -370,8 +412,14 @@ class CodeView(ScrollView, can_focus=True):
         key = self._row_key(i)
         cached = self._cache.get(key)
         if cached is None:
+            self._over_budget = False
             cached = self._build(key, self.source.row(i))
-            self._cache[key] = cached
+            if self._over_budget:
+                key = None  # drawn plain: not cached, and redrawn by the next sync
+                if self._resync_timer is None:
+                    self._resync_timer = self.set_timer(FRAME_S, self._resync)
+            else:
+                self._cache[key] = cached
         self._drawn[i] = key
         gutter, body, row_style = cached
         text_width = max(0, width - gutter.cell_length)
@@ -478,6 +526,9 @@ class CodeView(ScrollView, can_focus=True):
         return Region(0, row, self.size.width, 1)
 
 
+_STYLE_MEMO: dict = {}  # (row style, token type) -> combined style; styles differ per theme, keys too
+
+
 def _segments(text, runs, row_style, styles, spans, intra) -> list[Segment]:
     """Split a line into styled segments: token runs, then intra-line change spans on top."""
     out: list[Segment] = []
@@ -488,7 +539,13 @@ def _segments(text, runs, row_style, styles, spans, intra) -> list[Segment]:
         if pos >= n:
             break
         end = min(n, pos + length)
-        pieces.append((pos, end, row_style + style_for(styles, ttype)))
+        key = (row_style, ttype, id(styles))
+        style = _STYLE_MEMO.get(key)
+        if style is None:
+            if len(_STYLE_MEMO) > 20000:
+                _STYLE_MEMO.clear()
+            style = _STYLE_MEMO[key] = row_style + style_for(styles, ttype)
+        pieces.append((pos, end, style))
         pos = end
     if pos < n:
         pieces.append((pos, n, row_style))
