@@ -125,6 +125,8 @@ class SteerApp(App):
         # Timings the benchmark reads: (flush start, flush end) per screen update.
         self.update_times: list[float] = []
         self.first_frame_at: float | None = None
+        self.stop_pressed_at: float | None = None
+        self.stop_done_at: float | None = None
         self._cleanups: list[Callable] = []  # async callables run when the app closes
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -286,6 +288,8 @@ class SteerApp(App):
                 else:
                     rows_changed = True  # the exact virtual size again
             elif name == "Stats":
+                if self._state() == "interrupted":
+                    continue  # after Esc the screen stays as it was when the user stopped it
                 self.status.ttft = ev.ttft_s
                 self.status.tps = ev.tokens_per_s
                 self.status.tokens = ev.tokens
@@ -351,7 +355,9 @@ class SteerApp(App):
 
     def _after_state_change(self) -> None:
         session = self.session
-        if session is not None and session.state in ("review", "interrupted") and session.has_proposal:
+        # A finished answer starts review at its first hunk; after Esc the view stays where the
+        # user stopped it (the screen must be still), and the hunk keys start from the first.
+        if session is not None and session.state == "review" and session.has_proposal:
             if self.current_hunk is None:
                 self._goto_hunk(0)
         self.status.extra = self._extra_status()
@@ -491,12 +497,14 @@ class SteerApp(App):
         session = self.session
         if session is None or session.state != "generating":
             return
+        self.stop_pressed_at = time.perf_counter()
         stopping = session.stop()
         # The session stops feeding the live diff synchronously, before its first await:
         # show the final picture now rather than a frame later.
         task = asyncio.ensure_future(stopping)
         await asyncio.sleep(0)
         self.flush_now()
+        self.stop_done_at = time.perf_counter()
         await task
         self.flush_now()
 
