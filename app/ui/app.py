@@ -458,12 +458,16 @@ class SteerApp(App):
         await session.send(text, region)
 
     def region_for_send(self) -> tuple[int, int] | None:
-        """The selection, else the block around the cursor (the top-level statement holding it)."""
+        """The selection, else the block around the cursor the user placed; else None (the whole file).
+
+        A cursor the user never moved says nothing about where the edit belongs: scoping the
+        edit to the first lines of the file would make a region-rewrite model rewrite them.
+        """
         code = self.code
         if code.selection is not None:
             return code.selection
         lines = code.lines
-        if not lines:
+        if not lines or not code.cursor_placed:
             return None
         cur = min(code.cursor_line, len(lines) - 1)
 

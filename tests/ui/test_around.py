@@ -252,6 +252,7 @@ async def test_selection_by_keyboard_and_mouse_scopes_the_edit(sample, backends)
         await pilot.press("escape")
         assert code.selection is None
         code.cursor_line = 29  # inside total_value()
+        assert code.cursor_placed
         assert app.region_for_send()[0] <= 29 < app.region_for_send()[1]
 
 
@@ -259,6 +260,8 @@ async def test_cursor_region_is_the_enclosing_top_level_block(sample, backends):
     app = make_app(sample, settings(backend="ws://127.0.0.1:9/v1/responses"), watch=False, connect=False)
     async with app.run_test(size=(100, 40)):
         lines = app.code.lines
+        assert app.region_for_send() is None  # the cursor was never placed: the whole file
+        app.code.cursor_placed = True
         app.code.cursor_line = lines.index("        total = 0")
         start, end = app.region_for_send()
         assert lines[start] == "@dataclass" and lines[start + 1] == "class Inventory:"

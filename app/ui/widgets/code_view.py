@@ -73,6 +73,7 @@ class CodeView(ScrollView, can_focus=True):
         self.source = PlainRows(self.lines)
         self.mode = "file"  # file | diff | raw: what the rows are
         self.anchor: int | None = None  # selection anchor (document line), None: no selection
+        self.cursor_placed = False  # the user put the cursor somewhere (keys or mouse): it means "here"
         self.follow = True  # keep the active edit in view until the user scrolls away
         self.growing = False  # an answer is streaming: rows are added every frame
         self._lex_budget = LEX_PER_FRAME
@@ -429,6 +430,7 @@ class CodeView(ScrollView, can_focus=True):
     # ----- keys and mouse -------------------------------------------------------------------
 
     def _set_cursor(self, line: int, extend: bool) -> None:
+        self.cursor_placed = True
         line = max(0, min(line, max(0, len(self.lines) - 1)))
         had = self.anchor
         if extend and self.anchor is None:
@@ -480,6 +482,7 @@ class CodeView(ScrollView, can_focus=True):
         if line is None:
             return
         self._dragging = True
+        self.cursor_placed = True
         self.capture_mouse()
         had = self.anchor
         self.anchor = None
