@@ -17,8 +17,10 @@ UDIFF = "udiff"
 REWRITE = "rewrite"
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
-# Measured by bench/formats.py on the embedded Qwen2.5-Coder-1.5B (see that file's table).
-LOCAL_FORMAT = SEARCH_REPLACE
+# Measured by bench/formats.py on the embedded Qwen2.5-Coder-1.5B, 30 checked tasks, greedy:
+# region rewrite 28/30 passed (median 11.0 s/task after prewarm) vs SEARCH/REPLACE 16/30 (9.8 s).
+# The small model often copies a partial line into SEARCH, or writes the new code on both sides.
+LOCAL_FORMAT = REWRITE
 
 _COMMON = (
     "You are steer, a pair programmer working in the user's terminal. The user shows you one file, "
@@ -120,12 +122,18 @@ def file_message(path: str, text: str) -> dict:
     return {"role": "user", "content": f"File: {path}\n```{language(path)}\n{body}```"}
 
 
-def prewarm_input(fmt: str, path: str, text: str) -> list[dict]:
+def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
-    `fmt` is unused today (the system prompt carries the format) but keeps the door open for a
-    format that needs something in the prefix."""
-    return [file_message(path, text)]
+    With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
+    covers the region block that opens the final message, so after Enter only the instruction is
+    evaluated. Send it again when the file changes or the cursor moves to another region."""
+    system_prompt(fmt)  # validates fmt
+    out = [file_message(path, text)]
+    if region is not None:
+        # The blank line that follows the block in the real message is included: "```\n\n" is one token.
+        out.append({"role": "user", "content": _region_block(text, region) + "\n\n"})
+    return out
 
 
 def region_lines(text: str, region: tuple[int, int]) -> str:
@@ -157,6 +165,43 @@ def enclosing_region(text: str, line: int) -> tuple[int, int]:
     return _indent_block(lines, line)
 
 
+def rewrite_region(text: str, instruction: str = "", line: int | None = None) -> tuple[int, int]:
+    """The region a region rewrite should cover: always a (start, end) 0-based end-exclusive range.
+
+    In order: the function/class around `line` (the cursor) if there is one; else the definitions
+    the instruction names (`backticked` names first, then bare words; several names: the span
+    covering them all); else the whole file. Give the same range to `build_input(region=...)` and
+    to the parser (region_text=region_lines(text, r), region_start=r[0])."""
+    whole = (0, len(text.splitlines()))
+    if line is not None:
+        found = enclosing_region(text, line)
+        if found != whole:
+            return found
+    defs = _definitions(text)
+    if defs:
+        quoted = re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)", instruction)
+        words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", instruction)
+        for names in (quoted, words):
+            spans = [defs[n.split(".")[-1].rstrip("(")] for n in names if n.split(".")[-1] in defs]
+            if spans:
+                return min(a for a, _ in spans), max(b for _, b in spans)
+    return whole
+
+
+def _definitions(text: str) -> dict[str, tuple[int, int]]:
+    """Name -> (start, end) of each def/class (innermost wins for nested names of the same name)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, tuple[int, int]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+            out[node.name] = (first, node.end_lineno or node.lineno)
+    return out
+
+
 def _indent_block(lines: list[str], line: int) -> tuple[int, int]:
     def indent(s: str) -> int:
         return len(s) - len(s.lstrip())
@@ -179,22 +224,26 @@ def _indent_block(lines: list[str], line: int) -> tuple[int, int]:
     return (start, end)
 
 
+def _region_block(text: str | None, region: tuple[int, int] | str) -> str:
+    if isinstance(region, tuple):
+        if text is None:
+            raise ValueError("a line-range region needs the file text")
+        start, end = region
+        body = region_lines(text, region)
+        label = f"Region (lines {start + 1}-{end}):"
+    else:
+        body = region
+        label = "Region:"
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return f"{label}\n```\n{body}```"
+
+
 def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
     """The per-turn user message: the region (if any), the instruction, and a format reminder last."""
     parts: list[str] = []
     if region is not None:
-        if isinstance(region, tuple):
-            if text is None:
-                raise ValueError("a line-range region needs the file text")
-            start, end = region
-            body = region_lines(text, region)
-            label = f"Region (lines {start + 1}-{end}):"
-        else:
-            body = region
-            label = "Region:"
-        if body and not body.endswith("\n"):
-            body += "\n"
-        parts.append(f"{label}\n```\n{body}```")
+        parts.append(_region_block(text, region))
     parts.append(instruction.strip())
     parts.append(_REMINDER[fmt])
     return {"role": "user", "content": "\n\n".join(parts)}

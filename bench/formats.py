@@ -73,20 +73,22 @@ async def _run_one(engine, fmt: str, task) -> dict:
     return {"ok": ok, "s": seconds, "why": why, "tokens": req.usage.output_tokens, "response": response}
 
 
-async def _eval(tasks, verbose: bool) -> dict:
+async def _eval(tasks, verbose: bool, formats=FORMATS, show=False) -> dict:
     from app.server.engines.local import LocalEngine
 
     engine = LocalEngine(n_ctx=4096)
     await engine.start()
-    results: dict = {fmt: [] for fmt in FORMATS}
+    results: dict = {fmt: [] for fmt in formats}
     try:
         for i, task in enumerate(tasks):
-            for fmt in FORMATS:  # interleaved, so load from other processes hits both formats alike
+            for fmt in formats:  # interleaved, so load from other processes hits both formats alike
                 r = await _run_one(engine, fmt, task)
                 results[fmt].append((task.name, r))
                 if verbose:
                     mark = "pass" if r["ok"] else f"FAIL {r['why']}"
                     print(f"[{i + 1}/{len(tasks)}] {task.name:26} {fmt:15} {r['s']:5.1f}s {r['tokens']:4d} tok  {mark}", file=sys.stderr, flush=True)
+                if show and not r["ok"]:
+                    print(f"--- response ({task.name}, {fmt}):\n{r['response']}\n---", file=sys.stderr, flush=True)
     finally:
         await engine.close()
     return results
@@ -100,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="run only the first N tasks")
     parser.add_argument("--only", default="", help="comma-separated task names")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--formats", default=",".join(FORMATS), help="comma-separated formats to run")
+    parser.add_argument("--show", action="store_true", help="print the model's response for each failure")
     args = parser.parse_args(argv or [])
     try:
         model_store.require_llama_cpp()
@@ -114,16 +118,17 @@ def main(argv: list[str] | None = None) -> int:
         tasks = [t for t in tasks if t.name in wanted]
     if args.limit:
         tasks = tasks[: args.limit]
-    results = asyncio.run(_eval(tasks, not args.quiet))
+    formats = tuple(f for f in args.formats.split(",") if f)
+    results = asyncio.run(_eval(tasks, not args.quiet, formats, args.show))
     rows = []
-    for fmt in FORMATS:
+    for fmt in formats:
         rs = [r for _, r in results[fmt]]
         passed = sum(r["ok"] for r in rs)
         rows.append([fmt, f"{passed}/{len(rs)}", passed / len(rs), statistics.median(r["s"] for r in rs),
                      statistics.median(r["tokens"] for r in rs)])
     print_table(f"edit formats on the embedded model ({len(tasks)} tasks, greedy, max {MAX_TOKENS} tokens)",
                 ["format", "passed", "pass rate", "median s/task (after prewarm)", "median output tokens"], rows)
-    fails = [[fmt, name, r["why"]] for fmt in FORMATS for name, r in results[fmt] if not r["ok"]]
+    fails = [[fmt, name, r["why"]] for fmt in formats for name, r in results[fmt] if not r["ok"]]
     if fails:
         print_table("failures", ["format", "task", "why"], fails)
     return 0

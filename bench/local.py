@@ -62,18 +62,23 @@ def make_file(lines: int, nonce: str) -> tuple[str, str]:
 
 
 def _messages(text: str, target: str, extra: list[dict] | None = None) -> list[dict]:
+    """The local default format's turn; for a region rewrite the region is the function being edited."""
     from app import prompts
 
     fmt = prompts.default_format("local")
-    msgs = prompts.build_messages(fmt, "orders.py", text, INSTRUCTION.format(name=target))
+    instruction = INSTRUCTION.format(name=target)
+    region = prompts.rewrite_region(text, instruction) if fmt == prompts.REWRITE else None
+    msgs = prompts.build_messages(fmt, "orders.py", text, instruction, region=region)
     return msgs + (extra or [])
 
 
-def _prewarm_messages(text: str) -> list[dict]:
+def _prewarm_messages(text: str, target: str) -> list[dict]:
+    """What the session prewarms while the user types: system + file (+ the cursor's region)."""
     from app import prompts
 
     fmt = prompts.default_format("local")
-    return [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "orders.py", text)]
+    region = prompts.rewrite_region(text, INSTRUCTION.format(name=target)) if fmt == prompts.REWRITE else None
+    return [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "orders.py", text, region)]
 
 
 # ---------------------------------------------------------------- ours
@@ -131,7 +136,7 @@ async def _bench(sizes: list[int], n_threads: int, n_ctx: int, baseline: "_Basel
             text, target = make_file(lines, uuid.uuid4().hex)
             session = f"warm-{lines}"
             t = time.perf_counter()
-            await ours.run(_prewarm_messages(text), session, generate=False)
+            await ours.run(_prewarm_messages(text, target), session, generate=False)
             r["prewarm_s"] = time.perf_counter() - t
             r["warm"], _, answer, req, _ = await ours.run(_messages(text, target), session)
             r["warm_evaluated"] = req.usage.evaluated_tokens

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 
 import pytest
@@ -34,7 +35,4 @@ def engine(real_model_path):
     eng = LocalEngine(n_ctx=8192, progress=True)
     eng.load()  # blocking, outside any event loop: the fixture outlives each test's loop
     yield eng
-    if eng._worker is not None:
-        eng._queue.close()
-        eng._worker.join()
-    eng._llm.close()
+    asyncio.run(eng.close())

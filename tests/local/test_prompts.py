@@ -81,3 +81,23 @@ def test_enclosing_region_other_languages_by_indentation():
     js = "function a() {\n  return 1;\n}\n\nfunction b() {\n  x();\n  y();\n}\n"
     assert prompts.enclosing_region(js, 5) == (4, 8)
     assert prompts.region_lines(js, (4, 8)).startswith("function b()")
+
+
+def test_rewrite_region_prefers_the_cursor_then_named_definitions_then_the_file():
+    whole = (0, len(SRC.splitlines()))
+    assert prompts.rewrite_region(SRC, "make it faster", line=4) == (3, 5)
+    assert prompts.rewrite_region(SRC, "Make `size` return 4.") == (8, 12)
+    assert prompts.rewrite_region(SRC, "make first return x + 2") == (3, 5)
+    assert prompts.rewrite_region(SRC, "Swap `first` and `other`.") == (3, 15)  # spans both
+    assert prompts.rewrite_region(SRC, "add logging everywhere") == whole
+    assert prompts.rewrite_region(SRC, "add logging", line=0) == whole  # cursor outside any def
+    assert prompts.rewrite_region("not python (", "fix `x`") == (0, 1)
+
+
+def test_prewarm_with_a_region_covers_the_region_block_too():
+    region = (8, 12)
+    warm = prompts.prewarm_input(prompts.REWRITE, "m.py", SRC, region=region)
+    turn = prompts.build_input(prompts.REWRITE, "m.py", SRC, "Make it 4.", region=region)
+    assert warm[0] == turn[0]
+    assert turn[-1]["content"].startswith(warm[1]["content"])
+    assert "value = 3" in warm[1]["content"]

@@ -39,3 +39,18 @@ def test_close_hands_back_queued_jobs():
     q.put(_job("b", 1))
     assert [j.request.response_id for j in q.close()] == ["a1", "b1"]
     assert q.get() is None
+
+
+async def test_a_closed_engine_refuses_requests_instead_of_reloading():
+    import pytest
+
+    from app.server.engines.base import EngineError
+    from app.server.engines.local import LocalEngine
+
+    engine = LocalEngine(progress=False)
+    await engine.close()
+    with pytest.raises(EngineError) as info:
+        async for _ in engine.stream(_job("a", 1).request, threading.Event()):
+            pass
+    assert info.value.code == "engine_closed"
+    assert not engine.loaded

@@ -159,6 +159,8 @@ class LocalEngine(Engine):
         self._saved_bytes = 0
         self._queue = _FairQueue()
         self._worker: threading.Thread | None = None
+        self._current: _Job | None = None
+        self._closed = False
         self._start_lock = asyncio.Lock()
         self._model_name = model_store.MODEL_NAME if model_path is None else Path(model_path).stem
         self.label = f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
@@ -174,6 +176,8 @@ class LocalEngine(Engine):
         return self._llm is not None
 
     async def start(self) -> None:
+        if self._closed:
+            raise EngineError("engine_closed", "the local engine has been closed")
         async with self._start_lock:
             if self._llm is None:
                 await asyncio.to_thread(self.load)
@@ -224,6 +228,10 @@ class LocalEngine(Engine):
         self._worker.start()
 
     async def close(self) -> None:
+        self._closed = True
+        current = self._current
+        if current is not None:
+            current.abandoned = True  # stop at the next decode step
         for job in self._queue.close():
             job.request.finish_reason = "cancelled"
             job.send(_DONE)
@@ -263,6 +271,7 @@ class LocalEngine(Engine):
 
     def _run(self) -> None:
         while (job := self._queue.get()) is not None:
+            self._current = job
             try:
                 self._process(job)
             except EngineError as exc:
@@ -271,6 +280,8 @@ class LocalEngine(Engine):
             except Exception as exc:  # llama.cpp failures must reach the client, not kill the worker
                 job.send(EngineError("engine_error", f"local engine failed: {exc}"))
                 continue
+            finally:
+                self._current = None
             job.send(_DONE)
 
     def render(self, messages: list[dict], add_generation_prompt: bool = True) -> str:
@@ -286,6 +297,22 @@ class LocalEngine(Engine):
         except RuntimeError as exc:  # llama.cpp refuses more tokens than the model was trained on
             raise EngineError("context_length_exceeded", f"the prompt is too long for the local model ({exc})") from exc
 
+    def _prewarm_tokens(self, messages: list[dict]) -> list[int]:
+        """A prewarm's tokens: the messages, plus the next user turn's header when the template has one.
+
+        The turn that follows a prewarm is a user message, so its header ("<|im_start|>user\n" for
+        ChatML) can be evaluated ahead of time too. It is found by rendering an empty user message
+        and keeping only what precedes its (empty) content; prefix matching is token-exact, so a
+        template where this guess is wrong just reuses less."""
+        base = self.render(messages, add_generation_prompt=False)
+        probe = self.render([*messages, {"role": "user", "content": "\x00"}], add_generation_prompt=False)
+        cut = probe.find("\x00")
+        text = probe[:cut] if cut >= len(base) and probe.startswith(base) else base
+        try:
+            return self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        except RuntimeError as exc:
+            raise EngineError("context_length_exceeded", f"the prompt is too long for the local model ({exc})") from exc
+
     def _process(self, job: _Job) -> None:
         req = job.request
         usage = req.usage
@@ -297,7 +324,10 @@ class LocalEngine(Engine):
             req.finish_reason = "cancelled"
             c.cancelled += 1
             return
-        prompt = self.tokenize_messages(req.messages, add_generation_prompt=req.generate)
+        if req.generate:
+            prompt = self.tokenize_messages(req.messages, add_generation_prompt=True)
+        else:
+            prompt = self._prewarm_tokens(req.messages)
         n_prompt = len(prompt)
         max_out = req.max_output_tokens or DEFAULT_MAX_OUTPUT
         reserve = min(max_out, 256) if req.generate else 0
@@ -381,7 +411,7 @@ class LocalEngine(Engine):
             if tail and req.finish_reason != "cancelled":
                 job.send(tail)
         finally:
-            sampler.close() if hasattr(sampler, "close") else None
+            sampler.close()
 
     # ---- per-session KV sequences -----------------------------------------------------------
 
