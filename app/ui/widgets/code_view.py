@@ -211,7 +211,7 @@ class CodeView(ScrollView, can_focus=True):
         count = self.source.row_count
         changed = 0
         run_start = None
-        for i in range(top, top + height + 1):
+        for i in range(top, top + height):
             key = self._row_key(i) if i < count else None
             if self._drawn.get(i, ()) != key:
                 changed += 1
@@ -221,7 +221,7 @@ class CodeView(ScrollView, can_focus=True):
                 self.refresh_lines(run_start, i - run_start)
                 run_start = None
         if run_start is not None:
-            self.refresh_lines(run_start, top + height + 1 - run_start)
+            self.refresh_lines(run_start, top + height - run_start)
         return changed
 
     def _resync(self) -> None:
