@@ -5,7 +5,8 @@ unlimited rate through the real gateway and client into the app built by make_ap
 measure the sustained token rate to the final screen, the work per screen update (our
 once-per-frame flush plus Textual's compositor render of the dirty regions, rendered to
 terminal bytes as a real terminal would get them), the time from Esc to the last screen
-change, and start-up to the first frame (in a fresh process, imports included).
+change, and start-up to the first frame (process spawn to the first frame that shows the file, timed
+from the parent process: interpreter start-up and imports included).
 """
 
 from __future__ import annotations
@@ -195,31 +196,51 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
 
 STARTUP = r"""
 import sys, time
-t0 = time.perf_counter()
+t_start = time.time()
 sys.path.insert(0, {root!r})
 from app.config import Settings
 from app.ui.app import make_app
+t_imported = time.time()
 app = make_app({path!r}, Settings(backend="replay", model="bench"), watch=False, connect=False)
-t_app = time.perf_counter()
+t_built = time.time()
+first = []
+display = app._display
+def first_display(screen, update):
+    display(screen, update)
+    # The first update that carries the file view's lines: what a terminal would show first.
+    if not first and update is not None and app.code._drawn:
+        first.append(time.time())
+        if hasattr(update, "render_segments"):
+            update.render_segments(app.console)  # headless skips writing the bytes; count that work
+            first[0] = time.time()
+app._display = first_display
 async def auto(pilot):
-    while pilot.app.first_frame_at is None:
+    while not first:
         await pilot.pause(0.001)
-    pilot.app.exit((pilot.app.first_frame_at - t0, pilot.app.first_frame_at - t_app))
-print(*app.run(headless=True, size=(120, 40), auto_pilot=auto))
+    pilot.app.exit()
+app.run(headless=True, size=(120, 40), auto_pilot=auto)
+print(t_start, t_imported, t_built, first[0])
 """
 
 
-def startup(path: Path, runs: int = 3) -> tuple[float, float]:
+def startup(path: Path, runs: int = 7) -> dict:
+    """Process spawn -> first frame written, timed from the parent (interpreter start-up and imports
+    included); medians over `runs` fresh processes."""
     root = str(Path(__file__).resolve().parents[1])
-    best = (float("inf"), float("inf"))
+    script = STARTUP.format(root=root, path=str(path))
+    spans: dict[str, list[float]] = {"interpreter": [], "imports": [], "build": [], "to_frame": [], "total": []}
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", STARTUP.format(root=root, path=str(path))],
-                             capture_output=True, text=True, timeout=60)
+        t0 = time.time()
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
             raise RuntimeError(out.stderr[-2000:])
-        a, b = (float(x) for x in out.stdout.split()[-2:])
-        best = min(best, (a, b))
-    return best
+        t_start, t_imported, t_built, t_frame = (float(x) for x in out.stdout.split()[-4:])
+        spans["interpreter"].append(t_start - t0)
+        spans["imports"].append(t_imported - t_start)
+        spans["build"].append(t_built - t_imported)
+        spans["to_frame"].append(t_frame - t_built)
+        spans["total"].append(t_frame - t0)
+    return {k: percentile(v, 50) for k, v in spans.items()}
 
 
 def main() -> int:
@@ -230,7 +251,7 @@ def main() -> int:
         full = asyncio.run(asyncio.wait_for(run_stream(path, response), 180))
         make_file(path)
         esc = asyncio.run(asyncio.wait_for(run_stream(path, response, esc_at=0.5, rate=ESC_RATE), 180))
-        first_frame_process, first_frame_app = startup(path)
+        start = startup(path)
 
     rate = full["tokens"] / full["seconds"] if full["seconds"] > 0 else float("nan")
     ups = [u * 1000 for u in full["updates"]]
@@ -252,9 +273,11 @@ def main() -> int:
         [f"Esc -> last screen change (file view, status), {ESC_RATE:,} tok/s stream", f"{esc['esc_to_still_s'] * 1000:.1f} ms", "<= 16 ms (one frame)",
          "ok" if esc["esc_to_still_s"] <= 0.0167 else "MISSED"],
         ["Esc -> last change anywhere (footer, toast)", f"{esc['esc_to_any_s'] * 1000:.1f} ms", "", ""],
-        ["start-up -> first frame (app built)", f"{first_frame_app * 1000:.0f} ms", "", ""],
-        ["start-up -> first frame (process, imports incl.)", f"{first_frame_process * 1000:.0f} ms", "<= 300 ms",
-         "ok" if first_frame_process <= 0.3 else "MISSED"],
+        ["start-up: interpreter (python itself, site) median", f"{start['interpreter'] * 1000:.0f} ms", "", ""],
+        ["start-up: imports median", f"{start['imports'] * 1000:.0f} ms", "", ""],
+        ["start-up: app built -> first frame written, median", f"{(start['build'] + start['to_frame']) * 1000:.0f} ms", "", ""],
+        ["start-up: process spawn -> first frame written, median of 7", f"{start['total'] * 1000:.0f} ms", "<= 300 ms",
+         "ok" if start["total"] <= 0.3 else "MISSED"],
         ["final state / hunks", f"{full['state']} / {full['hunks']}", f"review / {BLOCKS}",
          "ok" if full["hunks"] == BLOCKS else "MISSED"],
     ]

@@ -12,20 +12,21 @@ from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from app.config import Settings
+from app.ui import gc_policy
 from app.ui.messages import FileChangedOnDisk, TestOutput
-from app.ui.screens.confirm import ConfirmScreen
-from app.ui.screens.help import HelpScreen
 from app.ui.themes import LoadedTheme, defaults_for, load_themes
 from app.ui.widgets.code_view import CodeView
+from app.ui.widgets.keybar import KeyBar
 from app.ui.widgets.prompt import Prompt
 from app.ui.widgets.rows import PlainRows, TextRows, row_for_old_line
 from app.ui.widgets.status import StatusLine
 from app.ui.widgets.test_panel import TestPanel
 
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
+STATS_S = 0.25  # the status line's numbers change at most this often while streaming
+IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the region
 
 # (action, palette title, help text). Every action is in the palette and on the help screen.
@@ -104,6 +105,8 @@ class SteerApp(App):
         super().__init__()
         for item in loaded:
             self.register_theme(item.theme)
+        self._unknown_theme: str | None = None
+        self._choose_theme(self.settings.theme or "dark")
         self._client = client
         self._session_factory = session_factory
         self._watch = watch
@@ -114,6 +117,8 @@ class SteerApp(App):
         self._inbox: list = []
         self._flush_timer = None
         self._last_flush = 0.0
+        self._stats_shown = 0.0
+        self._gc_timer = None
         self._drawn_version = -1
         self._lines_id = None
         self.current_hunk: int | None = None
@@ -158,35 +163,58 @@ class SteerApp(App):
         return "monokai" if theme is None or theme.dark else "default"
 
     def compose(self) -> ComposeResult:
-        yield CodeView(id="code")
-        yield TestPanel(id="tests")
-        yield StatusLine(id="status", mask_timings=self._mask_timings)
-        yield Prompt(id="prompt")
-        yield Footer()
+        # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
+        # access cost ~4 ms a frame; they also stay reachable while a modal screen is on top.
+        self._code = CodeView(id="code")
+        self._tests = TestPanel(id="tests")
+        self._status = StatusLine(id="status", mask_timings=self._mask_timings)
+        self._prompt = Prompt(id="prompt")
+        yield self._code
+        yield self._tests
+        yield self._status
+        yield self._prompt
+        yield KeyBar(id="keys")
 
     @property
     def code(self) -> CodeView:
-        return self.query_one(CodeView)
+        return self._code
 
     @property
     def status(self) -> StatusLine:
-        return self.query_one(StatusLine)
+        return self._status
 
     @property
     def prompt(self) -> Prompt:
-        return self.query_one(Prompt)
+        return self._prompt
 
     @property
     def tests(self) -> TestPanel:
-        return self.query_one(TestPanel)
+        return self._tests
+
+    def _choose_theme(self, wanted: str) -> None:
+        """Set the theme before the app runs, without the change watcher.
+
+        The first stylesheet parse then uses this theme's variables; setting `theme` in
+        on_mount instead re-parses and re-applies all CSS (~20-40 ms before the first frame).
+        What the watcher would do besides is repeated here (as App.__init__ does for its default).
+        """
+        if wanted not in self.available_themes:
+            self._unknown_theme = wanted
+            wanted = "dark" if "dark" in self.available_themes else "textual-dark"
+        self.set_reactive(App.theme, wanted)
+        dark = self.current_theme.dark
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self.set_class(True, f"-theme-{wanted}", update=False)
+        refresh_filter = getattr(self, "_refresh_truecolor_filter", None)
+        if refresh_filter is not None:
+            refresh_filter(self.ansi_theme)
+        # App.__init__ took the CSS variables from its default theme; nothing is parsed yet.
+        self.stylesheet.set_variables(self.get_css_variables())
 
     def on_mount(self) -> None:
-        wanted = self.settings.theme or "dark"
-        if wanted in self.available_themes:
-            self.theme = wanted
-        else:
-            self.theme = "dark" if "dark" in self.available_themes else "textual-dark"
-            self.notify(f"unknown theme {wanted!r}; using {self.theme}", severity="warning")
+        if self._unknown_theme is not None:
+            self.notify(f"unknown theme {self._unknown_theme!r}; using {self.theme}", severity="warning")
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
         self.status.backend = self._backend_label()
@@ -283,16 +311,19 @@ class SteerApp(App):
                 bindings = True
                 self.code.growing = ev.state == "generating"
                 if ev.state == "generating":
+                    gc_policy.postpone()
                     self.code.follow = True
                     self.current_hunk = None
                 else:
                     rows_changed = True  # the exact virtual size again
+                    self._collect_later()
             elif name == "Stats":
                 if self._state() == "interrupted":
                     continue  # after Esc the screen stays as it was when the user stopped it
-                self.status.ttft = ev.ttft_s
-                self.status.tps = ev.tokens_per_s
-                self.status.tokens = ev.tokens
+                # The numbers change a few times a second at most; the final ones show at once.
+                if ev.final or started - self._stats_shown >= STATS_S:
+                    self._stats_shown = started
+                    self.status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
             elif name == "Notice":
                 self.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
                             timeout=8 if ev.level == "error" else 4)
@@ -321,6 +352,18 @@ class SteerApp(App):
         elif rows_changed:
             self.status.extra = self._extra_status()
         self.update_times.append(time.perf_counter() - started)
+
+    def _collect_later(self) -> None:
+        # The full collection postponed while streaming, once the screen has been still a while.
+        if self._gc_timer is not None:
+            self._gc_timer.stop()
+
+        def collect() -> None:
+            self._gc_timer = None
+            if self._state() != "generating":
+                gc_policy.collect_now()
+
+        self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
@@ -623,6 +666,8 @@ class SteerApp(App):
             self._open_document()
 
     def action_help(self) -> None:
+        from app.ui.screens.help import HelpScreen  # not needed for the first frame
+
         self.push_screen(HelpScreen(self.help_sections()))
 
     def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -649,6 +694,8 @@ class SteerApp(App):
     async def action_quit(self) -> None:
         session = self.session
         if session is not None and session.has_proposal and not self.quitting:
+            from app.ui.screens.confirm import ConfirmScreen
+
             def answer(ok: bool | None) -> None:
                 if ok:
                     self.quitting = True
@@ -742,6 +789,7 @@ class SteerApp(App):
 
     async def on_unmount(self) -> None:
         self._stop_watching.set()
+        gc_policy.restore()  # a process-wide setting: never leave it changed
         if self.session is not None:
             try:
                 await asyncio.wait_for(self.session.close(), 3)

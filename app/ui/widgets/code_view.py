@@ -6,6 +6,7 @@ import asyncio
 import gc
 import time
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -18,16 +19,15 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from app.ui.highlight import LineLexer, lex_lines, lexer_for, style_for, token_styles
 from app.ui.themes import DARK_DEFAULTS, LIGHT_DEFAULTS
 from app.ui.widgets.rows import PlainRows, row_for_old_line
 
 SIGNS = {"removed": "-", "added": "+", "target": "│", "conflict": "!", "meta": " ", "raw": " ", "context": " "}
 TAB = 4
 SYNC_LEX_LINES = 500
-GROW_STEP = 128
+GROW_STEP = 128  # virtual height step while the row count grows (streaming); at least this
 LEX_PER_FRAME = 12  # new lines highlighted per frame; more are drawn plain and coloured next frame
-FRAME_S = 1 / 60  # virtual height step while the row count grows (streaming)  # larger files are lexed in a thread while the plain text is already shown
+FRAME_S = 1 / 60  # one frame: the lexing budget's period, and the re-sync delay for lines drawn plain
 
 
 class CodeView(ScrollView, can_focus=True):
@@ -68,8 +68,10 @@ class CodeView(ScrollView, can_focus=True):
         self.lines: list[str] = []
         self._tokens: list | None = None  # per document line, None until lexed
         self._lex_gen = 0
-        self._line_lexer = LineLexer(lexer_for(None))
+        # Pygments (its import and the lexer's regexes: ~100 ms) is loaded after the first frame.
+        self._line_lexer = None
         self._lexer_ready = False
+        self._lex_requested = -1  # the document version whose highlighting has been started
         self.source = PlainRows(self.lines)
         self.mode = "file"  # file | diff | raw: what the rows are
         self.anchor: int | None = None  # selection anchor (document line), None: no selection
@@ -81,11 +83,12 @@ class CodeView(ScrollView, can_focus=True):
         self._over_budget = False
         self._resync_timer = None
         self.current_hunk: int | None = None
-        self._cache: LRUCache[tuple, tuple[Strip, Strip, Style]] = LRUCache(4096)
+        self._cache: LRUCache[tuple, Strip] = LRUCache(4096)  # (row key, scroll x, width) -> line
+        self._geometry: tuple[int, int, int] | None = None  # set while Textual renders the view
         self._drawn: dict[int, tuple] = {}
         self._max_width = 0
         self._styles: dict[str, Style] = {}
-        self._token_styles: dict = {}
+        self._token_styles: dict | None = None  # token type -> Style, loaded with the first tokens
         self._dragging = False
         self._programmatic_scroll = False
 
@@ -107,6 +110,9 @@ class CodeView(ScrollView, can_focus=True):
         self._lex_gen += 1
         if self._lexer_ready and len(lines) <= SYNC_LEX_LINES:
             # Small files: highlight now (a few ms), so an accepted edit never flashes uncoloured.
+            from app.ui.highlight import lex_lines
+
+            self._lex_requested = self._lex_gen
             self._tokens = lex_lines(self._line_lexer.lexer, "\n".join(lines))
         elif self.is_mounted:
             # The first time, find the lexer after the first frame: start-up shows the text first.
@@ -114,12 +120,15 @@ class CodeView(ScrollView, can_focus=True):
         self.invalidate()
 
     def _highlight(self, gen: int) -> None:
-        if gen != self._lex_gen:
+        if gen != self._lex_gen or gen == self._lex_requested:
             return
-        if not self._lexer_ready:
-            self._line_lexer = LineLexer(lexer_for(self.path))
-            self._lexer_ready = True
+        self._lex_requested = gen
         if len(self.lines) <= SYNC_LEX_LINES:
+            from app.ui.highlight import LineLexer, lex_lines, lexer_for
+
+            if not self._lexer_ready:
+                self._line_lexer = LineLexer(lexer_for(self.path))
+                self._lexer_ready = True
             self._tokens = lex_lines(self._line_lexer.lexer, "\n".join(self.lines))
             self._cache.clear()  # cached strips were drawn plain
             self.invalidate()
@@ -133,10 +142,21 @@ class CodeView(ScrollView, can_focus=True):
     def _start_lexing(self) -> None:
         gen = self._lex_gen
         text = "\n".join(self.lines)
-        lexer = self._line_lexer.lexer
+        path = self.path
+        line_lexer = self._line_lexer if self._lexer_ready else None
+
+        def work():
+            # In the thread: importing Pygments and compiling the lexer's regexes take
+            # ~100 ms, which would otherwise hold up the frames right after start-up.
+            from app.ui.highlight import LineLexer, lex_lines, lexer_for
+
+            lexer = line_lexer or LineLexer(lexer_for(path))
+            return lexer, lex_lines(lexer.lexer, text)
 
         async def run() -> None:
-            tokens = await asyncio.to_thread(lex_lines, lexer, text)
+            lexer, tokens = await asyncio.to_thread(work)
+            if not self._lexer_ready:
+                self._line_lexer, self._lexer_ready = lexer, True
             if gen == self._lex_gen:
                 self._tokens = tokens
                 self._cache.clear()  # cached strips were drawn plain
@@ -191,8 +211,10 @@ class CodeView(ScrollView, can_focus=True):
         rows = self.source.row_count
         if self.growing:
             # While an answer streams the row count grows every frame; a new virtual size
-            # means a layout pass of the whole screen, so grow it in steps instead.
-            rows = -(-rows // GROW_STEP) * GROW_STEP
+            # means a layout pass of the whole screen, so grow it in steps instead: an eighth
+            # of the rows at a time (a few layouts per answer even on a 10,000-line file).
+            step = max(GROW_STEP, -(-(rows // 8) // GROW_STEP) * GROW_STEP)
+            rows = max(-(-rows // step) * step, self.virtual_size.height)  # never shrinks mid-stream
         width = self._gutter_width() + self._max_width + 1
         size = Size(width, rows)
         if size != self.virtual_size:
@@ -335,10 +357,17 @@ class CodeView(ScrollView, can_focus=True):
             "hunk": Style(color=color("diff-hunk-marker"), bold=True),
             "meta": Style(color=color("diff-hunk-marker"), bold=True),
         }
+        self._token_styles = None  # the theme's Pygments style, loaded when tokens are drawn
+
+    def _load_token_styles(self) -> dict:
+        from app.ui.highlight import token_styles
+
+        app = self.app
         theme = app.current_theme
         pyg = getattr(app, "pygments_style_for", None)
         name = pyg(theme.name) if pyg else ("monokai" if theme.dark else "default")
         self._token_styles = token_styles(name)
+        return self._token_styles
 
     def _tokens_for(self, row) -> tuple:
         if self.mode != "file":
@@ -353,6 +382,9 @@ class CodeView(ScrollView, can_focus=True):
         if getattr(row, "partial", False):
             return ()  # the line being written changes every frame: colour it once complete
         lexer = self._line_lexer
+        if lexer is None:
+            self._over_budget = True  # drawn plain, not cached: coloured once the lexer is loaded
+            return ()
         if not lexer.cached(row.text):
             now = time.perf_counter()
             if now - self._budget_at > FRAME_S:
@@ -365,7 +397,7 @@ class CodeView(ScrollView, can_focus=True):
             self._lex_budget -= 1
         return lexer(row.text)
 
-    def _build(self, key: tuple, row) -> tuple[Strip, Strip, Style]:
+    def _build(self, key: tuple, row, scroll_x: int, width: int) -> Strip:
         kind, text, number, spans, flags = key
         base = self._style("base")
         if kind in ("removed", "added", "target", "conflict"):
@@ -388,9 +420,7 @@ class CodeView(ScrollView, can_focus=True):
         if flags & 4:
             sign = "▌" if sign == " " else sign
             sign_style = sign_style + self._style("hunk")
-        gutter = Strip(
-            [Segment(num.rjust(gw - 2) + " ", gutter_style), Segment(sign, sign_style)], gw
-        )
+        gutter = [Segment(num.rjust(gw - 2) + " ", gutter_style), Segment(sign, sign_style)]
         if "\t" in text:
             text = text.expandtabs(TAB)
         segments: list[Segment] = []
@@ -399,33 +429,55 @@ class CodeView(ScrollView, can_focus=True):
         else:
             runs = self._tokens_for(row) if kind != "raw" else ()
             intra = self._style(f"{kind}-intra") if spans and kind in ("removed", "added") else None
-            segments = _segments(text, runs, row_style, self._token_styles, spans if intra else (), intra)
-        body = Strip(segments)
-        return gutter, body, row_style
+            styles = self._token_styles
+            if runs and styles is None:
+                styles = self._load_token_styles()
+            segments = _segments(text, runs, row_style, styles or {}, spans if intra else (), intra)
+        text_width = max(0, width - gw)
+        length = cell_len(text)
+        if scroll_x == 0 and length <= text_width:
+            # The usual case, built in one go: no crop, no join, the cell length known.
+            if length < text_width:
+                segments.append(Segment(" " * (text_width - length), row_style))
+            return Strip(gutter + segments, gw + text_width)
+        body = Strip(segments, length).crop_extend(scroll_x, scroll_x + text_width, row_style)
+        return Strip(gutter + list(body), gw + text_width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Geometry once per widget render rather than per line (each `size` lookup walks the DOM).
+        self._geometry = (*self.scroll_offset, self.size.width)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._geometry = None
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        geometry = self._geometry
+        if geometry is None:
+            scroll_x, scroll_y = self.scroll_offset
+            width = self.size.width
+        else:
+            scroll_x, scroll_y, width = geometry
         i = scroll_y + y
-        width = self.size.width
         if i >= self.source.row_count:
             self._drawn[i] = None
             return Strip.blank(width, self._style("base"))
         key = self._row_key(i)
-        cached = self._cache.get(key)
-        if cached is None:
+        # The finished line is cached (not its parts): returning the same Strip object lets
+        # Textual's own per-strip caches (crop, filters, divide) hit as well.
+        cache_key = (key, scroll_x, width)
+        line = self._cache.get(cache_key)
+        if line is None:
             self._over_budget = False
-            cached = self._build(key, self.source.row(i))
+            line = self._build(key, self.source.row(i), scroll_x, width)
             if self._over_budget:
                 key = None  # drawn plain: not cached, and redrawn by the next sync
                 if self._resync_timer is None:
                     self._resync_timer = self.set_timer(FRAME_S, self._resync)
             else:
-                self._cache[key] = cached
+                self._cache[cache_key] = line
         self._drawn[i] = key
-        gutter, body, row_style = cached
-        text_width = max(0, width - gutter.cell_length)
-        body = body.crop_extend(scroll_x, scroll_x + text_width, row_style)
-        return Strip.join([gutter, body])
+        return line
 
     # ----- keys and mouse -------------------------------------------------------------------
 
@@ -547,6 +599,8 @@ def _segments(text, runs, row_style, styles, spans, intra) -> list[Segment]:
         if style is None:
             if len(_STYLE_MEMO) > 20000:
                 _STYLE_MEMO.clear()
+            from app.ui.highlight import style_for
+
             style = _STYLE_MEMO[key] = row_style + style_for(styles, ttype)
         pieces.append((pos, end, style))
         pos = end

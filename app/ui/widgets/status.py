@@ -30,6 +30,13 @@ class StatusLine(Widget):
         # Snapshot tests mask the numbers that depend on the clock.
         self.mask_timings = mask_timings
 
+    def set_numbers(self, ttft: float | None, tps: float | None, tokens: int | None) -> None:
+        """Time to first token, tokens/s and tokens in one repaint (not one per number)."""
+        self.set_reactive(StatusLine.ttft, ttft)
+        self.set_reactive(StatusLine.tps, tps)
+        self.set_reactive(StatusLine.tokens, tokens)
+        self.refresh()
+
     def render(self) -> Text:
         theme = self.app.theme_variables
 
