@@ -496,6 +496,10 @@ class Session:
                 ]
                 ask = self._feedback_instruction()
                 self._discard_proposal(quiet=True)
+            if result.status == "refused":
+                self._notice("error", f"edit refused, nothing changed: {result.reason}")
+            elif result.status == "nothing":
+                self._notice("info", f"nothing to change: {result.reason}")
         except asyncio.CancelledError:
             result = TurnResult("stopped", "cancelled")
             raise

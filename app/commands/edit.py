@@ -240,8 +240,8 @@ async def _main(args, instruction: str, out: Output) -> int:
     def on_event(ev) -> None:
         if isinstance(ev, ProposalUpdated):
             out.live(session)
-        elif isinstance(ev, Notice):
-            out.progress(ev.text)
+        elif isinstance(ev, Notice) and not ev.text.startswith(("edit refused, nothing changed", "nothing to change")):
+            out.progress(ev.text)  # the final verdict is printed once, below
         elif isinstance(ev, ConnectionChanged):
             if ev.state in ("connecting", "loading", "lost"):
                 out.progress(f"{ev.state} {ev.detail}".strip())

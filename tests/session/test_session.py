@@ -14,6 +14,7 @@ from app.session import (
     INTERRUPTED,
     REVIEW,
     Applied,
+    Notice,
     ProposalUpdated,
     Session,
     StateChanged,
@@ -215,10 +216,12 @@ async def test_refused_then_fixed_on_retry(replay, calc):
 
 async def test_refused_three_times_gives_up(replay, calc):
     url, engine = await replay(["bad_mean.txt"])
-    session, client = await open_session(url, calc)
+    events = []
+    session, client = await open_session(url, calc, events)
     try:
         result = await session.edit("handle an empty list in mean")
         assert result.status == "refused" and result.attempts == 3 and len(engine.requests) == 3
+        assert [e for e in events if isinstance(e, Notice) and e.level == "error" and "refused" in e.text]
         assert "SEARCH" in result.reason or "match" in result.reason
         assert not session.has_proposal
     finally:
