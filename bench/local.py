@@ -263,9 +263,35 @@ def _sse_chat(client, base: str, messages: list[dict]) -> tuple[float, float, st
 # ---------------------------------------------------------------- main
 
 
+async def _decode_rounds(baseline: "_Baseline", n_threads: int, n_ctx: int, rounds: int) -> tuple[list[float], list[float]]:
+    """Decode speed only, ours and the baseline alternating on the same prompt (cached after round 1),
+    so both see the same machine load; prefill is excluded from tokens/s."""
+    from app.server.engines.local import LocalEngine
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=n_ctx)
+    await engine.start()
+    ours, base = [], []
+    text, target = make_file(40, "decode")
+    msgs = _messages(text, target)
+    try:
+        for _ in range(rounds):
+            _, tps, _, _, _ = await _Ours(engine).run(msgs, "decode")
+            ours.append(tps)
+            if not baseline.error:
+                _, btps, _ = await asyncio.to_thread(_sse_chat, baseline.client, baseline.base, msgs)
+                base.append(btps)
+    finally:
+        await engine.close()
+    return ours, base
+
+
 def main(argv: list[str] | None = None) -> int:
     from app.server import model_store
     from app.server.engines.local import default_threads
+
+    argv = list(argv or [])
+    if "--decode-only" in argv:
+        return _main_decode(int(os.environ.get("STEER_BENCH_ROUNDS") or 3))
 
     try:
         model_store.require_llama_cpp()
@@ -306,6 +332,27 @@ def main(argv: list[str] | None = None) -> int:
     print_table("embedded engine vs llama_cpp.server (same model, threads, context)", ["prompt", "measure", "steer (ours)", "llama_cpp.server", "target"], rows)
     if not isinstance(base, dict):
         print(f"\nbaseline not run: {base}")
+    return 0
+
+
+def _main_decode(rounds: int) -> int:
+    from app.server import model_store
+    from app.server.engines.local import default_threads
+
+    model_path = str(model_store.ensure_model(progress=True))
+    n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\nbench local --decode-only: {n_threads} threads, {rounds} alternating rounds of {MAX_TOKENS} tokens; "
+          f"load average at start {load:.1f} on {os.cpu_count()} cores")
+    baseline = _Baseline(model_path, n_threads, 8192)
+    baseline.start()
+    try:
+        ours, base = asyncio.run(_decode_rounds(baseline, n_threads, 8192, rounds))
+    finally:
+        baseline.stop()
+    rows = [[i + 1, o, b] for i, (o, b) in enumerate(zip(ours, base or [float("nan")] * len(ours)))]
+    rows.append(["median", statistics.median(ours), statistics.median(base) if base else "n/a"])
+    print_table("decode tokens/s, alternating rounds", ["round", "steer (ours)", "llama_cpp.server"], rows)
     return 0
 
 

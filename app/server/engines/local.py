@@ -21,9 +21,8 @@ import codecs
 import ctypes
 import os
 import threading
-import time
 from collections import OrderedDict, deque
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -76,7 +75,6 @@ class _Job:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue
     abandoned: bool = False  # the consumer stopped iterating: stop as if cancelled
-    enqueued: float = field(default_factory=time.monotonic)
 
     def stopped(self) -> bool:
         return self.abandoned or self.cancel.is_set()
