@@ -290,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     from app.server.engines.local import default_threads
 
     argv = list(argv or [])
+    if "-h" in argv or "--help" in argv:
+        print("usage: python -m bench.local [--decode-only]  (env: STEER_BENCH_THREADS, STEER_BENCH_ROUNDS)\n" + (__doc__ or ""))
+        return 0
     if "--decode-only" in argv:
         return _main_decode(int(os.environ.get("STEER_BENCH_ROUNDS") or 3))
 
