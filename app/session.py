@@ -469,7 +469,11 @@ class Session:
 
         fmt = self.format
         if fmt == "rewrite" and region is None:
-            region = (0, len(self.live.lines))  # the rewrite format rewrites a region: the whole file
+            # Not the whole file: rewriting it is slow on a CPU and defeats the prewarm. The
+            # definitions the instruction names, else the whole file (H3's rewrite_region).
+            from app.prompts import rewrite_region
+
+            region = rewrite_region(self.document.text, instruction)
         attempt = 0
         history: list[dict] = []
         ask = instruction
@@ -687,7 +691,8 @@ class Session:
     def _place(self, b: BlockState, start: int, end: int, transform=None) -> bool:
         key = ("b", b.index, start, end)
         try:
-            self.live.add(key, start, end, transform)
+            # A rewrite restates its whole region: align it as it streams (unchanged lines stay context).
+            self.live.add(key, start, end, transform, align=b.kind == "rewrite")
         except ValueError as exc:
             b.status, b.reason = "failed", f"it changes the same lines as another block ({exc})"
             b.feedback = f"Block {b.index + 1} changes the same lines as another block; merge them into one block."

@@ -30,6 +30,8 @@ ADDED = "added"
 _SPAN_MIN_RATIO = 0.4
 # How many change records `changed_since` keeps before answering "everything".
 _LOG_LIMIT = 256
+# Greedy streaming alignment of a rewrite: how far ahead a new line may match an old one.
+_LOOKAHEAD = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,13 @@ class Hunk:
     diverged: bool = False
     transform: Callable[[str], str] | None = None  # e.g. re-indent each new line
     _spans: dict = field(default_factory=dict)
+    # Aligned streaming (region rewrites): the hunk is the open piece at old line base + ptr;
+    # `pieces` are the changes already closed by a matching line (their own hunks in the list).
+    align: bool = False
+    base: int = 0
+    ptr: int = 0
+    pieces: list = field(default_factory=list)
+    streamed: list[str] = field(default_factory=list)  # every complete new line, for finish()
 
     @property
     def tail_text(self) -> str:
@@ -83,6 +92,8 @@ class Hunk:
     def _show_tail(self) -> bool:
         if not self.tail:
             return False
+        if self.align:
+            return True
         # While still folding the repeated prefix, a partial line that is a prefix of
         # the next old line is most likely that line being retyped: don't flash it.
         if self.streaming and not self.diverged and self.skip < len(self.old):
@@ -228,10 +239,14 @@ class LiveDiff:
         self.cursor_row = None
         self._touch(0, -1)
 
-    def add(self, key: Hashable, start: int, end: int, transform: Callable[[str], str] | None = None) -> int:
+    def add(self, key: Hashable, start: int, end: int, transform: Callable[[str], str] | None = None,
+            *, align: bool = False) -> int:
         """A block was located at old lines [start, end): a streaming hunk with no new text yet.
 
         `transform` is applied to every new line (the session re-indents with it).
+        `align` (region rewrites, whose text restates the whole range): streamed lines are
+        aligned greedily against the old lines, so unchanged lines stay context and only
+        the lines that change are drawn removed/added while the block streams.
         Raises ValueError if it overlaps an existing hunk. Returns its hunk index.
         """
         if key in self._by_key:
@@ -243,7 +258,15 @@ class LiveDiff:
             raise ValueError("overlaps another edit")
         if k < len(self._hunks) and (self._hunks[k].start < end or (start == end and self._hunks[k].start == start)):
             raise ValueError("overlaps another edit")
+        for o in self._hunks:
+            # An aligned rewrite owns its whole region, also the lines it has not reached yet.
+            if o.align and o.base < end and start < o.base + len(o.old) or (o.align and start == end == o.base):
+                raise ValueError("overlaps another edit")
         h = Hunk(start, end, key=key, streaming=True, old=self._lines[start:end], transform=transform)
+        if align:
+            # The open piece starts empty at the region's first line; old lines not yet
+            # reached by the stream are context until the alignment passes them.
+            h.align, h.base, h.end = True, start, start
         self._hunks.insert(k, h)
         self._by_key[key] = h
         self._recompute(k)
@@ -265,6 +288,8 @@ class LiveDiff:
             return False
         h = self._by_key[key]
         h.fed += len(delta)
+        if h.align:
+            return self._append_aligned(h, delta)
         k = self._find(h)
         rows_before = h.rows
         first_changed = None
@@ -302,14 +327,21 @@ class LiveDiff:
         (none if the block changes nothing).
         """
         h = self._by_key[key]
+        if h.align:
+            base, old = h.base, h.old
+            streamed = h.streamed + ([h.tail_text] if h.tail else [])
+            self._drop_pieces(h)
         k = self._find(h)
         first = self._row_starts[k]
-        base = h.start - h.skip
-        old = h.old
+        if not h.align:
+            base = h.start - h.skip
+            old = h.old
         if replace is not None:
             new = replace.split("\n")
             if new[-1] == "":
                 new.pop()
+        elif h.align:
+            new = streamed
         else:
             new = old[: h.skip] + h.new + ([h.tail_text] if h.tail else [])
         del self._hunks[k]
@@ -330,7 +362,10 @@ class LiveDiff:
 
     def remove(self, key: Hashable) -> None:
         """Drop a hunk (a half-written block on stop, or a rejected hunk)."""
-        h = self._by_key.pop(key)
+        h = self._by_key[key]
+        if h.align:
+            self._drop_pieces(h)
+        del self._by_key[key]
         k = self._find(h)
         first = self._row_starts[k]
         del self._hunks[k]
@@ -361,12 +396,85 @@ class LiveDiff:
         return self._hunks.index(h)
 
     def _restart(self, h: Hunk) -> None:
+        if h.align:
+            self._drop_pieces(h)
+            h.start = h.end = h.base
+            h.ptr = 0
+            h.streamed = []
         k = self._find(h)
         h.start -= h.skip
         h.new, h.tail, h.fed, h.skip, h.diverged = [], "", 0, 0, False
         h._spans.clear()
         self._recompute(k)
         self._touch(self._row_starts[k], -1)
+
+    def _append_aligned(self, h: Hunk, delta: str) -> bool:
+        """Greedy alignment of the new complete lines: O(len(delta) + lines * _LOOKAHEAD)."""
+        k = k0 = self._find(h)
+        first = self._row_starts[k]
+        shifted = False
+        parts = (h.tail + delta).split("\n")
+        h.tail = parts.pop()
+        tf = h.transform
+        old, n_old = h.old, len(h.old)
+        for line in parts:
+            if tf is not None:
+                line = tf(line)
+            h.streamed.append(line)
+            skip = -1
+            if h.ptr < n_old:
+                if line == old[h.ptr]:
+                    skip = 0
+                elif line.strip():
+                    # A blank line matches only the next old line: blank lines are everywhere,
+                    # so a look-ahead match on one would remove real code by accident.
+                    stop = min(n_old, h.ptr + 1 + _LOOKAHEAD)
+                    for j in range(h.ptr + 1, stop):
+                        if old[j] == line:
+                            skip = j - h.ptr
+                            break
+            if skip < 0:
+                h.new.append(line)
+                continue
+            shifted = True
+            at = h.base + h.ptr
+            if h.new or skip:
+                # Close the open piece: the skipped old lines are removed, the lines
+                # written since the last match are added; the matched line is context.
+                piece = Hunk(at, at + skip, h.new, key=(h.key, "piece", len(h.pieces)), streaming=True)
+                self._hunks.insert(k, piece)
+                self._by_key[piece.key] = piece
+                h.pieces.append(piece)
+                k += 1
+                h.new = []
+            h.ptr += skip + 1
+            h.start = h.end = h.base + h.ptr
+        if parts:
+            h._spans.clear()
+        self._recompute(k0)
+        if shifted or parts:
+            self._touch(first, -1)
+        else:
+            row = self._row_starts[k] + h.rows - 1
+            self._touch(row, row + 1)
+        self.cursor_row = self._row_starts[k] + max(0, h.rows - 1)
+        return True
+
+    def _drop_pieces(self, h: Hunk) -> None:
+        """Take the closed pieces of an aligned hunk out of the list (before finish/remove)."""
+        if not h.pieces:
+            return
+        k = self._find(h)
+        gone = {id(p) for p in h.pieces}
+        lo = k - len(h.pieces)
+        assert all(id(p) in gone for p in self._hunks[lo:k])
+        first = self._row_starts[lo]
+        del self._hunks[lo:k]
+        for p in h.pieces:
+            self._by_key.pop(p.key, None)
+        h.pieces = []
+        self._recompute(lo)
+        self._touch(first, -1)
 
     def _recompute(self, k: int) -> None:
         """Prefix sums from hunk k on: O(hunks - k)."""
