@@ -93,7 +93,11 @@ class Hunk:
         if not self.tail:
             return False
         if self.align:
-            return True
+            # A partial line that so far retypes the next old line is shown as that (context)
+            # line, not as an added one: only lines that really change turn green.
+            # (Within the look-ahead: the line may be the one after a changed one.)
+            tail = self.tail_text
+            return not any(o.startswith(tail) for o in self.old[self.ptr : self.ptr + 1 + _LOOKAHEAD])
         # While still folding the repeated prefix, a partial line that is a prefix of
         # the next old line is most likely that line being retyped: don't flash it.
         if self.streaming and not self.diverged and self.skip < len(self.old):

@@ -1,0 +1,146 @@
+"""Region rewrites through the real gateway: region choice, minimal hunks, aligned live rows, Esc."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.config import Settings
+from app.files import Document
+from app.session import GENERATING, INTERRUPTED, REVIEW, Session
+from app.transport.client import ResponsesClient
+
+from .conftest import DATA
+
+MEAN = (11, 16)  # 0-based end-exclusive lines of `mean` in calc.py
+OLD_TOTAL = "    total = 0"
+NEW_TOTAL = "    total = 0.0"
+OLD_RETURN = "    return total / len(values)"
+NEW_RETURN = "    return total / max(len(values), 1)"
+
+
+async def open_rewrite_session(url, path):
+    client = ResponsesClient(url)
+    await client.connect()
+    session = Session(Document.read(path), Settings(backend=url), None, client=client, edit_format="rewrite")
+    await session.start(prewarm=False)
+    return session, client
+
+
+async def until(cond, timeout=20.0):
+    """Wait for a condition the stream will reach (a bound against hangs, not a timing assert)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.002)
+
+
+def original() -> str:
+    return (DATA / "calc.py").read_text()
+
+
+async def test_no_region_rewrites_the_function_the_instruction_names(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt"])
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        result = await session.edit("make `mean` safe for an empty list", None, retries=0)
+        assert result.status == "proposal"
+        assert session._region_base == MEAN
+        # The prompt's region block is mean's lines only, not the whole file.
+        last = engine.requests[0].messages[-1]["content"]
+        assert "def mean(values):" in last and "def clamp" not in last
+    finally:
+        await session.close()
+
+
+async def test_two_separated_changes_are_two_hunks_reviewed_one_by_one(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"])
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        await session.edit("fix `mean`", MEAN, retries=0)
+        assert session.state == REVIEW
+        hunks = session.proposal
+        assert [(h.start, h.end, h.new) for h in hunks] == [(12, 13, (NEW_TOTAL,)), (15, 16, (NEW_RETURN,))]
+        diff = session.proposal_diff()
+        assert "-    for v in values:" not in diff and f"+{NEW_TOTAL}" in diff and f"+{NEW_RETURN}" in diff
+        assert session.reject_hunk(1)
+        assert session.accept_hunk(0)
+        assert calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
+        assert session.undo() and calc.read_text() == original()
+        assert session.redo() and calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
+    finally:
+        await session.close()
+
+
+async def test_accept_all_of_a_rewrite_writes_the_rewrite(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"])
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        await session.edit("fix `mean`", MEAN, retries=0)
+        assert session.accept_all()
+        want = original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n").replace(OLD_RETURN, NEW_RETURN)
+        assert calc.read_text() == want
+    finally:
+        await session.close()
+
+
+async def test_a_rewrite_that_changes_nothing_is_nothing_to_change(replay, calc):
+    url, _ = await replay(["rewrite_same.txt"])
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        result = await session.edit("tidy `mean`", None, retries=0)
+        assert result.status == "nothing" and not session.has_proposal
+        assert calc.read_text() == original()
+    finally:
+        await session.close()
+
+
+async def test_streaming_rows_keep_unchanged_lines_as_context(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"], rate=300)
+    session, _ = await open_rewrite_session(url, calc)
+    unchanged = {"def mean(values):", "    for v in values:", "        total += v"}
+    seen_split = seen_partial = False
+    try:
+        await session.send("fix `mean`", MEAN)
+        await until(lambda: session.state == GENERATING)
+        while session.state == GENERATING:
+            live = session.live
+            rows = live.rows(0, live.row_count)
+            for r in rows:
+                if r.text in unchanged:
+                    assert r.kind == "context", r  # never drawn removed while the rewrite streams
+                seen_partial = seen_partial or (r.kind == "added" and r.partial)
+            kinds = [(r.kind, r.text) for r in rows]
+            if ("removed", OLD_TOTAL) in kinds and ("added", NEW_TOTAL) in kinds:
+                # The first change is closed while the rest streams: the loop line is context
+                # and the not-yet-reached return line is still context too.
+                i = kinds.index(("added", NEW_TOTAL))
+                assert kinds[i + 1] == ("context", "    for v in values:")
+                seen_split = True
+            await asyncio.sleep(0.001)
+        result = await session.wait()
+        assert result.status == "proposal"
+        assert seen_split and seen_partial
+    finally:
+        await session.close()
+
+
+async def test_esc_mid_rewrite_drops_the_half_written_rewrite(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"], rate=200)
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        await session.send("fix `mean`", MEAN)
+        # The first change has streamed (and closed) but the block is not finished.
+        await until(lambda: "        total += v\n" in session.raw_text)
+        assert any(h.new == (NEW_TOTAL,) for h in session.live.hunks())  # a closed change is drawn
+        await session.stop()
+        assert session.state == INTERRUPTED
+        assert not session.has_proposal and session.live.hunk_count == 0
+        live = session.live
+        assert all(r.kind == "context" for r in live.rows(0, live.row_count))
+        result = await session.wait()
+        assert result.status == "stopped" and not session.has_proposal
+        assert calc.read_text() == original()
+    finally:
+        await session.close()
