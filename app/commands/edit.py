@@ -28,7 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", help="local (default: the embedded model), openai, xai, cerebras, groq, "
                         "ollama, vllm, llamacpp, or a ws(s):// gateway URL")
     parser.add_argument("--model", help="model name, or a GGUF path for the local engine")
-    parser.add_argument("--region", metavar="START:END", help="only edit lines START..END (1-based, inclusive)")
+    parser.add_argument("--region", metavar="START:END",
+                        help="only edit lines START..END (1-based, inclusive); rewrite format without it: the "
+                             "definitions the instruction names, else the whole file")
     parser.add_argument("--format", choices=FORMAT_CHOICES,
                         help="edit format to ask for (default: the best one for the backend)")
     parser.add_argument("--dry-run", action="store_true", help="show the diff, do not write the file")

@@ -197,3 +197,17 @@ async def test_ctrl_c_mid_stream_cancels_and_leaves_the_file(replay, calc):
         await asyncio.sleep(0.01)
     assert engine.players[0].active == 0
     assert engine.players[0].produced < len(engine.players[0].tokens)
+
+
+async def test_rewrite_without_region_rewrites_the_named_function(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "make `mean` work with floats", "--backend", url,
+                                      "--format", "rewrite", "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["status"] == "applied" and report["hunks"] == 2
+    want = (DATA / "calc.py").read_text().replace("    total = 0\n", "    total = 0.0\n").replace(
+        "return total / len(values)", "return total / max(len(values), 1)")
+    assert calc.read_text() == want
+    last = engine.requests[0].messages[-1]["content"]
+    assert "def mean(values):" in last and "def clamp" not in last  # only mean's lines were sent to rewrite
