@@ -236,7 +236,7 @@ class SteerApp(App):
         backend = self.settings.backend or "local"
         model = self.settings.model
         if backend == "local" and not model:
-            model = "embedded"
+            model = "qwen2.5-coder-1.5b (embedded)"
         if model and os.sep in str(model):
             model = Path(model).name
         return f"{backend} · {model}" if model else backend
