@@ -436,8 +436,9 @@ class Session:
         if self.state != GENERATING:
             return
         self._stopped = True  # from here on no delta reaches the live diff
-        self._drop_partial()
-        self._set_state(INTERRUPTED)
+        self._drop_partial(keep_closed=True)
+        # Nothing left to review: idle, not "interrupted" over an empty proposal.
+        self._set_state(INTERRUPTED if self.has_proposal else IDLE)
         self._proposal_changed()
         stream = self._stream
         if stream is not None:
@@ -520,7 +521,7 @@ class Session:
             self._stream = None
             if self.state == GENERATING:
                 self._set_state(REVIEW if self.has_proposal else IDLE)
-            elif self.state == INTERRUPTED and not self.has_proposal and result.status != "stopped":
+            elif self.state == INTERRUPTED and not self.has_proposal:
                 self._set_state(IDLE)
             if self._pending_external:
                 self._pending_external = False
@@ -598,8 +599,8 @@ class Session:
             elif isinstance(ev, E.Disconnected):
                 self._set_connection("lost", ev.message)
                 self._stopped = True
-                self._drop_partial()
-                self._set_state(INTERRUPTED)
+                self._drop_partial(keep_closed=True)
+                self._set_state(INTERRUPTED if self.has_proposal else IDLE)
                 self._proposal_changed()
                 return self._conclude(TurnResult("stopped", f"connection lost: {ev.message}"))
             elif isinstance(ev, E.Notice):
@@ -773,14 +774,24 @@ class Session:
             return
         b.status, b.reason = "already_applied", "already applied"
 
-    def _drop_partial(self) -> None:
+    def _drop_partial(self, keep_closed: bool = False) -> None:
+        """Drop the blocks that never completed (SEARCH located, REPLACE half-written).
+
+        keep_closed (Esc, a lost connection): a half-written region rewrite keeps the changes
+        the streaming alignment has already closed (anchored by matching lines on both
+        sides); only its open piece goes. A half-written SEARCH/REPLACE block goes whole.
+        """
         for b in self.blocks.values():
-            if b.status == "located":  # SEARCH located but the block never completed
+            if b.status == "located":
+                kept = []
                 try:
-                    self.live.remove(b.hunk_key)
+                    if keep_closed:
+                        kept = self.live.settle(b.hunk_key)
+                    else:
+                        self.live.remove(b.hunk_key)
                 except KeyError:
                     pass
-                b.status = "dropped"
+                b.status = "partial" if kept else "dropped"
 
     def _finish_parse(self) -> None:
         if self._parser is None:

@@ -376,6 +376,25 @@ class LiveDiff:
         self._recompute(k)
         self._touch(first, -1)
 
+    def settle(self, key: Hashable) -> list[int]:
+        """Stop a streaming hunk where it is (Esc): keep what is already a complete change.
+
+        An aligned rewrite keeps its closed pieces (each anchored by matching old lines on
+        both sides) as finished hunks; the open piece, still being written, is dropped. Any
+        other streaming hunk is half-written as a whole and is dropped. Returns the indices
+        of the hunks kept.
+        """
+        h = self._by_key[key]
+        kept = h.pieces if h.align else []
+        h.pieces = []  # so remove() takes out only the open piece
+        for p in kept:
+            p.streaming = False
+        self.remove(key)
+        if self.cursor_row is not None and self.cursor_row >= self.row_count:
+            self.cursor_row = self.row_count - 1 if self.row_count else None
+        ids = {id(p) for p in kept}
+        return [i for i, x in enumerate(self._hunks) if id(x) in ids]
+
     def remove_index(self, i: int) -> HunkInfo:
         info = self._info(i)
         self.remove(info.key)

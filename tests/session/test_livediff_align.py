@@ -136,3 +136,23 @@ def test_another_block_cannot_land_inside_an_aligned_region():
     else:
         raise AssertionError("a block inside the rewrite's region was accepted")
     live.add("other", 7, 8)  # after the region is fine
+
+
+def test_settle_keeps_closed_pieces_and_drops_the_open_one():
+    live = streamed("def f(x):\n    a = 1\n    b = 20\n    c = 3\n    return a + 1\n    ret")
+    # b's change is closed by the matching c line; d's removal + the new return are open.
+    assert live.settle("k") == [0]
+    assert [(h.start, h.end, h.new, h.streaming, h.partial) for h in live.hunks()] == [
+        (2, 3, ("    b = 20",), False, "")]
+    assert live.new_lines() == OLD[:2] + ["    b = 20"] + OLD[3:]
+    assert ("r", "    d = 4") not in kinds(live) and not any(r.partial for r in live.rows(0, live.row_count))
+    live.remove_index(0)  # per-hunk reject of what was kept
+    assert live.hunk_count == 0 and all(k == "c" for k, _ in kinds(live))
+
+
+def test_settle_of_a_plain_streaming_hunk_drops_it_whole():
+    live = LiveDiff(OLD)
+    live.add("sr", 2, 3)
+    live.append("sr", "    b = 20\n    b2 = 0\n")
+    assert live.settle("sr") == [] and live.hunk_count == 0
+    assert live.new_lines() == OLD

@@ -6,7 +6,7 @@ import asyncio
 
 from app.config import Settings
 from app.files import Document
-from app.session import GENERATING, INTERRUPTED, REVIEW, Session
+from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW, Session
 from app.transport.client import ResponsesClient
 
 from .conftest import DATA
@@ -126,21 +126,89 @@ async def test_streaming_rows_keep_unchanged_lines_as_context(replay, calc):
         await session.close()
 
 
-async def test_esc_mid_rewrite_drops_the_half_written_rewrite(replay, calc):
+def closed_first_change_only(session) -> bool:
+    """The `total` change is closed (the loop line matched after it) while the rewrite is still open."""
+    return (any((h.start, h.end, h.new) == (12, 13, (NEW_TOTAL,)) for h in session.live.hunks())
+            and any(b.status == "located" for b in session.blocks.values()))
+
+
+async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"], rate=200)
+    events = []
+    session, _ = await open_rewrite_session(url, calc)
+    session.on_event = events.append
+    try:
+        await session.send("fix `mean`", MEAN)
+        await until(lambda: closed_first_change_only(session))
+        await session.stop()
+        # The closed change stays; the open piece (the return line, still being written) goes.
+        assert session.state == INTERRUPTED
+        assert [(h.start, h.end, h.new, h.streaming) for h in session.proposal] == [(12, 13, (NEW_TOTAL,), False)]
+        live = session.live
+        rows = [(r.kind, r.text) for r in live.rows(0, live.row_count)]
+        assert ("removed", OLD_TOTAL) in rows and ("added", NEW_TOTAL) in rows
+        assert ("context", OLD_RETURN) in rows and not any(r.partial for r in live.rows(0, live.row_count))
+        version, n_events = live.version, len(events)
+        result = await session.wait()
+        assert result.status == "stopped" and session.state == INTERRUPTED and result.hunks == 1
+        assert live.version == version  # nothing more arrived after Esc
+        assert not [e for e in events[n_events:] if type(e).__name__ == "ProposalUpdated"]
+        assert calc.read_text() == original()
+        # Accepting writes the old text plus exactly the closed change.
+        assert session.accept_all() and session.state == IDLE
+        one = original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
+        assert calc.read_text() == one
+        assert session.undo() and calc.read_text() == original()
+        assert session.redo() and calc.read_text() == one
+    finally:
+        await session.close()
+
+
+async def test_esc_mid_rewrite_then_per_hunk_review(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
     session, _ = await open_rewrite_session(url, calc)
     try:
         await session.send("fix `mean`", MEAN)
-        # The first change has streamed (and closed) but the block is not finished.
-        await until(lambda: "        total += v\n" in session.raw_text)
-        assert any(h.new == (NEW_TOTAL,) for h in session.live.hunks())  # a closed change is drawn
+        await until(lambda: closed_first_change_only(session))
         await session.stop()
+        await session.wait()
+        assert session.accept_hunk(0) and session.state == IDLE and not session.has_proposal
+        assert calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
+        assert session.undo() and calc.read_text() == original()
+    finally:
+        await session.close()
+
+
+async def test_reject_of_what_esc_kept_is_idle(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"], rate=200)
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        await session.send("fix `mean`", MEAN)
+        await until(lambda: closed_first_change_only(session))
+        await session.stop()
+        await session.wait()
         assert session.state == INTERRUPTED
+        assert session.reject_all() and session.state == IDLE and not session.has_proposal
+        assert calc.read_text() == original()
+    finally:
+        await session.close()
+
+
+async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, calc):
+    url, _ = await replay(["rewrite_mean.txt"], rate=200)
+    session, _ = await open_rewrite_session(url, calc)
+    try:
+        await session.send("fix `mean`", MEAN)
+        # The changed `total` line is being written: nothing has closed yet.
+        await until(lambda: "total = 0" in session.raw_text)
+        assert "for v" not in session.raw_text
+        await session.stop()
+        assert session.state == IDLE
         assert not session.has_proposal and session.live.hunk_count == 0
         live = session.live
         assert all(r.kind == "context" for r in live.rows(0, live.row_count))
         result = await session.wait()
-        assert result.status == "stopped" and not session.has_proposal
+        assert result.status == "stopped" and session.state == IDLE and not session.has_proposal
         assert calc.read_text() == original()
     finally:
         await session.close()
