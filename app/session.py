@@ -33,6 +33,10 @@ REVIEW = "review"  # a finished turn left a proposal to accept or reject
 
 MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many times
 _STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
+# Yield to the event loop after this many buffered deltas or this much work (seconds),
+# so Esc is handled mid-burst at an unlimited delta rate.
+_BURST_DELTAS = 256
+_BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
 
@@ -568,6 +572,9 @@ class Session:
             except Exception:
                 pass
             return TurnResult("stopped", "stopped by the user")
+        # Deltas the client has already buffered come without a suspension: at an unlimited
+        # rate a whole answer is one burst. Let the loop run (Esc, redraws) every so often.
+        burst, burst_t0 = 0, time.perf_counter()
         async for ev in stream:
             if self._stopped:
                 break
@@ -575,6 +582,12 @@ class Session:
                 self._on_delta(ev.delta)
                 if self._noop_blocks >= _MAX_NOOP_BLOCKS:
                     return await self._give_up_degenerate(stream)
+                burst += 1
+                if burst >= _BURST_DELTAS or time.perf_counter() - burst_t0 >= _BURST_S:
+                    await asyncio.sleep(0)
+                    burst, burst_t0 = 0, time.perf_counter()
+                    if self._stopped:  # Esc ran during the yield
+                        break
             elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
                 # The successor's output replaces this answer: start the proposal over.
                 self._restart_after_steer()

@@ -394,3 +394,34 @@ async def test_a_loop_of_no_op_blocks_is_stopped_and_retried(replay, calc):
         assert "identical" in engine.requests[1].messages[-1]["content"]
     finally:
         await session.close()
+
+
+async def test_esc_is_handled_mid_burst_at_an_unlimited_rate(replay, calc):
+    from .conftest import recorded
+
+    full = recorded("long_answer.txt")  # ~4000 deltas
+    url, _ = await replay(["long_answer.txt"], rate=0)
+    session, client = await open_session(url, calc)
+    create = client.create
+
+    async def create_buffered(**kwargs):
+        # The whole answer is already in the client's queue when the session starts reading
+        # (a busy UI at an unlimited rate): one burst that never waits on the network.
+        stream = await create(**kwargs)
+        await stream.wait()
+        return stream
+
+    client.create = create_buffered
+    try:
+        await session.send("fix mean and describe")
+        while not session.raw_text:  # runs whenever the session task lets the loop run
+            await asyncio.sleep(0)
+        await session.stop()
+        result = await session.wait()
+        assert result.status == "stopped"
+        # Esc was handled mid-burst, not after the session had worked through the whole answer.
+        assert len(session.raw_text) < len(full) // 2
+        assert full.startswith(session.raw_text)
+        assert calc.read_text() == (DATA / "calc.py").read_text()
+    finally:
+        await session.close()
