@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 
 ALL = ["apply", "transport", "local", "pipeline"]
 
 
 def main(argv: list[str]) -> int:
-    names = argv or ALL
+    # `python -m bench NAME --opt ...`: leading words are benchmarks, the rest their options.
+    split = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+    names, options = argv[:split] or ALL, argv[split:]
     status = 0
     for name in names:
         try:
@@ -20,7 +23,12 @@ def main(argv: list[str]) -> int:
             print(f"bench {name}: {exc}", file=sys.stderr)
             status = 2
             continue
-        rc = module.main() or 0
+        takes_options = bool(inspect.signature(module.main).parameters)
+        if options and not takes_options:
+            print(f"bench {name}: takes no options", file=sys.stderr)
+            status = 2
+            continue
+        rc = (module.main(options) if takes_options else module.main()) or 0
         status = status or rc
     return status
 
