@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if rows:
         print_table("summary", ["tasks", "passed", "pass rate", "median s/task", "format", "region"],
                     [[len(rows), passed, f"{100 * passed / len(rows):.0f}%", statistics.median(secs),
-                      args.format or "default", "function" if args.region else "whole file"]])
+                      args.format or "default", "--region: the function" if args.region else "none given (steer edit chooses)"]])
     return 0
 
 
