@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import gc
+
+# Start-up: importing Textual creates ~100k objects that live as long as the app, and the cyclic
+# collector walked them over and over while they loaded. No collections while this module's
+# imports run; at its end they are frozen (kept out of every later collection: the full ones
+# during a stream get cheaper too) and collection is on again.
+_gc_was_enabled = gc.isenabled()
+gc.disable()
+
 import asyncio
 import os
 import time
@@ -805,3 +814,8 @@ class SteerApp(App):
 def make_app(path: str | Path, settings: Settings | None = None, **kwargs) -> SteerApp:
     """The one way to build the app (CLI, tests, benchmark). kwargs: see SteerApp."""
     return SteerApp(path, settings, **kwargs)
+
+
+gc.freeze()
+if _gc_was_enabled:
+    gc.enable()

@@ -217,8 +217,38 @@ class CodeView(ScrollView, can_focus=True):
             rows = max(-(-rows // step) * step, self.virtual_size.height)  # never shrinks mid-stream
         width = self._gutter_width() + self._max_width + 1
         size = Size(width, rows)
-        if size != self.virtual_size:
+        if size != self.virtual_size and not self._resize_in_place(size):
             self.virtual_size = size
+
+    def _resize_in_place(self, size: Size) -> bool:
+        """A new virtual size that shows or hides no scrollbar, applied without a layout pass.
+
+        Assigning `virtual_size` asks for a layout of the screen, and a layout refreshes the
+        scrollbars only after it, so their new picture lands a frame late: Esc (the exact size
+        again after the stream's stepped one) changed the screen in two frames. This view's
+        own size comes from CSS, never from its content, so only the scroll range changes:
+        set it and the scrollbars' ranges now, and all of it shows in the next paint.
+        """
+        if not self.is_mounted or not self.size:
+            return False
+        width, height = self.container_size
+        if not width or not height:
+            return False
+        vertical = size.height > height
+        horizontal = size.width > (width - self.styles.scrollbar_size_vertical if vertical else width)
+        if horizontal:  # as Textual decides it: a horizontal bar takes a row from the height
+            vertical = size.height > height - self.styles.scrollbar_size_horizontal
+        if vertical != self.show_vertical_scrollbar or horizontal != self.show_horizontal_scrollbar:
+            return False  # a scrollbar appears or goes: that is a layout change
+        self.set_reactive(ScrollView.virtual_size, size)
+        if vertical:
+            self.vertical_scrollbar.window_virtual_size = size.height
+        if horizontal:
+            self.horizontal_scrollbar.window_virtual_size = size.width
+        if self.scroll_y > self.max_scroll_y or self.scroll_x > self.max_scroll_x:
+            self.scroll_to(x=min(self.scroll_x, self.max_scroll_x), y=min(self.scroll_y, self.max_scroll_y),
+                           animate=False, immediate=True)
+        return True
 
     def sync(self, force: bool = False) -> int:
         """Called once per frame after the row source changed: refresh only the rows that differ.
