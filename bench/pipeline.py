@@ -27,6 +27,7 @@ SIZE = (120, 40)
 # Esc is pressed half-way through a stream at this rate (a fast served model); at an unlimited
 # rate the whole answer is in the socket buffer before a key could be read.
 ESC_RATE = 5000
+ESC_DELAYS = (0.0, 1 / 180, 2 / 180)  # Esc this long after the update that reaches half-way
 
 
 def make_file(path: Path) -> None:
@@ -129,7 +130,8 @@ class Probe:
             widget.render = touched
 
 
-async def run_stream(path: Path, response: str, *, esc_at: float | None = None, rate: float = 0) -> dict:
+async def run_stream(path: Path, response: str, *, esc_at: float | None = None, rate: float = 0,
+                     esc_delay: float = 0.0) -> dict:
     from app.config import Settings
     from app.server.engines.replay import ReplayEngine
     from app.server.gateway import Gateway
@@ -173,6 +175,8 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
                     first_delta = time.perf_counter()
                 if esc_at is not None and t_esc is None:
                     await halfway.wait()
+                    if esc_delay:
+                        await asyncio.sleep(esc_delay)  # a key comes at any point of a frame
                     mark = probe.paints  # before: press() waits for a paint
                     t_esc = time.perf_counter()
                     await pilot.press("escape")
@@ -269,7 +273,16 @@ def main() -> int:
         response = make_response()
         full = asyncio.run(asyncio.wait_for(run_stream(path, response), 180))
         make_file(path)
-        esc = asyncio.run(asyncio.wait_for(run_stream(path, response, esc_at=0.5, rate=ESC_RATE), 180))
+        # Esc right after a screen update, and a third and two thirds of a frame later: how long the
+        # screen takes to be still depends on where in Textual's 60 Hz paint cycle the key lands.
+        trials = []
+        for delay in ESC_DELAYS:
+            make_file(path)
+            trials.append(asyncio.run(asyncio.wait_for(
+                run_stream(path, response, esc_at=0.5, rate=ESC_RATE, esc_delay=delay), 180)))
+        esc = sorted(trials, key=lambda t: t["esc_to_still_s"])[len(trials) // 2]  # the median trial
+        esc_worst = max(t["esc_to_still_s"] for t in trials)
+        esc_paints = max(t["view_paints_after_esc"] for t in trials)
         start = startup(path)
 
     rate = full["tokens"] / full["seconds"] if full["seconds"] > 0 else float("nan")
@@ -289,11 +302,13 @@ def main() -> int:
         ["  of which render p99", f"{percentile([p * 1000 for p in full['paint']], 99):.2f} ms", "", ""],
         ["Esc key -> action (Textual input queue)", f"{esc['esc_key_s'] * 1000:.1f} ms", "", ""],
         ["Esc action -> final picture set (stream cut, rows final)", f"{esc['esc_final_s'] * 1000:.1f} ms", "", ""],
-        [f"Esc -> last screen change (file view, status), {ESC_RATE:,} tok/s stream", f"{esc['esc_to_still_s'] * 1000:.1f} ms", "<= 16 ms (one frame)",
+        [f"Esc -> last screen change (file view, status), {ESC_RATE:,} tok/s, median of {len(trials)}",
+         f"{esc['esc_to_still_s'] * 1000:.1f} ms", "<= 16 ms (one frame)",
          "ok" if esc["esc_to_still_s"] <= 0.0167 else "MISSED"],
-        ["Esc -> first paint after the Esc action starts (60 Hz timer)", f"{esc['esc_to_paint_s'] * 1000:.1f} ms", "", ""],
-        ["paints after Esc that draw file view, scrollbar, status or keys", f"{esc['view_paints_after_esc']}", "1",
-         "ok" if esc["view_paints_after_esc"] == 1 else "MISSED"],
+        ["  worst of the Esc trials", f"{esc_worst * 1000:.1f} ms", "", ""],
+        ["  of which waiting for the first paint after Esc (60 Hz timer)", f"{esc['esc_to_paint_s'] * 1000:.1f} ms", "", ""],
+        ["paints after Esc that draw file view, scrollbar, status or keys (max)", f"{esc_paints}", "1",
+         "ok" if esc_paints == 1 else "MISSED"],
         ["Esc -> last change anywhere (prompt cursor blink, toast)", f"{esc['esc_to_any_s'] * 1000:.1f} ms", "", ""],
         ["start-up: interpreter (python itself, site) median", f"{start['interpreter'] * 1000:.0f} ms", "", ""],
         ["start-up: imports median", f"{start['imports'] * 1000:.0f} ms", "", ""],
