@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
+from app.config import Settings
+from app.files import Document
 from app.server.engines.base import Engine, EngineRequest
 from app.server.engines.replay import ReplayEngine
 from app.server.gateway import Gateway
+from app.session import Session
+from app.transport.client import ResponsesClient
 
 DATA = Path(__file__).parent / "data"
+
+
+async def open_session(url, path, events=None, *, edit_format="search_replace", prewarm=True):
+    """A Session on `path` with a connected client to the gateway at `url`; events go to `events`."""
+    client = ResponsesClient(url)
+    await client.connect()
+    on_event = (events if events is not None else []).append
+    session = Session(Document.read(path), Settings(backend=url), on_event, client=client, edit_format=edit_format)
+    await session.start(prewarm=prewarm)
+    return session, client
+
+
+async def until(cond, timeout=20.0):
+    """Wait for a condition the stream will reach (a bound against hangs, not a timing assert)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.002)
 
 
 def recorded(name: str) -> str:

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from app.config import Settings
-from app.files import Document
-from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW, Session
-from app.transport.client import ResponsesClient
+from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW
 
-from .conftest import DATA
+from .conftest import DATA, open_session, until
 
 MEAN = (11, 16)  # 0-based end-exclusive lines of `mean` in calc.py
 OLD_TOTAL = "    total = 0"
@@ -18,31 +15,13 @@ OLD_RETURN = "    return total / len(values)"
 NEW_RETURN = "    return total / max(len(values), 1)"
 
 
-async def open_rewrite_session(url, path):
-    client = ResponsesClient(url)
-    await client.connect()
-    session = Session(Document.read(path), Settings(backend=url), None, client=client, edit_format="rewrite")
-    await session.start(prewarm=False)
-    return session, client
-
-
-async def until(cond, timeout=20.0):
-    """Wait for a condition the stream will reach (a bound against hangs, not a timing assert)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.002)
-
-
 def original() -> str:
     return (DATA / "calc.py").read_text()
 
 
 async def test_no_region_rewrites_the_function_the_instruction_names(replay, calc):
     url, engine = await replay(["rewrite_mean.txt"])
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         result = await session.edit("make `mean` safe for an empty list", None, retries=0)
         assert result.status == "proposal"
@@ -56,7 +35,7 @@ async def test_no_region_rewrites_the_function_the_instruction_names(replay, cal
 
 async def test_two_separated_changes_are_two_hunks_reviewed_one_by_one(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"])
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         await session.edit("fix `mean`", MEAN, retries=0)
         assert session.state == REVIEW
@@ -75,7 +54,7 @@ async def test_two_separated_changes_are_two_hunks_reviewed_one_by_one(replay, c
 
 async def test_accept_all_of_a_rewrite_writes_the_rewrite(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"])
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         await session.edit("fix `mean`", MEAN, retries=0)
         assert session.accept_all()
@@ -87,7 +66,7 @@ async def test_accept_all_of_a_rewrite_writes_the_rewrite(replay, calc):
 
 async def test_a_rewrite_that_changes_nothing_is_nothing_to_change(replay, calc):
     url, _ = await replay(["rewrite_same.txt"])
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         result = await session.edit("tidy `mean`", None, retries=0)
         assert result.status == "nothing" and not session.has_proposal
@@ -98,7 +77,7 @@ async def test_a_rewrite_that_changes_nothing_is_nothing_to_change(replay, calc)
 
 async def test_streaming_rows_keep_unchanged_lines_as_context(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=300)
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     unchanged = {"def mean(values):", "    for v in values:", "        total += v"}
     seen_split = seen_partial = False
     try:
@@ -135,7 +114,7 @@ def closed_first_change_only(session) -> bool:
 async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
     events = []
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     session.on_event = events.append
     try:
         await session.send("fix `mean`", MEAN)
@@ -166,7 +145,7 @@ async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
 
 async def test_esc_mid_rewrite_then_per_hunk_review(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         await session.send("fix `mean`", MEAN)
         await until(lambda: closed_first_change_only(session))
@@ -181,7 +160,7 @@ async def test_esc_mid_rewrite_then_per_hunk_review(replay, calc):
 
 async def test_reject_of_what_esc_kept_is_idle(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         await session.send("fix `mean`", MEAN)
         await until(lambda: closed_first_change_only(session))
@@ -196,7 +175,7 @@ async def test_reject_of_what_esc_kept_is_idle(replay, calc):
 
 async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_rewrite_session(url, calc)
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         await session.send("fix `mean`", MEAN)
         # The changed `total` line is being written: nothing has closed yet.

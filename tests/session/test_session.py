@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from app.config import Settings
-from app.files import Document
 from app.session import (
     GENERATING,
     IDLE,
@@ -16,33 +12,12 @@ from app.session import (
     Applied,
     Notice,
     ProposalUpdated,
-    Session,
     StateChanged,
     Stats,
     TurnEnded,
 )
-from app.transport.client import ResponsesClient
 
-from .conftest import DATA
-
-
-async def open_session(url, path, events=None):
-    client = ResponsesClient(url)
-    await client.connect()
-    session = Session(Document.read(path), Settings(backend=url), (events if events is not None else []).append,
-                      client=client, edit_format="search_replace")
-    await session.start(prewarm=True)
-    return session, client
-
-
-async def until(cond, timeout=20.0):
-    """Wait for a condition the stream will reach (no timing assert: a bound against hangs)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not cond():
-        if loop.time() > end:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.005)
+from .conftest import DATA, open_session, until
 
 
 def fixed_mean_text():
