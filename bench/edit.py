@@ -99,12 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from bench.tasks import load_tasks
 
-    tasks = load_tasks()
-    if args.only:
-        wanted = set(args.only.split(","))
-        tasks = [t for t in tasks if t.name in wanted]
-    if args.limit:
-        tasks = tasks[: args.limit]
+    tasks = load_tasks(args.only, args.limit)
     gateway = None
     backend = None
     if not args.cold:

@@ -112,12 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     except (model_store.ModelStoreError, ImportError) as exc:
         print(f"bench formats: skipped: {exc}", file=sys.stderr)
         return 0
-    tasks = load_tasks()
-    if args.only:
-        wanted = set(args.only.split(","))
-        tasks = [t for t in tasks if t.name in wanted]
-    if args.limit:
-        tasks = tasks[: args.limit]
+    tasks = load_tasks(args.only, args.limit)
     formats = tuple(f for f in args.formats.split(",") if f)
     results = asyncio.run(_eval(tasks, not args.quiet, formats, args.show))
     rows = []

@@ -22,8 +22,13 @@ class Task:
     check: Callable[[dict, str], None]  # (namespace of the edited module, its text); raises if wrong
 
 
-def load_tasks() -> list[Task]:
-    return [Task(*t) for t in TASKS]
+def load_tasks(only: str | None = None, limit: int | None = None) -> list[Task]:
+    """Every task, or those named in `only` (comma-separated), at most `limit` of them."""
+    tasks = [Task(*t) for t in TASKS]
+    if only:
+        wanted = set(only.split(","))
+        tasks = [t for t in tasks if t.name in wanted]
+    return tasks[:limit] if limit else tasks
 
 
 def run_check(task: Task, new_text: str) -> tuple[bool, str]:
