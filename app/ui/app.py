@@ -6,32 +6,36 @@ import gc
 
 # Start-up: importing Textual creates ~100k objects that live as long as the app, and the cyclic
 # collector walked them over and over while they loaded. No collections while this module's
-# imports run; at its end they are frozen (kept out of every later collection: the full ones
+# imports run; then they are frozen (kept out of every later collection: the full ones
 # during a stream get cheaper too) and collection is on again.
 _gc_was_enabled = gc.isenabled()
 gc.disable()
+try:
+    import asyncio
+    import os
+    import time
+    from pathlib import Path
+    from typing import Callable, Iterable
 
-import asyncio
-import os
-import time
-from pathlib import Path
-from typing import Callable, Iterable
+    from textual import work
+    from textual.app import App, ComposeResult, SystemCommand
+    from textual.binding import Binding
+    from textual.screen import Screen
 
-from textual import work
-from textual.app import App, ComposeResult, SystemCommand
-from textual.binding import Binding
-from textual.screen import Screen
-
-from app.config import Settings
-from app.ui import gc_policy
-from app.ui.messages import FileChangedOnDisk, TestOutput
-from app.ui.themes import LoadedTheme, defaults_for, load_themes
-from app.ui.widgets.code_view import CodeView
-from app.ui.widgets.keybar import KeyBar
-from app.ui.widgets.prompt import Prompt
-from app.ui.widgets.rows import PlainRows, TextRows, row_for_old_line
-from app.ui.widgets.status import StatusLine
-from app.ui.widgets.test_panel import TestPanel
+    from app.config import Settings
+    from app.ui import gc_policy
+    from app.ui.messages import FileChangedOnDisk, TestOutput
+    from app.ui.themes import LoadedTheme, defaults_for, load_themes
+    from app.ui.widgets.code_view import CodeView
+    from app.ui.widgets.keybar import KeyBar
+    from app.ui.widgets.prompt import Prompt
+    from app.ui.widgets.rows import TextRows
+    from app.ui.widgets.status import StatusLine
+    from app.ui.widgets.test_panel import TestPanel
+finally:
+    gc.freeze()
+    if _gc_was_enabled:
+        gc.enable()
 
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
 STATS_S = 0.25  # the status line's numbers change at most this often while streaming
@@ -815,7 +819,3 @@ def make_app(path: str | Path, settings: Settings | None = None, **kwargs) -> St
     """The one way to build the app (CLI, tests, benchmark). kwargs: see SteerApp."""
     return SteerApp(path, settings, **kwargs)
 
-
-gc.freeze()
-if _gc_was_enabled:
-    gc.enable()
