@@ -18,7 +18,7 @@ import difflib
 import os
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from app.config import Settings

@@ -46,7 +46,7 @@ def make_file(lines: int, nonce: str) -> tuple[str, str]:
             "    total = 0",
             "    for order in items:",
             f"        if order.qty > {i % 5}:",
-            f"            total += order.price * order.qty * rate",
+            "            total += order.price * order.qty * rate",
             "    return round(total, 2)",
             "",
             "",

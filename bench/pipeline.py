@@ -153,7 +153,6 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
             # A user types after the file is on screen and highlighted (the lexer thread is done).
             while app.session is None or app.status.connection != "ready" or not app.code.highlighted:
                 await pilot.pause(0.01)
-            total_tokens = len(engine.tokens) if engine.tokens else None
             halfway = asyncio.Event()
             if esc_at is not None:
                 on_event = app.session.on_event
