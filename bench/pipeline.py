@@ -61,7 +61,7 @@ class Probe:
         self.paint_s: list[float] = []
         self._pending_flush = 0.0
         self.last_change = 0.0  # any screen output (footer and toasts included)
-        self.view_change = 0.0  # the file view or the status line drew something
+        self.view_change = 0.0  # the file view, its scrollbars, the status line or the keys drew something
         self.paints = 0
         # (start, drew the file view, its scrollbars, the status line or the keys) per paint
         self.paint_log: list[tuple[float, bool]] = []
@@ -104,6 +104,7 @@ class Probe:
         # The screen's update timer holds the bound method it was created with: swap its callback.
         timer = screen._update_timer
         timer._callback = paint
+        screen._on_timer_update = paint  # the app's paint_now (Esc) calls it directly
         app._display = display
         code, status = app.code, app.status
         code_render, status_render = code.render_line, status.render
@@ -124,6 +125,7 @@ class Probe:
         bars = [bar for bar in (code._vertical_scrollbar, code._horizontal_scrollbar) if bar is not None]
         for widget in (app.query_one("KeyBar"), *bars):
             def touched(original=widget.render):
+                self.view_change = time.perf_counter()
                 self._touched = True
                 return original()
 
@@ -301,11 +303,11 @@ def main() -> int:
         ["  of which render p99", f"{percentile([p * 1000 for p in full['paint']], 99):.2f} ms", "", ""],
         ["Esc key -> action (Textual input queue)", f"{esc['esc_key_s'] * 1000:.1f} ms", "", ""],
         ["Esc action -> final picture set (stream cut, rows final)", f"{esc['esc_final_s'] * 1000:.1f} ms", "", ""],
-        [f"Esc -> last screen change (file view, status), {ESC_RATE:,} tok/s, median of {len(trials)}",
+        [f"Esc -> last screen change (file view, scrollbars, status, keys), {ESC_RATE:,} tok/s, median of {len(trials)}",
          f"{esc['esc_to_still_s'] * 1000:.1f} ms", "<= one 60 Hz frame (16.7 ms)",
          "ok" if esc["esc_to_still_s"] <= 0.0167 else "MISSED"],
         ["  worst of the Esc trials", f"{esc_worst * 1000:.1f} ms", "", ""],
-        ["  of which waiting for the first paint after Esc (60 Hz timer)", f"{esc['esc_to_paint_s'] * 1000:.1f} ms", "", ""],
+        ["  of which waiting for the first paint after Esc (drawn in the Esc action)", f"{esc['esc_to_paint_s'] * 1000:.1f} ms", "", ""],
         ["paints after Esc that draw file view, scrollbar, status or keys (max)", f"{esc_paints}", "1",
          "ok" if esc_paints == 1 else "MISSED"],
         ["Esc -> last change anywhere (prompt cursor blink, toast)", f"{esc['esc_to_any_s'] * 1000:.1f} ms", "", ""],

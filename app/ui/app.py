@@ -378,6 +378,30 @@ class SteerApp(App):
 
         self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
 
+    def paint_now(self) -> None:
+        """Draw what changed now instead of on the screen's next 60 Hz tick.
+
+        Esc must leave the screen still within one frame; waiting for the tick alone can
+        take a whole frame before the paint even starts. Textual has no public call for
+        this, so it is the screen's own timer callback, used only when present.
+        """
+        screen = self.screen
+        paint = getattr(screen, "_on_timer_update", None)
+        dirty = getattr(screen, "_dirty_widgets", None)
+        if paint is None or dirty is None:
+            return
+        # The keys follow the state too; the bindings signal would only come a pass later.
+        self.query_one(KeyBar).sync()
+        # Widgets asked to repaint only reach the screen's dirty set through a message per
+        # widget on a later loop pass; hand them over now so this paint draws them and no
+        # second paint follows. A change of layout still goes the usual way.
+        for widget in screen.walk_children(with_self=False):
+            if widget._repaint_required and not widget._layout_required and widget.display:
+                widget._repaint_required = False
+                dirty.add(widget)
+        if dirty or screen._repaint_required or screen._layout_required:
+            paint()
+
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
         if self._flush_timer is not None:
@@ -565,6 +589,7 @@ class SteerApp(App):
         await asyncio.sleep(0)
         self.flush_now()
         self.stop_done_at = time.perf_counter()
+        self.paint_now()
         await task
         self.flush_now()
 

@@ -143,6 +143,35 @@ async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sam
         assert "quantity must be positive" in sample.read_text() and "total = 0.0" not in sample.read_text()
 
 
+async def test_escape_draws_the_final_picture_in_the_same_action(sample, backends):
+    """Esc must not wait for the screen's next tick: the file view, status line and keys are
+    drawn before the Esc action returns, and nothing in them is drawn again afterwards."""
+    from .conftest import PAUSE_MID_SECOND_BLOCK
+
+    b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_paused(pilot, app, b)
+        await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
+        await pilot.pause(0.1)  # everything streamed so far is on screen
+        keys = app.query_one("KeyBar")
+        drawn: list[str] = []
+        for name, widget, method in (("code", app.code, "render_line"), ("status", app.status, "render"),
+                                     ("keys", keys, "render")):
+            def spy(*args, _original=getattr(widget, method), _name=name):
+                drawn.append(_name)
+                return _original(*args)
+
+            setattr(widget, method, spy)
+        await app.action_stop()
+        assert {"code", "status", "keys"} <= set(drawn)
+        assert "accept" in " ".join(description for _k, _d, description, _e in keys._keys).lower()
+        drawn.clear()
+        await pilot.pause(0.3)
+        assert drawn == [] and app.status.state == "interrupted"
+
+
 async def test_enter_while_generating_redirects(sample, backends):
     from .conftest import PAUSE_MID_SECOND_BLOCK
 

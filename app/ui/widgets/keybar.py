@@ -54,6 +54,10 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    def sync(self) -> None:
+        """Take up the keys that apply now, without waiting for the screen's bindings signal."""
+        self._bindings_changed(self.screen)
+
     def _bindings_changed(self, screen) -> None:
         if screen is not self.screen:
             return
