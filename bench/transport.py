@@ -12,6 +12,12 @@ row alike. Reported: median and p90 per turn, and how much cheaper each row is t
 new HTTP connection per turn (the DESIGN.md target: the persistent WebSocket turn costs
 >= 80% less, on loopback).
 
+Floor rows, interleaved with the others but printed in their own table: a 100-byte
+ping-pong with a raw asyncio echo server in a second child process (no gateway, no HTTP
+or WebSocket framing, no JSON), on an open connection and on a new connection per turn.
+If both kinds of turn do the same work on top of the transport, no persistent-connection
+turn can be cheaper than a new connection per turn by more than 1 - open/new of the floor.
+
 Extra, clearly separate rows: the same measurement across a veth pair between two
 network namespaces made here, with `tc netem` adding 1 ms each way (2 ms round trip),
 which is where a persistent connection pays off. Needs root, `ip` and `tc`; skipped
@@ -50,6 +56,9 @@ WS_BARE = "WebSocket, persistent (bare frames)"
 HTTP_KEEP = "HTTP/SSE, keep-alive"
 HTTP_NEW = "HTTP/SSE, new connection per turn"
 NAMES = [WS_CLIENT, WS_BARE, HTTP_KEEP, HTTP_NEW]
+FLOOR_OPEN = "raw echo, open connection"
+FLOOR_NEW = "raw echo, new connection + close"
+PING = b"x" * 100  # about the size of a response.create frame
 PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 
 
@@ -67,8 +76,10 @@ def make_cert(folder: Path, ip: str = "127.0.0.1") -> tuple[Path, Path]:
 class Target:
     """Where the gateway listens and how to talk to it."""
 
-    def __init__(self, ws_url: str, host: str, port: int, cafile: str | None, token: str | None):
+    def __init__(self, ws_url: str, host: str, port: int, cafile: str | None, token: str | None,
+                 echo_port: int | None = None):
         self.ws_url, self.host, self.port, self.cafile, self.token = ws_url, host, port, cafile, token
+        self.echo_port = echo_port  # the raw echo server of the floor rows, when there is one
         self.context = ssl.create_default_context(cafile=cafile) if cafile else None
 
     def request(self, *, keep_alive: bool) -> bytes:
@@ -94,6 +105,82 @@ async def _read_sse_response(reader: asyncio.StreamReader) -> None:
         raise RuntimeError("no response.completed")
 
 
+class _Echo(asyncio.Protocol):
+    """Client end of the floor rows: a bare asyncio Protocol, the cheapest client asyncio has."""
+
+    def __init__(self):
+        self.transport: asyncio.Transport | None = None
+        self.waiter: asyncio.Future | None = None
+        self.missing = 0
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.missing -= len(data)
+        if self.missing <= 0 and self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def connection_lost(self, exc) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(ConnectionError(f"echo server went away ({exc})"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    async def ping(self, data: bytes) -> None:
+        self.missing, self.waiter = len(data), asyncio.get_running_loop().create_future()
+        self.transport.write(data)
+        await self.waiter
+
+
+async def start_echo(cert: Path | None, key: Path | None) -> tuple[asyncio.subprocess.Process, int]:
+    """The floor's server: this module with --echo in a child process, as the gateway is one."""
+    root = str(Path(__file__).resolve().parents[1])
+    cmd = [sys.executable, "-m", "bench.transport", "--echo"] + ([str(cert), str(key)] if cert else [])
+    proc = await asyncio.create_subprocess_exec(*cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    line = await asyncio.wait_for(proc.stdout.readline(), 30)
+    if not line.strip().isdigit():
+        proc.kill()
+        await proc.wait()
+        raise RuntimeError(f"echo server did not start: {line!r}")
+    return proc, int(line)
+
+
+async def stop_echo(proc: asyncio.subprocess.Process) -> None:
+    proc.stdin.close()  # it exits when its stdin closes
+    try:
+        await asyncio.wait_for(proc.wait(), 10)
+    except asyncio.TimeoutError:
+        proc.kill()
+        await proc.wait()
+
+
+def echo_server(cert: str | None, key: str | None) -> int:
+    """Runs in the child: echo every byte back, print the port, exit when stdin closes."""
+
+    class Echo(asyncio.Protocol):
+        def connection_made(self, transport):
+            self.transport = transport
+
+        def data_received(self, data):
+            self.transport.write(data)
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        context = None
+        if cert:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(cert, key)
+        server = await loop.create_server(Echo, "127.0.0.1", 0, ssl=context)
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await loop.run_in_executor(None, sys.stdin.read)
+        server.close()
+
+    asyncio.run(serve())
+    return 0
+
+
 class Runners:
     """Opens the persistent connections once; each method runs n timed turns of one kind."""
 
@@ -113,11 +200,17 @@ class Runners:
                                   **({"ssl": t.context} if t.context else {}))
         self.keep = await asyncio.open_connection(t.host, t.port, ssl=t.context)
         self.bare_request = json.dumps({"type": "response.create", "input": "hi"})
+        self.echo = None
+        if t.echo_port is not None:
+            _, self.echo = await asyncio.get_running_loop().create_connection(_Echo, t.host, t.echo_port,
+                                                                              ssl=t.context)
 
     async def close(self) -> None:
         await self.client.close()
         await self.bare.close()
         self.keep[1].close()
+        if self.echo is not None:
+            self.echo.transport.close()
 
     async def ws_client(self, n: int) -> list[float]:
         times = []
@@ -151,6 +244,25 @@ class Runners:
             times.append(time.perf_counter() - t0)
         return times
 
+    async def floor_open(self, n: int) -> list[float]:
+        echo, times = self.echo, []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            await echo.ping(PING)
+            times.append(time.perf_counter() - t0)
+        return times
+
+    async def floor_new_connection(self, n: int) -> list[float]:
+        t, loop, times = self.t, asyncio.get_running_loop(), []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            _, echo = await loop.create_connection(_Echo, t.host, t.echo_port, ssl=t.context)
+            await echo.ping(PING)
+            echo.transport.close()
+            times.append(time.perf_counter() - t0)
+            await echo.closed  # as for HTTP_NEW: teardown untimed, but over before the next turn
+        return times
+
     async def http_new_connection(self, n: int) -> list[float]:
         t, times = self.t, []
         request = t.request(keep_alive=False)
@@ -174,13 +286,16 @@ async def measure(target: Target, turns: int, rounds: int, warmup: int) -> dict[
     await runners.open()
     kinds = {WS_CLIENT: runners.ws_client, WS_BARE: runners.ws_bare, HTTP_KEEP: runners.http_keep_alive,
              HTTP_NEW: runners.http_new_connection}
-    times: dict[str, list[float]] = {name: [] for name in NAMES}
+    if target.echo_port is not None:
+        kinds.update({FLOOR_OPEN: runners.floor_open, FLOOR_NEW: runners.floor_new_connection})
+    names = list(kinds)
+    times: dict[str, list[float]] = {name: [] for name in names}
     try:
-        for name in NAMES:
+        for name in names:
             await kinds[name](warmup)
         per_round = max(1, turns // rounds)
         for r in range(rounds):
-            for name in NAMES[r % len(NAMES):] + NAMES[:r % len(NAMES)]:
+            for name in names[r % len(names):] + names[:r % len(names)]:
                 times[name] += await kinds[name](per_round)
     finally:
         await runners.close()
@@ -190,23 +305,35 @@ async def measure(target: Target, turns: int, rounds: int, warmup: int) -> dict[
 # -- loopback ---------------------------------------------------------------------------
 
 
-async def run_loopback(folder: Path) -> list[list]:
+async def run_loopback(folder: Path) -> tuple[list[list], list[list]]:
+    """The headline rows and the floor rows."""
     from app.transport.launcher import GatewayProcess
 
     answer = folder / "answer.txt"
     answer.write_text(ANSWER, encoding="utf-8")
     base = ["--engine", "replay", "--replay", str(answer), "--rate", "max"]
     cert, key = make_cert(folder)
-    rows = []
+    rows, floor = [], []
     for tls in (False, True):
         gateway = await GatewayProcess.start(base + (["--tls-cert", str(cert), "--tls-key", str(key)] if tls else []))
         try:
-            results = await measure(Target(gateway.url, "127.0.0.1", gateway.port, str(cert) if tls else None, None),
-                                    TURNS, ROUNDS, WARMUP)
+            echo, echo_port = await start_echo(cert if tls else None, key if tls else None)
+            try:
+                results = await measure(Target(gateway.url, "127.0.0.1", gateway.port, str(cert) if tls else None,
+                                               None, echo_port), TURNS, ROUNDS, WARMUP)
+            finally:
+                await stop_echo(echo)
         finally:
             await gateway.stop()
         rows += _rows(results, "TLS" if tls else "plain")
-    return rows
+        floor.append(_floor_row(results, "TLS" if tls else "plain"))
+    return rows, floor
+
+
+def _floor_row(results: dict[str, list[float]], tls: str) -> list:
+    open_, new = statistics.median(results[FLOOR_OPEN]), statistics.median(results[FLOOR_NEW])
+    return [tls, open_ * 1000, percentile(results[FLOOR_OPEN], 90) * 1000, new * 1000,
+            percentile(results[FLOOR_NEW], 90) * 1000, len(results[FLOOR_OPEN]), f"{(1 - open_ / new) * 100:.0f}%"]
 
 
 def _rows(results: dict[str, list[float]], tls: str) -> list[list]:
@@ -320,7 +447,7 @@ def main() -> int:
     headers = ["transport", "tls", "median ms", "p90 ms", "turns", "cheaper than new conn/turn"]
     with tempfile.TemporaryDirectory(prefix="steer-bench-") as tmp:
         folder = Path(tmp)
-        rows = asyncio.run(run_loopback(folder))
+        rows, floor = asyncio.run(run_loopback(folder))
         print_table(f"transport: per-turn overhead, loopback (headline), zero-delay replay engine ({ANSWER!r}), "
                     f"same gateway for every row, {ROUNDS} interleaved rounds after {WARMUP} warm-up turns",
                     headers, rows)
@@ -337,6 +464,21 @@ def main() -> int:
         print("\nThe last two columns bound what any persistent connection can save here: the setup cost of a\n"
               "connection (new - keep-alive); a WebSocket turn cannot be cheaper by much more than a kept-alive\n"
               "HTTP turn is, since both then pay the same per-event work on the same gateway.")
+        print_table(f"transport floor: {len(PING)}-byte ping-pong with a raw asyncio echo server in a child process "
+                    "(no gateway, no HTTP/WebSocket framing, no JSON), interleaved with the rows above",
+                    ["tls", "open connection median ms", "p90 ms", "new connection + close median ms", "p90 ms",
+                     "turns", "best possible saving (1 - open/new)"], floor)
+        best = {r[0]: 1 - r[1] / r[3] for r in floor}
+        open_, new = floor[0][1], floor[0][3]
+        # A turn doing work w on top of the floor saves 1 - (open + w) / (new + w); that reaches 80% only
+        # while w <= (0.2 new - open) / 0.8.
+        budget = (0.2 * new - open_) / 0.8
+        print(f"\nFloor: a turn that did no work at all could be at most {best['plain'] * 100:.0f}% cheaper on a kept "
+              f"connection than on a new one here\n(plain loopback; {best['TLS'] * 100:.0f}% with TLS). Work done "
+              "in every turn adds to both sides of the ratio and pulls the saving below\nthat bound, so the "
+              "plain-loopback target is bounded by this floor: "
+              + (f"only turns whose work (client and gateway\ntogether) stays under {budget:.3f} ms can meet it."
+                 if budget > 0 else "on this run it is out of reach\nwhatever a turn does."))
         reason = netns_unavailable()
         if reason:
             print(f"\n(namespace rows skipped: {reason})")
@@ -357,4 +499,6 @@ def main() -> int:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--worker":
         raise SystemExit(worker(sys.argv[2]))
+    if len(sys.argv) in (2, 4) and sys.argv[1] == "--echo":
+        raise SystemExit(echo_server(*(sys.argv[2:4] or (None, None))))
     raise SystemExit(main())
