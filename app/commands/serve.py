@@ -12,6 +12,7 @@ import asyncio
 import os
 import signal
 import sys
+import threading
 
 READY_PREFIX = "steer serve ready:"
 TOKEN_ENV = "STEER_GATEWAY_TOKEN"
@@ -40,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-in-flight", type=int, default=32, help="queued+running responses per connection")
     parser.add_argument("--tls-cert", help="serve wss:// and https:// with this certificate (PEM)")
     parser.add_argument("--tls-key", help="private key for --tls-cert (PEM)")
+    parser.add_argument("--exit-with-stdin", action="store_true",
+                        help="exit when standard input closes: a launcher holds the other end, so this "
+                        "gateway never outlives the app that started it, even one that was killed")
 
 
 def build_engine(args):
@@ -76,6 +80,24 @@ async def _serve(args) -> int:
     from app.server.gateway import Gateway, GatewayError
 
     token = args.token or os.environ.get(TOKEN_ENV) or None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    serving = False
+    if args.exit_with_stdin:
+        def lifeline() -> None:
+            # os.read on the descriptor, not sys.stdin: a daemon thread parked inside a buffered
+            # reader aborts the interpreter at exit (it holds the reader's lock).
+            try:
+                while os.read(0, 65536):
+                    pass
+            except OSError:
+                pass
+            if not serving:
+                # Still loading the model (a thread the loop waits on): nothing to close yet.
+                os._exit(3)
+            loop.call_soon_threadsafe(stop.set)
+
+        threading.Thread(target=lifeline, name="stdin-lifeline", daemon=True).start()
     engine = build_engine(args)
     context = None
     if args.tls_cert:
@@ -94,10 +116,9 @@ async def _serve(args) -> int:
         print(f"steer serve: error: the {engine.name} engine did not start: {type(exc).__name__}: {exc}",
               file=sys.stderr, flush=True)
         return 2
+    serving = True
     print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({engine.label}) "
           f"model={engine.model_name}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(sig, stop.set)

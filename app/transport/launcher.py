@@ -63,10 +63,13 @@ class GatewayProcess:
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         env["PYTHONUNBUFFERED"] = "1"
         env.update(self.env or {})
-        cmd = [sys.executable, "-m", "app", "serve", *self.args, "--host", self.host, "--port", str(self.port)]
+        cmd = [sys.executable, "-m", "app", "serve", *self.args, "--host", self.host, "--port", str(self.port),
+               "--exit-with-stdin"]
         self._stderr_tail.clear()
+        # Its stdin is a pipe only this process holds: if this process dies in any way (SIGKILL,
+        # a closed terminal), the child reads end of file and exits instead of keeping a model in memory.
         self.proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True)
         self._pumps = [asyncio.create_task(self._pump_stderr())]
         try:
@@ -140,6 +143,8 @@ class GatewayProcess:
             except asyncio.TimeoutError:
                 self.kill()
                 await self.proc.wait()
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
         for task in self._pumps:
             task.cancel()
         await asyncio.gather(*self._pumps, return_exceptions=True)

@@ -142,3 +142,46 @@ async def test_cancelled_start_leaves_no_child(tmp_path, monkeypatch):
     assert proc.returncode is not None
     with pytest.raises(ProcessLookupError):
         os.kill(proc.pid, 0)
+
+
+async def test_gateway_does_not_outlive_a_killed_parent(replay_file, tmp_path):
+    """The app that launched the gateway dies without cleaning up (SIGKILL, a closed terminal):
+    the gateway sees its stdin lifeline close and exits instead of holding a model in memory."""
+    import asyncio
+    import os
+    import signal
+
+    script = (
+        "import asyncio, sys\n"
+        "from app.transport.launcher import GatewayProcess\n"
+        "async def main():\n"
+        f"    gw = await GatewayProcess.start(['--engine', 'replay', '--replay', {str(replay_file)!r}])\n"
+        "    print(gw.proc.pid, flush=True)\n"
+        "    await asyncio.sleep(3600)\n"
+        "asyncio.run(main())\n"
+    )
+    parent = await asyncio.create_subprocess_exec(sys.executable, "-c", script, stdout=asyncio.subprocess.PIPE)
+    child = int(await within(parent.stdout.readline(), 60))
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # A zombie (exited, not yet reaped by init) counts as gone.
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except OSError:
+            return False
+
+    assert alive(child)
+    parent.send_signal(signal.SIGKILL)
+    await parent.wait()
+    for _ in range(300):
+        if not alive(child):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the gateway kept running after its parent was killed")
