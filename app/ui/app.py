@@ -303,9 +303,10 @@ class SteerApp(App):
         if self._flush_timer is None:
             # Textual timers need a positive interval.
             delay = max(0.001, self._last_flush + FRAME_S - time.perf_counter())
-            self._flush_timer = self.set_timer(delay, self._flush, name="flush")
+            self._flush_timer = self.set_timer(delay, self._apply_events, name="flush")
 
-    def _flush(self) -> None:
+    def _apply_events(self) -> None:
+        # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
         self._flush_timer = None
         started = time.perf_counter()
         self._last_flush = started
@@ -406,7 +407,7 @@ class SteerApp(App):
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
-        self._flush()
+        self._apply_events()
 
     def _sync_code(self, force: bool = False) -> None:
         session = self.session

@@ -266,3 +266,21 @@ async def test_cursor_region_is_the_enclosing_top_level_block(sample, backends):
         start, end = app.region_for_send()
         assert lines[start] == "@dataclass" and lines[start + 1] == "class Inventory:"
         assert lines[end - 1].strip() == "return min(self.items.values(), key=lambda item: item.price)"
+
+
+async def test_output_printed_while_running_does_not_break_the_app(sample, backends):
+    """A library that warns on stderr or prints while the app runs: Textual captures it and
+    calls the app's flush hook; the app must keep working and keep its own pending updates."""
+    import sys
+
+    b = await backends()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready",
+                         what="connection")
+        print("a library's message", file=sys.stderr, flush=True)
+        print("a stray print", flush=True)
+        app.prompt.value = "validate quantity"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        assert app.session.live.hunk_count == 2
