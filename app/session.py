@@ -301,7 +301,23 @@ class Session:
     def format(self) -> str:
         from app.prompts import default_format
 
-        return self.edit_format or default_format(self.settings.backend, self.model)
+        backend = self.settings.backend
+        if self.server_engine == "local":
+            backend = "local"  # a gateway URL in front of the embedded model: its measured format
+        return self.edit_format or default_format(backend, self.model)
+
+    @property
+    def server_engine(self) -> str | None:
+        """The engine a steer gateway says it serves (local, upstream, replay), None if not known yet."""
+        info = getattr(self.client, "server_info", None)
+        return info.get("engine") if isinstance(info, dict) else None
+
+    @property
+    def server_model(self) -> str | None:
+        """The model a steer gateway says it serves, None if not known."""
+        info = getattr(self.client, "server_info", None)
+        model = info.get("model") if isinstance(info, dict) else None
+        return model if isinstance(model, str) else None
 
     def proposal_diff(self) -> str:
         """The pending proposal as a unified diff (O(file): for the diff view and `steer edit`)."""

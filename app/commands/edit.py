@@ -270,6 +270,9 @@ async def _main(args, instruction: str, out: Output) -> int:
             await session.start(prewarm=False)
         except SessionError as exc:
             return _fail(out, args, EXIT_BACKEND, f"backend error: {exc.message}", error_code=exc.code, **common)
+        # What the gateway serves is known once connected: the format may follow it, and the
+        # report names the model that answered.
+        common.update(model=settings.model or session.server_model, format=session.format)
         result = await session.edit(instruction, region)
     except asyncio.CancelledError:
         if not interrupted:

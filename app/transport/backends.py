@@ -108,12 +108,46 @@ def _env(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
+async def gateway_info(ws_url: str, token: str | None = None, timeout: float = 3.0) -> dict | None:
+    """What a steer gateway serves (`GET /v1/health` on the same port: engine, label, model), or
+    None when it does not answer that (another server, an old gateway, an error)."""
+    import asyncio
+    import json
+    import ssl
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(ws_url)
+    secure = parts.scheme == "wss"
+    host, port = parts.hostname or "127.0.0.1", parts.port or (443 if secure else 80)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    request = (f"GET /v1/health HTTP/1.1\r\nHost: {parts.netloc}\r\n{auth}Connection: close\r\n\r\n").encode()
+    writer = None
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=ssl.create_default_context() if secure else None), timeout)
+        writer.write(request)
+        raw = await asyncio.wait_for(reader.read(65536), timeout)
+        head, _, body = raw.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            return None
+        info = json.loads(body)
+        return info if isinstance(info, dict) else None
+    except (OSError, asyncio.TimeoutError, ValueError, ssl.SSLError):
+        return None
+    finally:
+        if writer is not None:
+            writer.close()
+
+
 async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None) -> ResponsesClient:
     """A connected client for `spec`; for "spawn" backends it owns the `steer serve` child
-    (`client.gateway`), which `client.close()` stops."""
+    (`client.gateway`), which `client.close()` stops. A client of a steer gateway carries what
+    the gateway serves in `client.server_info` (None if unknown): a `ws://` URL of a gateway in
+    front of the embedded model then gets that model's edit format."""
     if spec.kind == "direct":
         client = ResponsesClient(spec.url, api_key=spec.api_key, provider=spec.provider, model=spec.model)
         await client.connect()
+        client.server_info = await gateway_info(spec.url, spec.api_key) if spec.provider == "gateway" else None
         return client
     env = {"STEER_UPSTREAM_API_KEY": spec.api_key} if spec.api_key else None
     timeout = start_timeout or (600.0 if spec.name == "local" else 60.0)  # the first local start assembles the model
@@ -125,4 +159,5 @@ async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None)
     except BaseException:
         await gateway.stop()
         raise
+    client.server_info = await gateway_info(gateway.url)
     return client

@@ -53,6 +53,7 @@ def test_embedded_model_edits_a_small_file(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     result = json.loads(proc.stdout)
     assert result["applied"] is True and result["backend"] == "local"
+    assert result["format"] == "rewrite" and "qwen" in (result["model"] or "").lower()  # as the gateway reports it
     assert result["attempts"] >= 1 and result["tokens"] > 0 and "perimeter" in result["diff"]
     text = target.read_text()
     namespace: dict = {}
