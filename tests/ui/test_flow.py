@@ -113,16 +113,25 @@ async def test_hunk_navigation_accept_one_reject_other(sample, backends):
         assert sample.read_text() == text
 
 
-async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sample, backends):
+async def mid_second_block(sample, backends):
+    """An app whose answer is paused half-way through its second block."""
     from .conftest import PAUSE_MID_SECOND_BLOCK
 
-    original = sample.read_text()
     b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    return b, make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+
+
+async def until_mid_second_block(pilot, app, b) -> None:
+    await send(pilot, app)
+    await wait_paused(pilot, app, b)
+    await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
+
+
+async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sample, backends):
+    original = sample.read_text()
+    b, app = await mid_second_block(sample, backends)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_paused(pilot, app, b)
-        await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
+        await until_mid_second_block(pilot, app, b)
         assert app.status.state == "generating"
         assert app.check_action("stop", ()) and not app.check_action("accept_all", ())
         await pilot.press("escape")
@@ -146,14 +155,9 @@ async def test_escape_mid_stream_keeps_complete_block_and_drops_half_written(sam
 async def test_escape_draws_the_final_picture_in_the_same_action(sample, backends):
     """Esc must not wait for the screen's next tick: the file view, status line and keys are
     drawn before the Esc action returns, and nothing in them is drawn again afterwards."""
-    from .conftest import PAUSE_MID_SECOND_BLOCK
-
-    b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    b, app = await mid_second_block(sample, backends)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_paused(pilot, app, b)
-        await wait_until(pilot, lambda: app.session.live.hunk_count == 2, what="second block located")
+        await until_mid_second_block(pilot, app, b)
         await pilot.pause(0.1)  # everything streamed so far is on screen
         keys = app.query_one("KeyBar")
         drawn: list[str] = []
