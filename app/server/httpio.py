@@ -20,7 +20,14 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # built without its C extension
+    from websockets.utils import apply_mask
+
 MAX_HEAD = 64 * 1024
+
+_OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, ping, pong
 
 # json.dumps(obj, separators=...) builds a new encoder on every call; events are encoded per delta.
 _encode = json.JSONEncoder(separators=(",", ":")).encode
@@ -181,16 +188,30 @@ class SseWriter:
 
 
 class WebSocket:
-    """One accepted WebSocket on top of the sans-I/O protocol. JSON text frames only."""
+    """One accepted WebSocket on top of the sans-I/O protocol. JSON text frames only.
+
+    Received bytes are split into frames here: an unfragmented data frame on an open
+    connection is unmasked and decoded right away; every other frame (ping, pong, close,
+    fragments, frames after the close started) goes to the protocol one whole frame at a
+    time, so its parser always sits at a frame boundary. A frame the protocol must refuse
+    (unmasked, reserved bits, over the size limit) hands it every byte from there on, and
+    it fails the connection as before. The library's generator-based parser costs more
+    than the rest of reading a request."""
 
     def __init__(self, reader: Buffered, writer: asyncio.StreamWriter, max_size: int):
         self.reader = reader
         self.writer = writer
         self.protocol = ServerProtocol(max_size=max_size)
+        self.max_size = max_size
         self._fragments: list[bytes] = []
         self._pending: list[bytes] = []  # data frames not yet written (see send_json)
         self._flush_scheduled = False
         self._fragment_opcode: Opcode | None = None
+        self._framing = False  # our frame splitter owns the received bytes
+        self._in_fragments = False  # a fragmented message is under way (its frames go to the protocol)
+        self._rx = bytearray()  # the start of a frame not complete yet
+        self._need = 0  # bytes _rx must hold before parsing again
+        self._received: list[str | bytes] = []  # messages split off but not yet yielded
 
     def handshake(self, head: Head, reject: tuple[int, str] | None = None) -> bool:
         """Answer the upgrade; True when the connection is open."""
@@ -206,10 +227,11 @@ class WebSocket:
         self._flush()
         if self.protocol.state is not State.OPEN:
             return False
+        self._framing = True  # the protocol has read exactly the head: it is at a frame boundary
         if self.reader.buf:  # bytes that arrived right behind the head
             pending = bytes(self.reader.buf)
             self.reader.buf.clear()
-            self.protocol.receive_data(pending)
+            self._received = self._receive(pending)
         return True
 
     @property
@@ -256,25 +278,98 @@ class WebSocket:
 
     async def messages(self):
         """Yield each complete message: str for text; bytes for binary (the caller refuses them)."""
+        protocol = self.protocol
         while True:
-            for event in self.protocol.events_received():
-                message = self._assemble(event)
-                if message is not None:
-                    yield message
+            received, self._received = self._received, []
+            for message in received:
+                yield message
             self._flush()  # pongs and close replies
-            if self.protocol.state is State.CLOSED or self.protocol.close_expected():
+            if protocol.state is State.CLOSED or protocol.close_expected():
                 return
             try:
                 data = await self.reader.reader.read(65536)
             except (ConnectionError, OSError):
                 return
             if data:
-                self.protocol.receive_data(data)
+                self._received = self._receive(data)
             else:
-                self.protocol.receive_eof()
-            if isinstance(self.protocol.parser_exc, (PayloadTooBig, ProtocolError)):
+                self._end_of_stream()
+                protocol.receive_eof()
+            if isinstance(protocol.parser_exc, (PayloadTooBig, ProtocolError)):
                 self._flush()
                 return
+
+    def _receive(self, data: bytes) -> list[str | bytes]:
+        """The messages completed by `data`, in order."""
+        if not self._framing:
+            self.protocol.receive_data(data)
+            return self._from_protocol()
+        rx = self._rx
+        if rx:
+            rx += data
+            if len(rx) < self._need:
+                return []  # a long frame still arriving: no copy, no parse until it is all here
+            data = bytes(rx)
+            rx.clear()
+        out: list[str | bytes] = []
+        size, pos, protocol, max_size = len(data), 0, self.protocol, self.max_size
+        self._need = 0
+        while size - pos >= 2:
+            b0, b1 = data[pos], data[pos + 1]
+            length, start = b1 & 0x7F, pos + 2
+            if length == 126:
+                if size - pos < 4:
+                    break
+                length, start = int.from_bytes(data[start:start + 2], "big"), start + 2
+            elif length == 127:
+                if size - pos < 10:
+                    break
+                length, start = int.from_bytes(data[start:start + 8], "big"), start + 8
+            opcode = b0 & 0x0F
+            if (not b1 & 0x80 or b0 & 0x70 or opcode not in _OPCODES or (max_size is not None and length > max_size)
+                    or (opcode >= 8 and (length > 125 or not b0 & 0x80))):
+                # Unmasked, reserved bits, an unknown opcode, too big, a long or fragmented control
+                # frame: the protocol refuses it with the right close code as soon as it sees the
+                # header; from here on every byte is the protocol's.
+                self._framing = False
+                protocol.receive_data(data[pos:])
+                return out + self._from_protocol()
+            stop = start + 4 + length
+            if stop > size:
+                self._need = stop - pos
+                break
+            if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
+                payload = apply_mask(data[start + 4:stop], data[start:start + 4])
+                out.append(payload.decode("utf-8", "replace") if b0 == 0x81 else bytes(payload))
+            else:
+                if opcode == 1 or opcode == 2:
+                    self._in_fragments = not b0 & 0x80
+                elif opcode == 0 and b0 & 0x80:
+                    self._in_fragments = False
+                protocol.receive_data(data[pos:stop])
+                out += self._from_protocol()
+                if protocol.parser_exc is not None:
+                    return out
+            pos = stop
+        if pos < size:
+            rx += data[pos:]
+        return out
+
+    def _end_of_stream(self) -> None:
+        # A frame cut short by the end of the stream: the protocol sees it as it would have.
+        self._framing = False
+        if self._rx:
+            data = bytes(self._rx)
+            self._rx.clear()
+            self.protocol.receive_data(data)
+
+    def _from_protocol(self) -> list[str | bytes]:
+        out = []
+        for event in self.protocol.events_received():
+            message = self._assemble(event)
+            if message is not None:
+                out.append(message)
+        return out
 
     def _assemble(self, frame) -> str | bytes | None:
         opcode = frame.opcode

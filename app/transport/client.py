@@ -18,8 +18,10 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import socket
 import ssl as ssl_module
+import struct
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
@@ -28,6 +30,12 @@ from urllib.parse import urlsplit
 from websockets.asyncio.client import ClientConnection, connect as ws_connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus, InvalidHandshake
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # built without its C extension
+    from websockets.utils import apply_mask
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
                                   Notice, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
@@ -134,16 +142,141 @@ class _Events:
 
 
 class _Connection(ClientConnection):
-    """A `websockets` client connection that hands each complete message to `on_message` as
-    soon as its bytes arrive (inside data_received) instead of queueing it for recv().
+    """A `websockets` client connection with a fast path for the frames of a turn.
 
-    That saves a task wake-up and the library's message queue per received batch; ping,
-    pong and close frames still go through the library."""
+    Received: once the handshake is done, this class splits the byte stream into frames
+    itself and hands each unfragmented data frame to `on_message` right there, inside
+    data_received; every other frame (ping, pong, close, fragments, anything after the
+    close started) goes to the library, one whole frame at a time, so its state machine
+    always sits at a frame boundary. Anything the library must refuse (a masked or
+    over-size frame, reserved bits) switches the fast path off for good and the library
+    gets every byte from that frame on and fails the connection as it always did.
+
+    Sent: a text message on an open connection is framed and masked here and written in
+    one call; fragmented sends, binary and non-open states go through the library.
+
+    The library's generator-based parser, message assembler and send context cost more
+    per turn than the rest of a turn's client work; the handshake, proxies, TLS, pings
+    and the closing handshake stay the library's.
+    """
 
     on_message = None  # callable(bytes | bytearray); set before the connection receives data
     _fragments: list[bytes] | None = None
+    _framing = False  # the fast path owns the received byte stream
+    _given_up = False  # the library owns it for good
+    _in_fragments = False  # a fragmented message is under way (its frames go to the library)
+    _need = 0  # bytes `_rx` must hold before parsing again
+    _head_tail = b""  # the end of the handshake bytes so far, to find CRLFCRLF across reads
+
+    def data_received(self, data: bytes) -> None:
+        if self._framing:
+            self._receive_frames(data)
+        elif self._given_up or self.on_message is None or self.protocol.state is not State.CONNECTING:
+            super().data_received(data)
+        else:
+            self._receive_handshake(data)
+
+    def _receive_handshake(self, data: bytes) -> None:
+        # The library gets exactly the response head; what follows it is frames, ours to split.
+        seen = self._head_tail + data
+        at = seen.find(b"\r\n\r\n")
+        if at < 0:
+            self._head_tail = seen[-3:]
+            super().data_received(data)
+            return
+        end = at + 4 - len(self._head_tail)
+        self._head_tail = b""
+        super().data_received(data[:end])
+        if self.protocol.state is State.OPEN:
+            # The library's limit for an unfragmented message (see Protocol.parse).
+            limits = [n for n in (self.protocol.max_message_size, self.protocol.max_fragment_size) if n is not None]
+            self._max_size = min(limits) if limits else None
+            self._framing = True
+            self._rx = bytearray()
+            if end < len(data):
+                self._receive_frames(data[end:])
+        else:  # refused: the library reads the rest (a body) and fails
+            self._given_up = True
+            if end < len(data):
+                super().data_received(data[end:])
+
+    def _receive_frames(self, data: bytes) -> None:
+        rx = self._rx
+        if rx:
+            rx += data
+            if len(rx) < self._need:
+                return  # a long frame still arriving: no copy, no parse until it is all here
+            data = bytes(rx)
+            rx.clear()
+        size, pos = len(data), 0
+        handler, max_size, protocol = self.on_message, self._max_size, self.protocol
+        self._need = 0
+        while size - pos >= 2:
+            b0, b1 = data[pos], data[pos + 1]
+            length, start = b1 & 0x7F, pos + 2
+            if length == 126:
+                if size - pos < 4:
+                    break
+                length, start = int.from_bytes(data[start:start + 2], "big"), start + 2
+            elif length == 127:
+                if size - pos < 10:
+                    break
+                length, start = int.from_bytes(data[start:start + 8], "big"), start + 8
+            opcode = b0 & 0x0F
+            if (b1 & 0x80 or b0 & 0x70 or opcode not in _OPCODES or (max_size is not None and length > max_size)
+                    or (opcode >= 8 and (length > 125 or not b0 & 0x80))):
+                # Masked (only clients mask), reserved bits, an unknown opcode, too big, a long or
+                # fragmented control frame: the library refuses it with the right close code as
+                # soon as it sees the header; from here on every byte is the library's.
+                self._framing, self._given_up = False, True
+                super().data_received(data[pos:])
+                return
+            stop = start + length
+            if stop > size:
+                self._need = stop - pos
+                break
+            if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
+                handler(data[start:stop])
+            else:
+                if opcode == 1 or opcode == 2:
+                    self._in_fragments = not b0 & 0x80
+                elif opcode == 0 and b0 & 0x80:
+                    self._in_fragments = False
+                super().data_received(data[pos:stop])
+            pos = stop
+        if pos < size:
+            rx += data[pos:]
+
+    def eof_received(self) -> None:
+        self._flush_partial()
+        return super().eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._flush_partial()
+        super().connection_lost(exc)
+
+    def _flush_partial(self) -> None:
+        # A frame cut short by the end of the stream: the library sees it as it would have.
+        self._framing = False
+        rx = getattr(self, "_rx", None)
+        if rx:
+            data = bytes(rx)
+            rx.clear()
+            if self.protocol.state is not State.CLOSED:
+                super().data_received(data)
+
+    async def send(self, message, text: bool | None = None) -> None:
+        if (text is None and type(message) is str and self.protocol.state is State.OPEN
+                and self.send_in_progress is None and not self.paused):
+            self.transport.write(_client_text_frame(message.encode()))
+            if self.paused:  # that filled the write buffer: wait for it as the library does
+                async with self.send_context():
+                    pass
+            return
+        await super().send(message, text=text)
 
     def process_event(self, event) -> None:
+        """Frames the library parsed (fragments, frames after the close started)."""
         handler = self.on_message
         if handler is None or self.response is None or not isinstance(event, Frame):
             super().process_event(event)  # the handshake response, or no handler
@@ -162,6 +295,42 @@ class _Connection(ClientConnection):
                     handler(data)
         else:
             super().process_event(event)
+
+
+_OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, ping, pong
+
+
+class _MaskKeys:
+    """Masking keys (RFC 6455 5.3: fresh and unpredictable per frame) from os.urandom, fetched
+    4 KiB at a time rather than one getrandom() call per frame."""
+
+    __slots__ = ("_pool", "_at")
+
+    def __init__(self):
+        self._pool, self._at = b"", 0
+
+    def next(self) -> bytes:
+        at = self._at
+        if at + 4 > len(self._pool):
+            self._pool, at = os.urandom(4096), 0
+        self._at = at + 4
+        return self._pool[at:at + 4]
+
+
+_mask_keys = _MaskKeys()
+
+
+def _client_text_frame(payload: bytes) -> bytes:
+    """One unfragmented, masked (client-to-server) text frame; no extension is ever negotiated."""
+    n = len(payload)
+    if n < 126:
+        head = bytes((0x81, 0x80 | n))
+    elif n < 65536:
+        head = struct.pack("!BBH", 0x81, 0xFE, n)
+    else:
+        head = struct.pack("!BBQ", 0x81, 0xFF, n)
+    key = _mask_keys.next()
+    return head + key + apply_mask(payload, key)
 
 
 def _set_nodelay(ws: ClientConnection) -> None:
