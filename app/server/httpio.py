@@ -29,8 +29,20 @@ MAX_HEAD = 64 * 1024
 
 _OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, ping, pong
 
-# json.dumps(obj, separators=...) builds a new encoder on every call; events are encoded per delta.
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+def _make_encode():
+    """json.dumps(obj, separators=(",", ":")) for the events, one per delta: the C encoder made once
+    and called directly rather than rebuilt by encode()/iterencode() on every call. No circular
+    check: events are trees the gateway builds."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # a Python without the C accelerator
+        return json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+    encoder = make(None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ":", ",",
+                   False, False, True)
+    return lambda obj: "".join(encoder(obj, 0))
+
+
+_encode = _make_encode()
 
 
 def ws_text_frame(payload: bytes) -> bytes:

@@ -43,7 +43,19 @@ from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Er
 log = logging.getLogger("steer.transport")
 
 _END = object()
-_decode = json.JSONDecoder().decode  # on str: skips json.loads' encoding sniffing of bytes
+_decoder = json.JSONDecoder()
+_decode, _scan = _decoder.decode, _decoder.scan_once
+
+
+def _loads(text: str):
+    """json.loads(text) for one message: the C scanner straight away, without decode()'s two
+    whitespace regex matches and wrappers; anything else (surrounding whitespace, an error)
+    goes through json's own decode(), so the result or the error is json's."""
+    try:
+        obj, end = _scan(text, 0)
+    except StopIteration:
+        return _decode(text)
+    return obj if end == len(text) else _decode(text)
 
 # Errors after which the client reconnects and replays instead of failing the turn.
 RECONNECT_CODES = {"websocket_connection_limit_reached"}
@@ -672,7 +684,7 @@ class ResponsesClient:
     def _on_message(self, raw) -> None:
         """Called by the connection, inside data_received, for each complete message."""
         try:
-            obj = _decode(raw.decode() if not isinstance(raw, str) else raw)
+            obj = _loads(raw.decode() if not isinstance(raw, str) else raw)
         except (TypeError, ValueError):  # UnicodeDecodeError is a ValueError
             log.warning("ignoring a frame that is not JSON")
             return

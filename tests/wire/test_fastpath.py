@@ -16,7 +16,8 @@ from websockets.streams import StreamReader
 
 from app.server.engines.base import Engine
 from app.server.gateway import Gateway
-from app.server.httpio import ws_text_frame
+from app.server.httpio import _encode, ws_text_frame
+from app.transport.client import _loads
 from app.transport.events import Completed, Created, Incomplete, TextDelta
 from tests.wire.conftest import events_of, within
 
@@ -183,3 +184,15 @@ async def test_nagle_is_off_on_both_ends(gateway_factory, client_factory, monkey
     sock = client._ws.transport.get_extra_info("socket")
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
     assert len(accepted) == 1 and accepted[0].getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+def test_event_json_is_what_json_makes():
+    for obj in [{"type": "response.output_text.delta", "delta": "é\"\n\u2028", "n": 1.5, "none": None, "ok": True,
+                 "nested": {"list": [1, "two", {"three": 3}]}}, {}, [], "text", 3]:
+        assert _encode(obj) == json.dumps(obj, separators=(",", ":"))
+        text = json.dumps(obj)
+        for variant in (text, f" {text}\n", text.replace(", ", ",")):
+            assert _loads(variant) == json.loads(variant)
+    for bad in ["", " ", "{", '{"a": 1} x', "[1,]", "{'a': 1}"]:
+        with pytest.raises(json.JSONDecodeError):
+            _loads(bad)
