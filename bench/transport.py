@@ -4,8 +4,11 @@ One `steer serve --engine replay --rate max` child (a zero-delay engine playing 
 recorded text, not a model) serves every row on one port; a second one serves the same
 rows over TLS with a throwaway self-signed certificate made here with the openssl CLI.
 A turn is: send the request, read events until response.completed. The WebSocket rows
-use the real ResponsesClient and a bare `websockets` connection; the HTTP rows a minimal
-raw HTTP/1.1 client (so library overhead on the HTTP side is, if anything, understated).
+use the real ResponsesClient, a bare `websockets` connection, and raw frames read the way
+the HTTP rows read their chunks; the HTTP rows a minimal raw HTTP/1.1 client (so library
+overhead on the HTTP side is, if anything, understated). The raw rows decode no JSON:
+raw frames vs keep-alive compares the two transports alone, and ResponsesClient minus
+raw frames is the client's own per-turn work (JSON, typed events, routing, transcript).
 All clients run in this one process, against the same gateway, in interleaved rounds
 (the order rotates each round) after a warm-up, so drifting machine load hits every
 row alike. Reported: median and p90 per turn, and how much cheaper each row is than a
@@ -30,6 +33,7 @@ STEER_BENCH_NETNS=0 skips the namespace rows).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import shutil
@@ -41,6 +45,12 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # built without its C extension
+    from websockets.utils import apply_mask
 
 from bench.table import percentile, print_table
 
@@ -53,9 +63,10 @@ NETEM_DELAY = "1ms"  # each way
 
 WS_CLIENT = "WebSocket, persistent (ResponsesClient)"
 WS_BARE = "WebSocket, persistent (bare frames)"
+WS_RAW = "WebSocket, persistent (raw frames)"
 HTTP_KEEP = "HTTP/SSE, keep-alive"
 HTTP_NEW = "HTTP/SSE, new connection per turn"
-NAMES = [WS_CLIENT, WS_BARE, HTTP_KEEP, HTTP_NEW]
+NAMES = [WS_CLIENT, WS_BARE, WS_RAW, HTTP_KEEP, HTTP_NEW]
 FLOOR_OPEN = "raw echo, open connection"
 FLOOR_NEW = "raw echo, new connection + close"
 PING = b"x" * 100  # about the size of a response.create frame
@@ -88,6 +99,37 @@ class Target:
         return (f"POST /v1/responses HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
                 f"{auth}Content-Length: {len(body)}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n\r\n"
                 ).encode() + body
+
+
+async def _open_raw_websocket(t: Target) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """The upgrade by hand, like the HTTP rows' requests."""
+    reader, writer = await asyncio.open_connection(t.host, t.port, ssl=t.context)
+    auth = f"Authorization: Bearer {t.token}\r\n" if t.token else ""
+    writer.write((f"GET {urlsplit(t.ws_url).path} HTTP/1.1\r\nHost: {t.host}:{t.port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                  f"Sec-WebSocket-Version: 13\r\n{auth}\r\n").encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 101"):
+        raise RuntimeError(head.decode(errors="replace"))
+    return reader, writer
+
+
+def _raw_text_frame(payload: bytes) -> bytes:
+    key = os.urandom(4)  # clients mask every frame (RFC 6455 5.3)
+    return bytes((0x81, 0x80 | len(payload))) + key + apply_mask(payload, key)
+
+
+async def _read_ws_response(reader: asyncio.StreamReader) -> None:
+    while True:
+        b0, b1 = await reader.readexactly(2)
+        size = b1 & 0x7F
+        if size >= 126:
+            size = int.from_bytes(await reader.readexactly(2 if size == 126 else 8), "big")
+        payload = await reader.readexactly(size)
+        if b0 != 0x81:
+            raise RuntimeError(f"unexpected frame {b0:#x}")
+        if b"response.completed" in payload:
+            return
 
 
 async def _read_sse_response(reader: asyncio.StreamReader) -> None:
@@ -199,6 +241,7 @@ class Runners:
         self.bare = await connect(t.ws_url, compression=None, proxy=None, additional_headers=headers,
                                   **({"ssl": t.context} if t.context else {}))
         self.keep = await asyncio.open_connection(t.host, t.port, ssl=t.context)
+        self.raw = await _open_raw_websocket(t)
         self.bare_request = json.dumps({"type": "response.create", "input": "hi"})
         self.echo = None
         if t.echo_port is not None:
@@ -209,6 +252,7 @@ class Runners:
         await self.client.close()
         await self.bare.close()
         self.keep[1].close()
+        self.raw[1].close()
         if self.echo is not None:
             self.echo.transport.close()
 
@@ -231,6 +275,16 @@ class Runners:
             await ws.send(request)
             while json.loads(await ws.recv())["type"] != "response.completed":
                 pass
+            times.append(time.perf_counter() - t0)
+        return times
+
+    async def ws_raw(self, n: int) -> list[float]:
+        """The same turns as raw frames, read like the HTTP rows read chunks: no library, no JSON."""
+        (reader, writer), request, times = self.raw, self.bare_request.encode(), []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            writer.write(_raw_text_frame(request))
+            await _read_ws_response(reader)
             times.append(time.perf_counter() - t0)
         return times
 
@@ -284,8 +338,8 @@ async def measure(target: Target, turns: int, rounds: int, warmup: int) -> dict[
     """Interleaved rounds: every row gets turns/rounds turns per round, in a rotating order."""
     runners = Runners(target)
     await runners.open()
-    kinds = {WS_CLIENT: runners.ws_client, WS_BARE: runners.ws_bare, HTTP_KEEP: runners.http_keep_alive,
-             HTTP_NEW: runners.http_new_connection}
+    kinds = {WS_CLIENT: runners.ws_client, WS_BARE: runners.ws_bare, WS_RAW: runners.ws_raw,
+             HTTP_KEEP: runners.http_keep_alive, HTTP_NEW: runners.http_new_connection}
     if target.echo_port is not None:
         kinds.update({FLOOR_OPEN: runners.floor_open, FLOOR_NEW: runners.floor_new_connection})
     names = list(kinds)
@@ -464,6 +518,11 @@ def main() -> int:
         print("\nThe last two columns bound what any persistent connection can save here: the setup cost of a\n"
               "connection (new - keep-alive); a WebSocket turn cannot be cheaper by much more than a kept-alive\n"
               "HTTP turn is, since both then pay the same per-event work on the same gateway.")
+        like = ", ".join(f"{medians[(WS_RAW, tls)]:.3f} vs {medians[(HTTP_KEEP, tls)]:.3f} ms ({tls})"
+                         for tls in ("plain", "TLS"))
+        own = ", ".join(f"{medians[(WS_CLIENT, tls)] - medians[(WS_RAW, tls)]:.3f} ms ({tls})" for tls in ("plain", "TLS"))
+        print(f"Like for like (neither decodes JSON), raw WebSocket frames vs HTTP keep-alive per turn:\n  {like}.\n"
+              f"ResponsesClient's own work on top of raw frames (JSON, typed events, routing): {own}.")
         print_table(f"transport floor: {len(PING)}-byte ping-pong with a raw asyncio echo server in a child process "
                     "(no gateway, no HTTP/WebSocket framing, no JSON), interleaved with the rows above",
                     ["tls", "open connection median ms", "p90 ms", "new connection + close median ms", "p90 ms",
@@ -474,11 +533,11 @@ def main() -> int:
         # while w <= (0.2 new - open) / 0.8.
         budget = (0.2 * new - open_) / 0.8
         print(f"\nFloor: a turn that did no work at all could be at most {best['plain'] * 100:.0f}% cheaper on a kept "
-              f"connection than on a new one here\n(plain loopback; {best['TLS'] * 100:.0f}% with TLS). Work done "
-              "in every turn adds to both sides of the ratio and pulls the saving below\nthat bound, so the "
+              f"connection than on\na new one here (plain loopback; {best['TLS'] * 100:.0f}% with TLS). Work done "
+              "in every turn adds to both sides of the ratio\nand pulls the saving below that bound, so the "
               "plain-loopback target is bounded by this floor: "
-              + (f"only turns whose work (client and gateway\ntogether) stays under {budget:.3f} ms can meet it."
-                 if budget > 0 else "on this run it is out of reach\nwhatever a turn does."))
+              + (f"only turns whose\nwork (client and gateway together) stays under {budget:.3f} ms can meet it."
+                 if budget > 0 else "on this run it is\nout of reach whatever a turn does."))
         reason = netns_unavailable()
         if reason:
             print(f"\n(namespace rows skipped: {reason})")
