@@ -769,7 +769,14 @@ class ResponsesClient:
         """`generate: false`: have the server evaluate and cache the prompt; returns a chainable id."""
         stream = await self.create(input=input, model=model, instructions=instructions, stream_id=stream_id,
                                    previous_response_id=previous_response_id, generate=False)
-        final = await stream.wait()
+        try:
+            final = await stream.wait()
+        except asyncio.CancelledError:
+            # Superseded (the file changed again) or closing: the server must not go on
+            # evaluating a prompt nobody will use while the next request waits in its lane.
+            stopping = asyncio.ensure_future(stream.cancel())
+            stopping.add_done_callback(lambda t: t.cancelled() or t.exception())
+            raise
         if not isinstance(final, Completed) or stream.response_id is None:
             detail = getattr(final, "message", "") or getattr(final, "reason", "") or type(final).__name__
             raise TransportError(f"prewarm failed: {detail}")
