@@ -21,6 +21,26 @@ or WebSocket framing, no JSON), on an open connection and on a new connection pe
 If both kinds of turn do the same work on top of the transport, no persistent-connection
 turn can be cheaper than a new connection per turn by more than 1 - open/new of the floor.
 
+Figures on the 2-core VM this was built on (medians of 3 runs; the machine is shared and
+noisy, so compare rows of one run rather than runs):
+
+    row (median ms)                  plain   TLS
+    ResponsesClient                  0.25    0.32   (0.32 / 0.38 before both ends split
+                                                     frames themselves; same runs, interleaved)
+    raw WebSocket frames             0.17    0.25
+    HTTP/SSE keep-alive              0.20    0.27
+    HTTP/SSE new connection/turn     0.51    2.31
+    WS turn cheaper than new conn    52%     86%    (target >= 80%)
+    floor: echo, open connection     0.03    0.08
+    floor: echo, new connection      0.27    1.83   -> best possible saving 89% / 96%
+
+Like for like the WebSocket transport is the cheaper one (raw frames under keep-alive);
+the ResponsesClient's own work (~0.07 ms: JSON, typed events, routing) is what puts its
+turn above the raw HTTP client's, which decodes nothing. On plain loopback the floor
+leaves a turn about 0.03 ms of work, client and gateway together, for the 80% target; a
+Responses turn in Python costs ~0.2 ms here, so plain loopback misses it and TLS (where
+a new connection costs ~2 ms) meets it.
+
 Extra, clearly separate rows: the same measurement across a veth pair between two
 network namespaces made here, with `tc netem` adding 1 ms each way (2 ms round trip),
 which is where a persistent connection pays off. Needs root, `ip` and `tc`; skipped
