@@ -399,7 +399,7 @@ class ResponseStream:
         self.previous_response_id: str | None = params.get("previous_response_id")
         self.params = params  # model, instructions, input (as given), max_output_tokens, ...
         self.prompt = prompt  # full transcript before the output, None if unknown (unknown previous id)
-        self.text = ""  # output of the current response so far
+        self._parts: list[str] = []  # output of the current response so far: see `text`
         self.status = "pending"  # pending|in_progress|completed|incomplete|failed|error|disconnected|cancelled
         self.stats = Stats()
         self.final: Event | None = None  # the last terminal event
@@ -416,6 +416,22 @@ class ResponseStream:
         self._ws = None  # the connection the current request went out on
         self._ended = False
         self._done = asyncio.Event()
+
+    @property
+    def text(self) -> str:
+        """The output of the current response so far.
+
+        Kept as pieces and joined when read: `text += delta` on an attribute copies the whole
+        text per delta (CPython's in-place concatenation needs a local), quadratic in a long answer.
+        """
+        parts = self._parts
+        if len(parts) > 1:
+            parts[:] = ["".join(parts)]
+        return parts[0] if parts else ""
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._parts = [value] if value else []
 
     # -- iteration -------------------------------------------------------------------
 
@@ -1022,7 +1038,7 @@ class ResponsesClient:
             st.last_delta_at = now
             st.deltas += 1
             st.chars += len(event.delta)
-            stream.text += event.delta
+            stream._parts.append(event.delta)
             if event.stream_id is None:
                 event.stream_id = stream.stream_id
             if event.response_id is None:
