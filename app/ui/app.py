@@ -396,12 +396,16 @@ class SteerApp(App):
         # Widgets asked to repaint only reach the screen's dirty set through a message per
         # widget on a later loop pass; hand them over now so this paint draws them and no
         # second paint follows. A change of layout still goes the usual way.
-        for widget in screen.walk_children(with_self=False):
-            if widget._repaint_required and not widget._layout_required and widget.display:
-                widget._repaint_required = False
-                dirty.add(widget)
-        if dirty or screen._repaint_required or screen._layout_required:
-            paint()
+        try:
+            for widget in screen.walk_children(with_self=False):
+                if widget._repaint_required and not widget._layout_required and widget.display:
+                    widget._repaint_required = False
+                    dirty.add(widget)
+            if dirty or screen._repaint_required or screen._layout_required:
+                paint()
+        except AttributeError:
+            # Textual's internals moved: the regular tick still paints, a frame later at most.
+            screen.refresh()
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
