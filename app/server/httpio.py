@@ -15,7 +15,7 @@ import struct
 from dataclasses import dataclass, field
 
 from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
-from websockets.frames import Opcode
+from websockets.frames import CloseCode, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
@@ -352,7 +352,14 @@ class WebSocket:
                 break
             if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
                 payload = apply_mask(data[start + 4:stop], data[start:start + 4])
-                out.append(payload.decode("utf-8", "replace") if b0 == 0x81 else bytes(payload))
+                if b0 == 0x82:
+                    out.append(bytes(payload))
+                else:
+                    try:
+                        out.append(payload.decode())
+                    except UnicodeDecodeError as exc:
+                        self._invalid_utf8(exc)
+                        return out
             else:
                 if opcode == 1 or opcode == 2:
                     self._in_fragments = not b0 & 0x80
@@ -360,7 +367,7 @@ class WebSocket:
                     self._in_fragments = False
                 protocol.receive_data(data[pos:stop])
                 out += self._from_protocol()
-                if protocol.parser_exc is not None:
+                if protocol.parser_exc is not None or not self._framing:
                     return out
             pos = stop
         if pos < size:
@@ -378,16 +385,27 @@ class WebSocket:
     def _from_protocol(self) -> list[str | bytes]:
         out = []
         for event in self.protocol.events_received():
-            message = self._assemble(event)
+            try:
+                message = self._assemble(event)
+            except UnicodeDecodeError as exc:
+                self._invalid_utf8(exc)
+                break
             if message is not None:
                 out.append(message)
         return out
+
+    def _invalid_utf8(self, exc: UnicodeDecodeError) -> None:
+        # RFC 6455 8.1: a text message that is not UTF-8 fails the connection with 1007, as the
+        # library's own recv() does (the sans-I/O protocol leaves that check to its caller).
+        # Every byte after it is the protocol's, which discards them while it closes.
+        self._framing = False
+        self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
 
     def _assemble(self, frame) -> str | bytes | None:
         opcode = frame.opcode
         if opcode in (Opcode.TEXT, Opcode.BINARY):
             if frame.fin:
-                return frame.data.decode("utf-8", "replace") if opcode is Opcode.TEXT else bytes(frame.data)
+                return frame.data.decode() if opcode is Opcode.TEXT else bytes(frame.data)
             self._fragment_opcode = opcode
             self._fragments = [bytes(frame.data)]
             return None
@@ -397,7 +415,7 @@ class WebSocket:
                 return None
             data = b"".join(self._fragments)
             kind, self._fragment_opcode, self._fragments = self._fragment_opcode, None, []
-            return data.decode("utf-8", "replace") if kind is Opcode.TEXT else data
+            return data.decode() if kind is Opcode.TEXT else data
         return None
 
     async def close(self, code: int = 1000, reason: str = "") -> None:

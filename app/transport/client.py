@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect as ws_connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus, InvalidHandshake
-from websockets.frames import Frame, Opcode
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
 try:
@@ -172,8 +172,10 @@ class _Connection(ClientConnection):
     and the closing handshake stay the library's.
     """
 
-    on_message = None  # callable(bytes | bytearray); set before the connection receives data
+    on_message = None  # callable(str for text | bytes for binary); set before the connection receives data
     _fragments: list[bytes] | None = None
+    _fragments_text = False  # the fragmented message under way is text
+    _failed = False  # failed for a text message that is not UTF-8: nothing more is delivered
     _framing = False  # the fast path owns the received byte stream
     _given_up = False  # the library owns it for good
     _in_fragments = False  # a fragmented message is under way (its frames go to the library)
@@ -248,13 +250,23 @@ class _Connection(ClientConnection):
                 self._need = stop - pos
                 break
             if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
-                handler(data[start:stop])
+                if b0 == 0x82:
+                    handler(data[start:stop])
+                else:
+                    try:
+                        text = data[start:stop].decode()
+                    except UnicodeDecodeError as exc:
+                        self._invalid_utf8(exc)
+                        return
+                    handler(text)
             else:
                 if opcode == 1 or opcode == 2:
                     self._in_fragments = not b0 & 0x80
                 elif opcode == 0 and b0 & 0x80:
                     self._in_fragments = False
                 super().data_received(data[pos:stop])
+                if self._failed:
+                    return  # the library discards the rest
             pos = stop
         if pos < size:
             rx += data[pos:]
@@ -287,6 +299,28 @@ class _Connection(ClientConnection):
             return
         await super().send(message, text=text)
 
+    def _invalid_utf8(self, exc: UnicodeDecodeError) -> None:
+        # RFC 6455 8.1: a text message that is not UTF-8 fails the connection with 1007, as the
+        # library's recv() does; no message after it is delivered and the library discards
+        # every byte from here on. (Dropping it as "not JSON" left its stream waiting forever.)
+        self._framing, self._given_up, self._failed = False, True, True
+        self.set_connection_exc(exc)
+        self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
+        self.send_data()
+        if self.close_deadline is None and self.close_timeout is not None:
+            self.close_deadline = self.loop.time() + self.close_timeout
+
+    def _deliver(self, text: bool, data) -> None:
+        if not text:
+            self.on_message(data)
+            return
+        try:
+            message = bytes(data).decode()
+        except UnicodeDecodeError as exc:
+            self._invalid_utf8(exc)
+            return
+        self.on_message(message)
+
     def process_event(self, event) -> None:
         """Frames the library parsed (fragments, frames after the close started)."""
         handler = self.on_message
@@ -295,16 +329,18 @@ class _Connection(ClientConnection):
             return
         opcode = event.opcode
         if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if self._failed:
+                return
             if event.fin:
-                handler(event.data)
+                self._deliver(opcode is Opcode.TEXT, event.data)
             else:
-                self._fragments = [bytes(event.data)]
+                self._fragments, self._fragments_text = [bytes(event.data)], opcode is Opcode.TEXT
         elif opcode is Opcode.CONT:
-            if self._fragments is not None:
+            if self._fragments is not None and not self._failed:
                 self._fragments.append(bytes(event.data))
                 if event.fin:
                     data, self._fragments = b"".join(self._fragments), None
-                    handler(data)
+                    self._deliver(self._fragments_text, data)
         else:
             super().process_event(event)
 
