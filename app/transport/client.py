@@ -350,22 +350,33 @@ _OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, 
 
 class _MaskKeys:
     """Masking keys (RFC 6455 5.3: fresh and unpredictable per frame) from os.urandom, fetched
-    4 KiB at a time rather than one getrandom() call per frame."""
+    4 KiB at a time rather than one getrandom() call per frame.
 
-    __slots__ = ("_pool", "_at")
+    No key is handed out twice, whatever thread switch comes in between: a key's offset is
+    claimed by one next() on an itertools.count (a single step under the GIL) before the pool
+    is read, and a refill is a new (pool, offsets) pair whose first key is the refiller's. A
+    forked child starts a pool of its own (reset), or it would send the parent's next keys."""
+
+    __slots__ = ("_state",)
 
     def __init__(self):
-        self._pool, self._at = b"", 0
+        self.reset()
+
+    def reset(self) -> None:
+        self._state = (b"", itertools.count(0, 4))
 
     def next(self) -> bytes:
-        at = self._at
-        if at + 4 > len(self._pool):
-            self._pool, at = os.urandom(4096), 0
-        self._at = at + 4
-        return self._pool[at:at + 4]
+        pool, offsets = self._state
+        at = next(offsets)
+        if at + 4 > len(pool):
+            pool, at = os.urandom(4096), 0
+            self._state = (pool, itertools.count(4, 4))
+        return pool[at:at + 4]
 
 
 _mask_keys = _MaskKeys()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_mask_keys.reset)
 
 
 def _client_text_frame(payload: bytes) -> bytes:
