@@ -244,6 +244,7 @@ class Session:
         self._stream = None
         self._turn_task: asyncio.Task | None = None
         self._prewarm_task: asyncio.Task | None = None
+        self._warm: tuple[str, tuple[int, int] | None] | None = None  # (text, region) last prewarmed
         self._stopped = False
         self._stats_at = 0.0
         self._t0 = 0.0
@@ -370,15 +371,29 @@ class Session:
     def _backend_status(self, state: str, detail: str = "") -> None:
         self._set_connection(state, detail)
 
-    def prewarm(self) -> None:
-        """Ask the engine to evaluate system prompt + file now (in the background)."""
+    def prewarm(self, region: tuple[int, int] | None = None) -> None:
+        """Ask the engine to evaluate system prompt + file now (in the background).
+
+        With `region` (rewrite format only: its turn message opens with the region block) the
+        block is evaluated too, so after Enter only the instruction is left to evaluate.
+        """
         if self.client is None:
             return
+        if self.format != "rewrite":
+            region = None
         if self._prewarm_task and not self._prewarm_task.done():
-            self._prewarm_task.cancel()
-        self._prewarm_task = asyncio.ensure_future(self._prewarm())
+            self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
+        self._warm = (self.document.text, region)
+        self._prewarm_task = asyncio.ensure_future(self._prewarm(region))
 
-    async def _prewarm(self) -> None:
+    def prewarm_region(self, region: tuple[int, int]) -> None:
+        """The cursor rests in `region`, the likely scope of the next edit: prewarm its block,
+        unless it already is, or a turn or a proposal is under way (nothing may delay those)."""
+        if self.format != "rewrite" or self.state != IDLE or self._warm == (self.document.text, region):
+            return
+        self.prewarm(region)
+
+    async def _prewarm(self, region: tuple[int, int] | None = None) -> None:
         from app.prompts import prewarm_input, system_prompt
 
         fmt = self.format
@@ -386,7 +401,7 @@ class Session:
             await self.client.prewarm(
                 model=self.model,
                 instructions=system_prompt(fmt),
-                input=prewarm_input(fmt, self.prompt_path, self.document.text),
+                input=prewarm_input(fmt, self.prompt_path, self.document.text, region),
                 stream_id=self.stream_id,
             )
         except asyncio.CancelledError:
@@ -425,6 +440,15 @@ class Session:
             return
         if self.has_proposal:
             self._discard_proposal()
+        if self.format == "rewrite" and region is None:
+            # Not the whole file: rewriting it is slow on a CPU and defeats the prewarm. The
+            # definitions the instruction names, else the whole file (H3's rewrite_region).
+            from app.prompts import rewrite_region
+
+            region = rewrite_region(self.document.text, instruction)
+        warming = self._prewarm_task
+        if warming and not warming.done() and self._warm is not None and self._warm[1] not in (None, region):
+            warming.cancel()  # a block this turn does not use: the turn must not queue behind it
         self.instruction = instruction
         self.region = region
         self.last_result = None
@@ -489,12 +513,6 @@ class Session:
         from app.prompts import build_input, instruction_message, system_prompt
 
         fmt = self.format
-        if fmt == "rewrite" and region is None:
-            # Not the whole file: rewriting it is slow on a CPU and defeats the prewarm. The
-            # definitions the instruction names, else the whole file (H3's rewrite_region).
-            from app.prompts import rewrite_region
-
-            region = rewrite_region(self.document.text, instruction)
         attempt = 0
         history: list[dict] = []
         ask = instruction

@@ -41,6 +41,7 @@ FRAME_S = 1 / 60  # session events are applied to the screen at most once per fr
 STATS_S = 0.25  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the region
+REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
 # (action, palette title, help text). Every action is in the palette and on the help screen.
 ACTIONS: list[tuple[str, str, str]] = [
@@ -132,6 +133,7 @@ class SteerApp(App):
         self._last_flush = 0.0
         self._stats_shown = 0.0
         self._gc_timer = None
+        self._region_timer = None
         self._drawn_version = -1
         self._lines_id = None
         self.current_hunk: int | None = None
@@ -240,6 +242,7 @@ class SteerApp(App):
 
     def _after_first_frame(self) -> None:
         self.first_frame_at = time.perf_counter()
+        self.watch(self.code, "cursor_line", lambda _line: self._region_prewarm_later(), init=False)
         if self.document is not None and self._connect:
             self._start_session()
         if self.document is not None and self._watch:
@@ -331,6 +334,8 @@ class SteerApp(App):
                 else:
                     rows_changed = True  # the exact virtual size again
                     self._collect_later()
+                    if ev.state == "idle":
+                        self._region_prewarm_later()
             elif name == "Stats":
                 if self._state() == "interrupted":
                     continue  # after Esc the screen stays as it was when the user stopped it
@@ -345,6 +350,8 @@ class SteerApp(App):
                 self.status.connection = ev.state
                 self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
                 bindings = True
+                if ev.state == "ready":
+                    self._region_prewarm_later()  # a cursor placed while the model was loading
             elif name == "Applied":
                 rows_changed = True
                 bindings = True
@@ -576,7 +583,23 @@ class SteerApp(App):
             end = min(len(lines), start + SURROUNDINGS_MAX)
         return start, end
 
+    def _region_prewarm_later(self) -> None:
+        # Debounced: moving through the file must not start a prewarm per line passed.
+        if self._region_timer is not None:
+            self._region_timer.stop()
+        self._region_timer = self.set_timer(REGION_PREWARM_S, self._region_prewarm, name="region-prewarm")
+
+    def _region_prewarm(self) -> None:
+        self._region_timer = None
+        session = self.session
+        if session is None or session.client is None or self.status.connection != "ready":
+            return
+        region = self.region_for_send()
+        if region is not None:
+            session.prewarm_region(region)
+
     def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
+        self._region_prewarm_later()
         self.status.extra = self._extra_status()
         self.refresh_bindings()
 

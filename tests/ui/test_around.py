@@ -284,3 +284,41 @@ async def test_output_printed_while_running_does_not_break_the_app(sample, backe
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
         assert app.session.live.hunk_count == 2
+
+
+async def test_cursor_resting_in_a_block_prewarms_it_as_the_next_region(sample, backends):
+    """Rewrite format: the cursor rests in a function, so the engine evaluates that function's
+    block ahead; the turn sent from there opens with exactly that block (only the instruction
+    is left to evaluate). Moving inside the same block does not prewarm again."""
+    b = await backends()
+    prewarms: list[list[dict]] = []
+    turns: list[list[dict]] = []
+    original = b.engine.stream
+
+    def recording(request, cancel):
+        (turns if request.generate else prewarms).append(request.messages)
+        return original(request, cancel)
+
+    b.engine.stream = recording
+    app = make_app(sample, settings(edit_format="rewrite"), client=b.client, watch=False, mask_timings=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready",
+                         what="connection")
+        await wait_until(pilot, lambda: len(prewarms) == 1, what="the file prewarm")
+        assert "Region" not in prewarms[0][-1]["content"]
+        app.code.action_move_to(30)  # in total_value: the block is the top-level class around it
+        await wait_until(pilot, lambda: len(prewarms) == 2, what="the block prewarm")
+        block = prewarms[1][-1]["content"]
+        assert block.startswith("Region (lines 13-36):") and "class Inventory:" in block
+        app.code.action_move_to(20)  # the same block
+        await pilot.pause(0.6)
+        assert len(prewarms) == 2
+        app.code.action_move_to(39)  # parse_line: another block
+        await wait_until(pilot, lambda: len(prewarms) == 3, what="the other block's prewarm")
+        assert prewarms[2][-1]["content"].startswith("Region (lines 39-41):")
+        app.code.action_move_to(30)
+        await wait_until(pilot, lambda: len(prewarms) == 4, what="the class prewarm again")
+        app.prompt.value = "use sum()"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(turns) == 1, what="the turn")
+        assert turns[0][-1]["content"].startswith(block)

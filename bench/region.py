@@ -1,0 +1,93 @@
+"""Time to first token of a rewrite turn with and without the cursor's block prewarmed.
+
+The embedded model behind a real `steer serve --engine local` child, driven by the Session
+the app uses, on examples/inventory.py. Both rows run in this one process, interleaved: three
+top-level blocks in rotation, the kind alternating (so every block is measured both ways and
+no turn follows one on the same block, whose tokens would still be in the engine's cache).
+"cold": the file is prewarmed (what opening it does) and the block is not; "warm": the cursor
+rested in the block, so the app's prewarm_region evaluated it ahead and only the instruction is
+left. Each turn is stopped at its first token and rejected.
+
+`python -m bench region [--rounds N]` (default 4: 12 turns). Needs the `local` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.table import print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+# 0-based, end-exclusive line ranges of three top-level blocks of examples/inventory.py.
+BLOCKS = [("class Inventory", (12, 36)), ("def parse_line", (38, 41)), ("def load", (43, 48))]
+ASKS = ["add a docstring to the first method", "strip whitespace from each field", "skip blank lines"]
+
+
+async def run(rounds: int) -> list[tuple[str, str, float]]:
+    from app.config import Settings
+    from app.files import Document
+    from app.session import Session
+    from app.transport.backends import open_backend, resolve_backend
+    from app.transport.launcher import GatewayProcess
+
+    tmp = Path(tempfile.mkdtemp(prefix="steer-bench-region-"))
+    path = tmp / "inventory.py"
+    shutil.copy(ROOT / "examples" / "inventory.py", path)
+    gateway = await GatewayProcess.start(["--engine", "local"], timeout=900)
+    settings = Settings(backend=gateway.url)
+    client = await open_backend(resolve_backend(settings))
+    out = []
+    try:
+        session = Session(Document.read(path), settings, client=client, edit_format="rewrite")
+        await session.start()
+        await session._prewarm_task
+        for i in range(rounds * len(BLOCKS)):
+            name, region = BLOCKS[i % len(BLOCKS)]
+            kind = "warm" if i % 2 else "cold"
+            if kind == "warm":
+                session.prewarm_region(region)
+                await session._prewarm_task
+            started = time.perf_counter()
+            await session.send(f"{ASKS[i % len(ASKS)]} (turn {i})", region)
+            while session._ttft is None and not session._turn_task.done():
+                await asyncio.sleep(0.002)
+            ttft = session._ttft if session._ttft is not None else time.perf_counter() - started
+            await session.stop()
+            await session.wait()
+            session.reject_all()
+            out.append((kind, name, ttft))
+    finally:
+        await client.close()
+        await gateway.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench region")
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args(argv or [])
+    results = asyncio.run(run(args.rounds))
+    rows = []
+    for name, _region in BLOCKS:
+        cold = [t for k, n, t in results if n == name and k == "cold"]
+        warm = [t for k, n, t in results if n == name and k == "warm"]
+        rows.append([name, len(cold) + len(warm), statistics.median(cold), statistics.median(warm),
+                     f"{statistics.median(warm) / statistics.median(cold):.0%}"])
+    cold = [t for k, _n, t in results if k == "cold"]
+    warm = [t for k, _n, t in results if k == "warm"]
+    rows.append(["all", len(results), statistics.median(cold), statistics.median(warm),
+                 f"{statistics.median(warm) / statistics.median(cold):.0%}"])
+    print_table("region prewarm: TTFT (s) of a rewrite turn, embedded model, medians",
+                ["block", "turns", "file prewarmed only", "block prewarmed at the cursor", "warm / cold"], rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
