@@ -477,19 +477,30 @@ class Session:
 
     async def stop(self) -> None:
         """Esc: stop now. Complete blocks stay as the proposal; a half-written block is dropped."""
+        rest = self.stop_now()
+        if rest is not None:
+            await rest
+
+    def stop_now(self):
+        """The part of stop() that needs no waiting, done before this returns: no delta reaches
+        the live diff any more and the proposal and state are final (a screen can draw its last
+        picture at once). Returns the rest to await (the server-side cancel), or None."""
         if self.state != GENERATING:
-            return
+            return None
         self._stopped = True  # from here on no delta reaches the live diff
         self._drop_partial(keep_closed=True)
         # Nothing left to review: idle, not "interrupted" over an empty proposal.
         self._set_state(INTERRUPTED if self.has_proposal else IDLE)
         self._proposal_changed()
         stream = self._stream
-        if stream is not None:
-            try:
-                await stream.cancel()
-            except Exception:
-                pass
+        return self._cancel_quietly(stream) if stream is not None else None
+
+    @staticmethod
+    async def _cancel_quietly(stream) -> None:
+        try:
+            await stream.cancel()
+        except Exception:
+            pass
 
     async def redirect(self, words: str) -> None:
         """Enter while generating: steer with the new words; the successor's output replaces the proposal."""

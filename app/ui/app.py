@@ -409,7 +409,12 @@ class SteerApp(App):
                     widget._repaint_required = False
                     dirty.add(widget)
             if dirty or screen._repaint_required or screen._layout_required:
-                paint()
+                code = self.code
+                code.lex_unbounded = True
+                try:
+                    paint()
+                finally:
+                    code.lex_unbounded = False
         except AttributeError:
             # Textual's internals moved: the regular tick still paints, a frame later at most.
             screen.refresh()
@@ -610,15 +615,14 @@ class SteerApp(App):
         if session is None or session.state != "generating":
             return
         self.stop_pressed_at = time.perf_counter()
-        stopping = session.stop()
-        # The session stops feeding the live diff synchronously, before its first await:
-        # show the final picture now rather than a frame later.
-        task = asyncio.ensure_future(stopping)
-        await asyncio.sleep(0)
+        # No await before the paint: a yield here would let a regular paint of the
+        # pre-Esc picture slip in first. The server-side cancel is awaited after.
+        rest = session.stop_now()
         self.flush_now()
         self.stop_done_at = time.perf_counter()
         self.paint_now()
-        await task
+        if rest is not None:
+            await rest
         self.flush_now()
 
     def action_clear_selection(self) -> None:

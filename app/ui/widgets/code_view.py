@@ -81,6 +81,8 @@ class CodeView(ScrollView, can_focus=True):
         self._lex_budget = LEX_PER_FRAME
         self._budget_at = 0.0
         self._over_budget = False
+        # A final picture (Esc) is drawn whole: no line left plain to be coloured a frame later.
+        self.lex_unbounded = False
         self._resync_timer = None
         self.current_hunk: int | None = None
         self._cache: LRUCache[tuple, Strip] = LRUCache(4096)  # (row key, scroll x, width) -> line
@@ -419,7 +421,7 @@ class CodeView(ScrollView, can_focus=True):
             now = time.perf_counter()
             if now - self._budget_at > FRAME_S:
                 self._budget_at, self._lex_budget = now, LEX_PER_FRAME
-            if self._lex_budget <= 0:
+            if self._lex_budget <= 0 and not self.lex_unbounded:
                 # Over this frame's budget (a fast stream shows many new lines at once): draw it
                 # plain now, uncached, and colour it in a later frame.
                 self._over_budget = True
