@@ -32,6 +32,8 @@ from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidS
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
+from app.wsframes import frame_header
+
 try:
     from websockets.speedups import apply_mask
 except ImportError:  # built without its C extension
@@ -225,17 +227,8 @@ class _Connection(ClientConnection):
         size, pos = len(data), 0
         handler, max_size, protocol = self.on_message, self._max_size, self.protocol
         self._need = 0
-        while size - pos >= 2:
-            b0, b1 = data[pos], data[pos + 1]
-            length, start = b1 & 0x7F, pos + 2
-            if length == 126:
-                if size - pos < 4:
-                    break
-                length, start = int.from_bytes(data[start:start + 2], "big"), start + 2
-            elif length == 127:
-                if size - pos < 10:
-                    break
-                length, start = int.from_bytes(data[start:start + 8], "big"), start + 8
+        while (head := frame_header(data, pos, size)) is not None:
+            b0, b1, length, start = head
             opcode = b0 & 0x0F
             if (b1 & 0x80 or b0 & 0x70 or opcode not in _OPCODES or (max_size is not None and length > max_size)
                     or (opcode >= 8 and (length > 125 or not b0 & 0x80))):

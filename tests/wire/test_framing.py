@@ -229,6 +229,14 @@ def accepted_websocket(max_size: int = 1 << 20) -> tuple[WebSocket, ClientProtoc
     return ws, client, writer
 
 
+def close_code_sent(ws: WebSocket, client: ClientProtocol, writer: _Writer) -> int:
+    """The code of the close frame the gateway wrote, as the client reads it."""
+    ws._flush()
+    client.receive_data(bytes(writer.out))
+    close = next(e for e in client.events_received() if e.opcode is Opcode.CLOSE)
+    return Close.parse(close.data).code
+
+
 def client_frames(client: ClientProtocol, *items) -> bytes:
     for item in items:
         if isinstance(item, str):
@@ -269,17 +277,11 @@ async def test_gateway_refuses_unmasked_and_over_size_frames_as_the_protocol_doe
     server.send_text(b"{}")  # unmasked: only a server may send that
     assert ws._receive(b"".join(server.data_to_send())) == []
     assert ws.protocol.parser_exc is not None and ws.protocol.state is State.CLOSING
-    ws._flush()
-    client.receive_data(bytes(writer.out))
-    close = next(e for e in client.events_received() if e.opcode is Opcode.CLOSE)
-    assert Close.parse(close.data).code == 1002
+    assert close_code_sent(ws, client, writer) == 1002
 
     ws, client, writer = accepted_websocket(max_size=100)
     assert ws._receive(client_frames(client, "ok", "x" * 101)) == ["ok"]
-    ws._flush()
-    client.receive_data(bytes(writer.out))
-    close = next(e for e in client.events_received() if e.opcode is Opcode.CLOSE)
-    assert Close.parse(close.data).code == 1009
+    assert close_code_sent(ws, client, writer) == 1009
 
 
 async def test_gateway_refuses_a_new_message_inside_a_fragmented_one():
@@ -289,10 +291,7 @@ async def test_gateway_refuses_a_new_message_inside_a_fragmented_one():
     other.state = State.OPEN
     other.send_text(b"{}")
     assert ws._receive(b"".join(client.data_to_send() + other.data_to_send())) == []
-    ws._flush()
-    client.receive_data(bytes(writer.out))
-    close = next(e for e in client.events_received() if e.opcode is Opcode.CLOSE)
-    assert Close.parse(close.data).code == 1002
+    assert close_code_sent(ws, client, writer) == 1002
 
 
 async def test_client_refuses_a_new_message_inside_a_fragmented_one(raw_server, client_factory):

@@ -17,7 +17,13 @@ from websockets.protocol import State
 from app.transport.client import _client_text_frame, _MaskKeys
 from app.transport.events import Disconnected
 from tests.wire.conftest import events_of
-from tests.wire.test_framing import _frame, accepted_websocket, client_frames, raw_server  # noqa: F401 (fixture)
+from tests.wire.test_framing import (  # noqa: F401 (raw_server is a fixture)
+    _frame,
+    accepted_websocket,
+    client_frames,
+    close_code_sent,
+    raw_server,
+)
 
 BAD_UTF8 = b'{"type": "response.completed", "x": "\xff\xfe"}'  # \xff never occurs in UTF-8
 SURROGATE = b'{"x": "\xed\xa0\x80"}'  # an encoded surrogate: not UTF-8 either
@@ -36,10 +42,7 @@ async def test_gateway_fails_a_text_message_that_is_not_utf8_with_1007(fragmente
     data = client_frames(client, "before") + _bad_text(True, payload, fragmented) + client_frames(client, "after")
     assert ws._receive(data) == ["before"]
     assert ws.protocol.state is State.CLOSING
-    ws._flush()
-    client.receive_data(bytes(writer.out))
-    close = next(e for e in client.events_received() if e.opcode is Opcode.CLOSE)
-    assert Close.parse(close.data).code == 1007
+    assert close_code_sent(ws, client, writer) == 1007
 
 
 async def test_gateway_still_takes_binary_frames_that_are_not_utf8():
