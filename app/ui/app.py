@@ -251,6 +251,8 @@ class SteerApp(App):
     def _backend_label(self) -> str:
         backend = self.settings.backend or "local"
         model = self.settings.model
+        if not model and backend.startswith(("ws://", "wss://")) and self.session is not None:
+            model = self.session.server_model  # what the gateway at that URL says it serves
         if backend == "local" and not model:
             model = "qwen2.5-coder-1.5b (embedded)"
         if model and os.sep in str(model):
@@ -352,6 +354,7 @@ class SteerApp(App):
                 bindings = True
                 if ev.state == "ready":
                     self._region_prewarm_later()  # a cursor placed while the model was loading
+                    self.status.backend = self._backend_label()  # a gateway URL now names its model
             elif name == "Applied":
                 rows_changed = True
                 bindings = True

@@ -322,3 +322,18 @@ async def test_cursor_resting_in_a_block_prewarms_it_as_the_next_region(sample, 
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(turns) == 1, what="the turn")
         assert turns[0][-1]["content"].startswith(block)
+
+
+async def test_status_names_the_model_a_gateway_url_serves(sample, backends):
+    from app.config import Settings
+    from app.transport.backends import open_backend, resolve_backend
+
+    b = await backends()
+    client = await open_backend(resolve_backend(Settings(backend=b.url)))
+    app = make_app(sample, settings(backend=b.url, model=None), client=client, watch=False, mask_timings=True)
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_until(pilot, lambda: app.status.connection == "ready", what="connection")
+            assert app.status.backend == f"{b.url} · replay"
+    finally:
+        await client.close()
