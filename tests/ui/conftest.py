@@ -146,6 +146,13 @@ def settings(**kw) -> Settings:
     return Settings(**base)
 
 
+def replay_app(path: Path, backend: Backend, *, watch: bool = False, **settings_kw):
+    """The app from make_app on `path`, on `backend`'s client, timings masked (stable screens)."""
+    from app.ui.app import make_app
+
+    return make_app(path, settings(**settings_kw), client=backend.client, watch=watch, mask_timings=True)
+
+
 async def wait_paused(pilot, app, backend) -> None:
     """Wait until the replay holds and everything it sent before holding reached the app's screen."""
     await wait_until(pilot, lambda: backend.engine.paused.is_set(), what="the replay to pause")

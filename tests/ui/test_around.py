@@ -6,13 +6,13 @@ import sys
 
 from app.ui.app import ACTIONS, make_app
 
-from .conftest import settings, wait_paused, wait_until
-from .test_flow import rows_text, send
+from .conftest import replay_app, settings, wait_paused, wait_until
+from .test_flow import send
 
 
 async def test_external_change_during_review_relocates_the_proposal(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -30,7 +30,7 @@ async def test_external_change_during_review_relocates_the_proposal(sample, back
 
 async def test_external_change_that_breaks_the_proposal_is_a_conflict(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -48,7 +48,7 @@ async def test_external_change_that_breaks_the_proposal_is_a_conflict(sample, ba
 
 async def test_our_own_write_does_not_reload_or_notify(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=True, mask_timings=True)
+    app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -63,7 +63,7 @@ async def test_connection_lost_mid_stream_and_back(sample, backends):
     from .conftest import PAUSE_MID_SECOND_BLOCK
 
     b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_paused(pilot, app, b)
@@ -98,7 +98,7 @@ async def test_ctrl_t_runs_the_test_command_only_when_asked_and_sends_the_failur
     marker = tmp_path / "ran"
     command = f"{sys.executable} -c \"open(r'{marker}','w').write('x'); print('FAILED test_total'); raise SystemExit(1)\""
     b = await backends()
-    app = make_app(sample, settings(test_command=command), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b, test_command=command)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.status.connection == "ready", what="connection")
         await pilot.pause(0.3)
@@ -117,7 +117,7 @@ async def test_ctrl_t_runs_the_test_command_only_when_asked_and_sends_the_failur
 
 async def test_ctrl_t_without_a_command_says_so(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("ctrl+t")
         await pilot.pause()
@@ -127,7 +127,7 @@ async def test_ctrl_t_without_a_command_says_so(sample, backends):
 
 async def test_quit_with_a_pending_proposal_asks_first(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -147,7 +147,7 @@ async def test_quit_with_a_pending_proposal_asks_first(sample, backends):
 
 async def test_quit_without_a_proposal_does_not_ask(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -156,7 +156,7 @@ async def test_quit_without_a_proposal_does_not_ask(sample, backends):
 
 async def test_help_lists_every_key_and_palette_every_action(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
@@ -181,7 +181,7 @@ async def test_help_lists_every_key_and_palette_every_action(sample, backends):
 
 async def test_toggle_view_shows_unified_diff_then_raw_text(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -200,7 +200,7 @@ async def test_toggle_view_shows_unified_diff_then_raw_text(sample, backends):
 
 async def test_prompt_history_up_down_keeps_the_draft(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app, "first")
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -219,7 +219,7 @@ async def test_prompt_history_up_down_keeps_the_draft(sample, backends):
 async def test_selection_by_keyboard_and_mouse_scopes_the_edit(sample, backends):
     b = await backends()
     sent = []
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="ready")
         real_send = app.session.send
@@ -274,7 +274,7 @@ async def test_output_printed_while_running_does_not_break_the_app(sample, backe
     import sys
 
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready",
                          what="connection")
@@ -300,7 +300,7 @@ async def test_cursor_resting_in_a_block_prewarms_it_as_the_next_region(sample, 
         return original(request, cancel)
 
     b.engine.stream = recording
-    app = make_app(sample, settings(edit_format="rewrite"), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b, edit_format="rewrite")
     async with app.run_test(size=(100, 40)) as pilot:
         await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready",
                          what="connection")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from app.ui.app import make_app
-
-from .conftest import settings, wait_paused, wait_until
+from .conftest import replay_app, wait_paused, wait_until
 
 
 def rows_text(app) -> list[tuple[str, str]]:
@@ -20,7 +18,7 @@ async def send(pilot, app, text: str = "validate quantity") -> None:
 
 async def test_send_streams_into_review_with_two_hunks(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         assert app.status.state == "idle"
         await send(pilot, app)
@@ -46,7 +44,7 @@ async def review(pilot, app, sample, backends, **kw):
 async def test_accept_all_then_undo_and_redo(sample, backends):
     original = sample.read_text()
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -71,7 +69,7 @@ async def test_accept_all_then_undo_and_redo(sample, backends):
 async def test_reject_all_leaves_the_file_alone(sample, backends):
     original = sample.read_text()
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -86,7 +84,7 @@ async def test_reject_all_leaves_the_file_alone(sample, backends):
 
 async def test_hunk_navigation_accept_one_reject_other(sample, backends):
     b = await backends()
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app)
         await wait_until(pilot, lambda: app.status.state == "review", what="review")
@@ -118,7 +116,7 @@ async def mid_second_block(sample, backends):
     from .conftest import PAUSE_MID_SECOND_BLOCK
 
     b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
-    return b, make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    return b, replay_app(sample, b)
 
 
 async def until_mid_second_block(pilot, app, b) -> None:
@@ -180,7 +178,7 @@ async def test_enter_while_generating_redirects(sample, backends):
     from .conftest import PAUSE_MID_SECOND_BLOCK
 
     b = await backends(pause_at=PAUSE_MID_SECOND_BLOCK)
-    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         await send(pilot, app, "validate quantity")
         await wait_paused(pilot, app, b)
