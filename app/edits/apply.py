@@ -442,7 +442,8 @@ def _locate_failure(blocks: list[EditBlock], pos: int, e: LocateError, lines: li
     if e.reason != "not_found":
         return _error(blocks, pos, e.reason, e.message, "")
     detail_parts = []
-    missing = [ln for ln in s if ln.strip() and ln.strip() not in _stripped_set(lines)]
+    in_file = {ln.strip() for ln in lines}
+    missing = [ln for ln in s if ln.strip() and ln.strip() not in in_file]
     if missing:
         detail_parts.append(f"This SEARCH line is not in the file: `{missing[0].strip()}`")
     near = closest_lines(lines, s, context=1)
@@ -453,7 +454,3 @@ def _locate_failure(blocks: list[EditBlock], pos: int, e: LocateError, lines: li
     else:
         detail_parts.append("Nothing in the file resembles SEARCH; quote lines that exist in the file.")
     return _error(blocks, pos, "not_found", e.message, "\n".join(detail_parts))
-
-
-def _stripped_set(lines: list[str]) -> set[str]:
-    return {ln.strip() for ln in lines}
