@@ -7,15 +7,14 @@ import sys
 from app.ui.app import ACTIONS, make_app
 
 from .conftest import replay_app, settings, wait_paused, wait_until
-from .test_flow import send
+from .test_flow import send, send_until_review
 
 
 async def test_external_change_during_review_relocates_the_proposal(sample, backends):
     b = await backends()
     app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         # Someone adds a line at the top: the hunks move down by one, nothing conflicts.
         sample.write_text("# edited elsewhere\n" + sample.read_text())
         await wait_until(pilot, lambda: app.code.lines[:1] == ["# edited elsewhere"], what="the view to reload")
@@ -32,8 +31,7 @@ async def test_external_change_that_breaks_the_proposal_is_a_conflict(sample, ba
     b = await backends()
     app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         changed = sample.read_text().replace("    def total_value(self):\n        total = 0\n",
                                              "    def total_value(self):\n        total = sum([])\n")
         sample.write_text(changed)
@@ -50,8 +48,7 @@ async def test_our_own_write_does_not_reload_or_notify(sample, backends):
     b = await backends()
     app = replay_app(sample, b, watch=True)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         await pilot.press("ctrl+y")
         await wait_until(pilot, lambda: "total = 0.0" in sample.read_text(), what="the accept")
         await pilot.pause(1.0)  # long enough for the watcher (300 ms debounce) to report our write
@@ -129,8 +126,7 @@ async def test_quit_with_a_pending_proposal_asks_first(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert type(app.screen).__name__ == "ConfirmScreen"
@@ -169,8 +165,7 @@ async def test_help_lists_every_key_and_palette_every_action(sample, backends):
         await pilot.pause()
         assert type(app.screen).__name__ == "Screen"
         # with a proposal pending every action is offered by the palette
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         titles = {c.title for c in app.get_system_commands(app.screen)}
         for action, title, _ in ACTIONS:
             if action in ("stop", "fix_tests", "toggle_tests", "follow", "redo", "undo", "clear_selection"):
@@ -183,8 +178,7 @@ async def test_toggle_view_shows_unified_diff_then_raw_text(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         await pilot.press("ctrl+o")
         src = app.code.source
         texts = [src.row(i).text for i in range(src.row_count)]

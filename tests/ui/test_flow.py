@@ -16,13 +16,18 @@ async def send(pilot, app, text: str = "validate quantity") -> None:
     await pilot.press("enter")
 
 
+async def send_until_review(pilot, app, text: str = "validate quantity") -> None:
+    """Send, and let the whole answer stream in: the app is in review."""
+    await send(pilot, app, text)
+    await wait_until(pilot, lambda: app.status.state == "review", what="review")
+
+
 async def test_send_streams_into_review_with_two_hunks(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
         assert app.status.state == "idle"
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         assert app.session.live.hunk_count == 2
         added = [t for k, t in rows_text(app) if k == "added"]
         assert '            raise ValueError("quantity must be positive")' in added
@@ -34,20 +39,12 @@ async def test_send_streams_into_review_with_two_hunks(sample, backends):
         assert sample.read_text() == (sample.parent / "inventory.py").read_text()
 
 
-async def review(pilot, app, sample, backends, **kw):
-    b = await backends(**kw)
-    await send(pilot, app)
-    await wait_until(pilot, lambda: app.status.state == "review", what="review")
-    return b
-
-
 async def test_accept_all_then_undo_and_redo(sample, backends):
     original = sample.read_text()
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         await pilot.press("ctrl+y")
         await wait_until(pilot, lambda: app.status.state == "idle", what="idle after accept")
         accepted = sample.read_text()
@@ -71,8 +68,7 @@ async def test_reject_all_leaves_the_file_alone(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert app.status.state == "idle"
@@ -86,8 +82,7 @@ async def test_hunk_navigation_accept_one_reject_other(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await send(pilot, app)
-        await wait_until(pilot, lambda: app.status.state == "review", what="review")
+        await send_until_review(pilot, app)
         assert app.current_hunk == 0
         await pilot.press("alt+down")
         assert app.current_hunk == 1
