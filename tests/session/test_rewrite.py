@@ -111,15 +111,24 @@ def closed_first_change_only(session) -> bool:
             and any(b.status == "located" for b in session.blocks.values()))
 
 
-async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
+async def stopped_after_first_change(replay, calc, events=None):
+    """A rewrite of `mean`, stopped (Esc) once its first change closed while the rest was open."""
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    events = []
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    session.on_event = events.append
+    session, _ = await open_session(url, calc, events, edit_format="rewrite", prewarm=False)
     try:
         await session.send("fix `mean`", MEAN)
         await until(lambda: closed_first_change_only(session))
         await session.stop()
+    except BaseException:
+        await session.close()
+        raise
+    return session
+
+
+async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
+    events = []
+    session = await stopped_after_first_change(replay, calc, events)
+    try:
         # The closed change stays; the open piece (the return line, still being written) goes.
         assert session.state == INTERRUPTED
         assert [(h.start, h.end, h.new, h.streaming) for h in session.proposal] == [(12, 13, (NEW_TOTAL,), False)]
@@ -144,12 +153,8 @@ async def test_esc_mid_rewrite_keeps_the_closed_changes(replay, calc):
 
 
 async def test_esc_mid_rewrite_then_per_hunk_review(replay, calc):
-    url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    session = await stopped_after_first_change(replay, calc)
     try:
-        await session.send("fix `mean`", MEAN)
-        await until(lambda: closed_first_change_only(session))
-        await session.stop()
         await session.wait()
         assert session.accept_hunk(0) and session.state == IDLE and not session.has_proposal
         assert calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
@@ -159,12 +164,8 @@ async def test_esc_mid_rewrite_then_per_hunk_review(replay, calc):
 
 
 async def test_reject_of_what_esc_kept_is_idle(replay, calc):
-    url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    session = await stopped_after_first_change(replay, calc)
     try:
-        await session.send("fix `mean`", MEAN)
-        await until(lambda: closed_first_change_only(session))
-        await session.stop()
         await session.wait()
         assert session.state == INTERRUPTED
         assert session.reject_all() and session.state == IDLE and not session.has_proposal
