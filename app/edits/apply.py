@@ -132,19 +132,15 @@ def _longest_stripped(lines: list[str]) -> tuple[int, str]:
     return best, key
 
 
-def _pure_insertion(s: list[str], r: list[str]) -> bool:
-    ops = SequenceMatcher(None, s, r, autojunk=False).get_opcodes()
-    return all(tag in ("equal", "insert") for tag, *_ in ops) and len(r) > len(s)
-
-
 def _is_applied_already(lines: list[str], s: list[str], r: list[str], found: Location | None) -> bool:
     """REPLACE is in the file where SEARCH would be: the block was applied before."""
-    if not _has_evidence(s, r):
+    evidence, insertion = _added_evidence(s, r)
+    if not evidence:
         return False
     if found is None:
         # SEARCH is gone; its replacement is there, exactly once.
         return find_unique(lines, r) is not None
-    if _pure_insertion(s, r):
+    if insertion:
         # SEARCH is still there because the block only adds lines: applied already if the
         # added lines already surround that very place.
         there = find_unique(lines, r)
@@ -163,19 +159,16 @@ def _placeholders(lines: list[str]) -> int:
     return sum(1 for x in lines if ("..." in x or "\u2026" in x) and _is_placeholder(x))
 
 
-def _has_evidence(s: list[str], r: list[str]) -> bool:
-    if r == s:
-        return False
+def _added_evidence(s: list[str], r: list[str]) -> tuple[bool, bool]:
+    """(whether the lines the block adds are evidence enough, whether it only inserts lines),
+    from one diff of SEARCH and REPLACE."""
+    ops = SequenceMatcher(None, s, r, autojunk=False).get_opcodes()
     # Positive evidence only: the lines the block adds or rewrites must be there, and be
     # enough text to tell "already made" from "a common line that happens to exist". (A
     # pure deletion leaves no trace to recognise; it is never reported as already applied.)
-    added = [
-        x
-        for tag, _i1, _i2, j1, j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes()
-        if tag in ("replace", "insert")
-        for x in r[j1:j2]
-    ]
-    return sum(len(x.strip()) for x in added) >= 10
+    added = sum(len(x.strip()) for tag, _i1, _i2, j1, j2 in ops if tag in ("replace", "insert") for x in r[j1:j2])
+    insertion = len(r) > len(s) and all(tag in ("equal", "insert") for tag, *_ in ops)
+    return added >= 10, insertion
 
 
 def _path_parts(path: str) -> tuple[str, ...]:
@@ -348,7 +341,7 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             a = at - sum(len(x) + 1 for x in s[:j]) if at >= 0 else -1
             b = a + len(block.search)
             if a >= 0 and (a == 0 or buf.work()[a - 1] == "\n") and buf.work()[a:b] == block.search:
-                if len(r) > len(s) and _pure_insertion(s, r) and _has_evidence(s, r):
+                if len(r) > len(s) and _added_evidence(s, r) == (True, True):
                     there = buf.find_exact(block.replace)
                     if len(there) == 1 and there[0] <= a and there[0] + len(block.replace) >= b:
                         reports.append(BlockReport(idx, block.kind, "already_applied"))
