@@ -20,11 +20,12 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
+import os.path
 from difflib import SequenceMatcher
 
 from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, _Record
 from app.edits.locate import (
-    Location, LocateError, Views, closest_lines, find_unique, is_elision, locate, split_lines,
+    Location, LocateError, Views, _indent, closest_lines, find_unique, is_elision, locate, split_lines,
 )
 from app.edits.parse import parse
 
@@ -90,19 +91,7 @@ class ApplyError(Exception):
 
 
 def _common_indent(lines: list[str]) -> str:
-    ind = None
-    for ln in lines:
-        if not ln.strip():
-            continue
-        cur = ln[: len(ln) - len(ln.lstrip())]
-        if ind is None:
-            ind = cur
-        else:
-            k = 0
-            while k < len(ind) and k < len(cur) and ind[k] == cur[k]:
-                k += 1
-            ind = ind[:k]
-    return ind or ""
+    return os.path.commonprefix([_indent(ln) for ln in lines if ln.strip()])
 
 
 def _reindent_rewrite(region: list[str], new: list[str]) -> list[str]:
@@ -184,8 +173,6 @@ def select_blocks(blocks: list[EditBlock], target: str | None) -> tuple[list[Edi
     named = {b.path for b in blocks if b.path}
     if len(named) <= 1 or target is None:
         return list(blocks), []
-    import os.path
-
     tparts = _path_parts(os.path.abspath(target))
 
     def ours(b: EditBlock) -> bool:
