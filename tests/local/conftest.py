@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 
 import pytest
 
 from app.server import model_store
-
-
-def _skip_reason() -> str | None:
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "llama-cpp-python is not installed (pip install 'steer-tui[local]')"
-    try:
-        model_store.find_parts()
-    except model_store.ModelStoreError as exc:
-        return f"the embedded model wheels are not installed: {exc}"
-    return None
+from tests.local_model import missing_reason
 
 
 @pytest.fixture(scope="session")
 def real_model_path():
-    reason = _skip_reason()
+    reason = missing_reason()
     if reason:
         pytest.skip(reason)
     return model_store.ensure_model(progress=True)

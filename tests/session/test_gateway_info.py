@@ -12,7 +12,7 @@ from app.transport.backends import gateway_info, open_backend, resolve_backend
 from app.transport.launcher import GatewayProcess
 
 from .conftest import until
-from .test_local_edit import _skip_reason
+from tests.local_model import missing_reason
 
 
 async def test_url_backend_learns_the_engine_behind_it(replay, calc):
@@ -50,7 +50,7 @@ async def test_a_server_that_is_not_a_steer_gateway_is_unknown():
 
 @pytest.mark.local_model
 async def test_url_of_a_local_gateway_gets_the_embedded_models_format(calc):
-    reason = _skip_reason()
+    reason = missing_reason()
     if reason:
         pytest.skip(reason)
     gateway = await GatewayProcess.start(["--engine", "local"], timeout=600)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -10,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.local_model import missing_reason
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,21 +26,9 @@ def perimeter(w, h):
 '''
 
 
-def _skip_reason() -> str | None:
-    if importlib.util.find_spec("llama_cpp") is None:
-        return "the local extra is missing: llama-cpp-python is not installed (pip install 'steer-tui[local]')"
-    from app.server import model_store
-
-    try:
-        model_store.find_parts()
-    except model_store.ModelStoreError as exc:
-        return f"the local extra is missing: the embedded model wheels are not installed ({exc})"
-    return None
-
-
 @pytest.mark.local_model
 def test_embedded_model_edits_a_small_file(tmp_path):
-    reason = _skip_reason()
+    reason = missing_reason()
     if reason:
         pytest.skip(reason)
     target = tmp_path / "shapes.py"
