@@ -323,9 +323,6 @@ class Views:
             v[start:end] = [fn(ln) for ln in new]
 
 
-_Views = Views
-
-
 _NORMS = {
     "rstrip": str.rstrip,
     "strip": str.strip,
@@ -334,13 +331,8 @@ _NORMS = {
 }
 
 
-def flush_left(s: list[str]) -> bool:
-    """Some non-blank line starts at column 0: the block may be a dedented quote."""
-    return any(x[:1] not in ("", " ", "\t") for x in s if x.strip())
-
-
 def _check_indent_twin(
-    views: _Views, s: list[str], at: int, lo: int, first_after: bool, key: str, s_norm: list[str]
+    views: Views, s: list[str], at: int, lo: int, first_after: bool, key: str, s_norm: list[str]
 ) -> None:
     """SEARCH matching one place as written is suspect if the same lines also sit at another
     indentation somewhere else: models often quote a block dedented or over-indented, and
@@ -356,7 +348,7 @@ def _check_indent_twin(
         raise _Ambiguous([at] + twins, "exact, and with the indentation shifted,")
 
 
-def _try_levels(views: _Views, s: list[str], fold: bool, lo: int = 0, first_after: bool = False) -> Location | None:
+def _try_levels(views: Views, s: list[str], fold: bool, lo: int = 0, first_after: bool = False) -> Location | None:
     """Exact / whitespace / indent matching of s (optionally with punctuation folded).
     Returns the unique match, None if nothing matched, raises _Ambiguous for several."""
     lines = views.lines
@@ -422,7 +414,7 @@ def _typographic(lines: list[str]) -> bool:
     return any(not ln.isascii() and any(ch in _FOLD_CHARS for ch in ln) for ln in lines)
 
 
-def _try_folded(views: _Views, s: list[str], lo: int, first_after: bool) -> Location | None:
+def _try_folded(views: Views, s: list[str], lo: int, first_after: bool) -> Location | None:
     loc = _try_levels(views, s, fold=True, lo=lo, first_after=first_after)
     if loc is not None and not _typographic(views.lines[loc.start : loc.end]):
         # The file has plain ASCII there: the model's curly quotes and dashes are its own
@@ -467,7 +459,7 @@ def _with_mapping(
     return loc
 
 
-def _basic(views: _Views, s: list[str], lo: int = 0, first_after: bool = False) -> Location | None:
+def _basic(views: Views, s: list[str], lo: int = 0, first_after: bool = False) -> Location | None:
     """Strategies 1-5 for one list of lines."""
     loc = _try_levels(views, s, fold=False, lo=lo, first_after=first_after)
     if loc is not None:
@@ -500,7 +492,7 @@ def _split_elisions(lines: list[str]) -> list[list[str]]:
     return pieces
 
 
-def _locate_elided(views: _Views, s: list[str], r: list[str]) -> Location | None:
+def _locate_elided(views: Views, s: list[str], r: list[str]) -> Location | None:
     s_pieces = _split_elisions(s)
     if len(s_pieces) == 1:
         return None
@@ -557,7 +549,7 @@ _FUZZY_MIN_LINES = 3  # non-blank SEARCH lines
 _FUZZY_MIN_EXACT = 0.6  # share of them that must match exactly (after whitespace/punctuation)
 
 
-def _fuzzy_candidates(views: _Views, s: list[str]) -> dict[int, float]:
+def _fuzzy_candidates(views: Views, s: list[str]) -> dict[int, float]:
     """Window starts scored by mean line similarity (0-100)."""
     from rapidfuzz import fuzz, process  # imported here: only refusals and fuzzy matches pay for it
 
@@ -587,7 +579,7 @@ def _fuzzy_candidates(views: _Views, s: list[str]) -> dict[int, float]:
     return scores
 
 
-def _locate_fuzzy(views: _Views, s: list[str], r: list[str]) -> Location | None:
+def _locate_fuzzy(views: Views, s: list[str], r: list[str]) -> Location | None:
     from rapidfuzz import fuzz
 
     scores = _fuzzy_candidates(views, s)
@@ -638,7 +630,7 @@ def find_unique(lines: list[str], search: list[str], views: Views | None = None)
     if not any(x.strip() for x in search):
         return None
     if views is None or views.lines is not lines:
-        views = _Views(lines)
+        views = Views(lines)
     try:
         return _basic(views, search)
     except _Ambiguous:
@@ -649,7 +641,7 @@ def closest_lines(lines: list[str], search: list[str], context: int = 0) -> tupl
     """(start, end, score 0-1) of the file window most like `search`, for feedback."""
     if not search or not lines:
         return None
-    views = _Views(lines)
+    views = Views(lines)
     scores = _fuzzy_candidates(views, search[: min(len(search), len(lines))])
     if not scores:
         return None
@@ -661,7 +653,7 @@ def closest_lines(lines: list[str], search: list[str], context: int = 0) -> tupl
 # ---------------------------------------------------------------- entry point
 
 
-def _ambiguous_error(amb: _Ambiguous, lines: list[str], n: int) -> LocateError:
+def _ambiguous_error(amb: _Ambiguous) -> LocateError:
     where = ", ".join(f"{x + 1}" for x in amb.starts)
     more = " or more" if len(amb.starts) >= _AMBIGUOUS_LIMIT else ""
     return LocateError(
@@ -695,7 +687,7 @@ def locate(
     if not any(x.strip() for x in search):
         return _locate_empty(lines, anchor, at_eof)
     if views is None or views.lines is not lines:
-        views = _Views(lines)
+        views = Views(lines)
     try:
         loc = _basic(views, search)
         if loc is not None:
@@ -710,12 +702,12 @@ def locate(
         resolved = _resolve_by_format(views, search, amb, anchor, at_eof)
         if resolved is not None:
             return resolved
-        raise _ambiguous_error(amb, lines, len(search)) from None
+        raise _ambiguous_error(amb) from None
     raise LocateError("not_found", "SEARCH does not match any lines in the file")
 
 
 def _resolve_by_format(
-    views: _Views, search: list[str], amb: _Ambiguous, anchor: str | None, at_eof: bool
+    views: Views, search: list[str], amb: _Ambiguous, anchor: str | None, at_eof: bool
 ) -> Location | None:
     """apply_patch defines its own tie-breaks: `@@ anchor` means the first match after the
     anchor line; `*** End of File` means the match at the end of the file."""
