@@ -312,15 +312,13 @@ class Views:
     def get(self, key: str) -> list[str]:
         v = self._cache.get(key)
         if v is None:
-            fn = _NORMS[key]
-            v = self._cache[key] = [fn(ln) for ln in self.lines]
+            v = self._cache[key] = _normalised(self.lines, key)
         return v
 
     def splice(self, start: int, end: int, new: list[str]) -> None:
         self.lines[start:end] = new
         for key, v in self._cache.items():
-            fn = _NORMS[key]
-            v[start:end] = [fn(ln) for ln in new]
+            v[start:end] = _normalised(new, key)
 
 
 _NORMS = {
@@ -329,6 +327,12 @@ _NORMS = {
     "fold_rstrip": lambda ln: ln.translate(_FOLD).rstrip(),
     "fold_strip": lambda ln: ln.translate(_FOLD).strip(),
 }
+
+
+def _normalised(lines: list[str], key: str) -> list[str]:
+    """lines normalised as Views.get(key) normalises the file's: SEARCH and file compare alike."""
+    fn = _NORMS[key]
+    return [fn(ln) for ln in lines]
 
 
 def _check_indent_twin(
@@ -359,15 +363,12 @@ def _try_levels(views: Views, s: list[str], fold: bool, lo: int = 0, first_after
         if found:
             if len(found) > 1:
                 raise _Ambiguous(found, "exact")
-            _check_indent_twin(views, s, found[0], lo, first_after, "strip", [x.strip() for x in s])
+            _check_indent_twin(views, s, found[0], lo, first_after, "strip", _normalised(s, "strip"))
             return Location(found[0], found[0] + n, "exact")
         key_r, key_s, name = "rstrip", "strip", None
-        s_r = [x.rstrip() for x in s]
-        s_s = [x.strip() for x in s]
     else:
         key_r, key_s, name = "fold_rstrip", "fold_strip", "unicode"
-        s_r = [x.translate(_FOLD).rstrip() for x in s]
-        s_s = [x.translate(_FOLD).strip() for x in s]
+    s_r, s_s = _normalised(s, key_r), _normalised(s, key_s)
     found = _find(views.get(key_r), s_r, limit, lo)
     if found:
         if len(found) > 1:
@@ -549,12 +550,11 @@ _FUZZY_MIN_LINES = 3  # non-blank SEARCH lines
 _FUZZY_MIN_EXACT = 0.6  # share of them that must match exactly (after whitespace/punctuation)
 
 
-def _fuzzy_candidates(views: Views, s: list[str]) -> dict[int, float]:
-    """Window starts scored by mean line similarity (0-100)."""
+def _fuzzy_candidates(views: Views, ss: list[str]) -> dict[int, float]:
+    """Window starts scored by mean line similarity (0-100); ss: SEARCH normalised "fold_strip"."""
     from rapidfuzz import fuzz, process  # imported here: only refusals and fuzzy matches pay for it
 
     fs = views.get("fold_strip")
-    ss = [x.translate(_FOLD).strip() for x in s]
     n, total = len(ss), len(fs)
     if n == 0 or total < n:
         return {}
@@ -582,7 +582,8 @@ def _fuzzy_candidates(views: Views, s: list[str]) -> dict[int, float]:
 def _locate_fuzzy(views: Views, s: list[str], r: list[str]) -> Location | None:
     from rapidfuzz import fuzz
 
-    scores = _fuzzy_candidates(views, s)
+    ss = _normalised(s, "fold_strip")
+    scores = _fuzzy_candidates(views, ss)
     if not scores:
         return None
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
@@ -594,7 +595,6 @@ def _locate_fuzzy(views: Views, s: list[str], r: list[str]) -> Location | None:
     n = len(s)
     window = views.lines[best_start : best_start + n]
     fs = views.get("fold_strip")[best_start : best_start + n]
-    ss = [x.translate(_FOLD).strip() for x in s]
     # Lines the block removes or rewrites must be quoted right; only context may be off.
     changed: set[int] = set()
     for tag, i1, i2, _j1, _j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
@@ -642,7 +642,7 @@ def closest_lines(lines: list[str], search: list[str], context: int = 0) -> tupl
     if not search or not lines:
         return None
     views = Views(lines)
-    scores = _fuzzy_candidates(views, search[: min(len(search), len(lines))])
+    scores = _fuzzy_candidates(views, _normalised(search[: min(len(search), len(lines))], "fold_strip"))
     if not scores:
         return None
     st, sc = max(scores.items(), key=lambda kv: kv[1])
