@@ -307,18 +307,21 @@ class Session:
             backend = "local"  # a gateway URL in front of the embedded model: its measured format
         return self.edit_format or default_format(backend, self.model)
 
+    def _served(self, key: str) -> str | None:
+        # What a steer gateway said it serves (open_backend asks on connect); None if unknown.
+        info = getattr(self.client, "server_info", None)
+        value = info.get(key) if isinstance(info, dict) else None
+        return value if isinstance(value, str) else None
+
     @property
     def server_engine(self) -> str | None:
         """The engine a steer gateway says it serves (local, upstream, replay), None if not known yet."""
-        info = getattr(self.client, "server_info", None)
-        return info.get("engine") if isinstance(info, dict) else None
+        return self._served("engine")
 
     @property
     def server_model(self) -> str | None:
         """The model a steer gateway says it serves, None if not known."""
-        info = getattr(self.client, "server_info", None)
-        model = info.get("model") if isinstance(info, dict) else None
-        return model if isinstance(model, str) else None
+        return self._served("model")
 
     def proposal_diff(self) -> str:
         """The pending proposal as a unified diff (O(file): for the diff view and `steer edit`)."""

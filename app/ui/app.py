@@ -394,19 +394,17 @@ class SteerApp(App):
 
         Esc must leave the screen still within one frame; waiting for the tick alone can
         take a whole frame before the paint even starts. Textual has no public call for
-        this, so it is the screen's own timer callback, used only when present.
+        this, so it is the screen's own timer callback; if Textual's internals move, the
+        regular tick paints instead.
         """
         screen = self.screen
-        paint = getattr(screen, "_on_timer_update", None)
-        dirty = getattr(screen, "_dirty_widgets", None)
-        if paint is None or dirty is None:
-            return
         # The keys follow the state too; the bindings signal would only come a pass later.
         self.query_one(KeyBar).sync()
         # Widgets asked to repaint only reach the screen's dirty set through a message per
         # widget on a later loop pass; hand them over now so this paint draws them and no
         # second paint follows. A change of layout still goes the usual way.
         try:
+            dirty = screen._dirty_widgets
             for widget in screen.walk_children(with_self=False):
                 if widget._repaint_required and not widget._layout_required and widget.display:
                     widget._repaint_required = False
@@ -415,7 +413,7 @@ class SteerApp(App):
                 code = self.code
                 code.lex_unbounded = True
                 try:
-                    paint()
+                    screen._on_timer_update()
                 finally:
                     code.lex_unbounded = False
         except AttributeError:
@@ -600,7 +598,7 @@ class SteerApp(App):
     def _region_prewarm(self) -> None:
         self._region_timer = None
         session = self.session
-        if session is None or session.client is None or self.status.connection != "ready":
+        if session is None or session.client is None or session.connection != "ready":
             return
         region = self.region_for_send()
         if region is not None:
