@@ -162,15 +162,36 @@ def error_body(code: str, message: str) -> dict:
     return {"error": {"code": code, "message": message, "type": "invalid_request_error"}}
 
 
-class SseWriter:
+class _Batched:
+    """Frames or chunks queued for one writer. Those queued in the same loop iteration leave in one
+    write (a burst of deltas costs one syscall, not one each); a backlog of 64 is written and drained
+    at once, and a transport holding over 256 KiB unsent is drained, so a slow reader pushes back on
+    the engine. Each user writes the batch in its own `_flush`, which clears `_scheduled`."""
+
+    def __init__(self, writer: asyncio.StreamWriter):
+        self.writer = writer
+        self._pending: list[bytes] = []
+        self._scheduled = False
+
+    async def _queue(self, data: bytes) -> None:
+        self._pending.append(data)
+        if len(self._pending) >= 64:
+            self._flush()
+            await self.writer.drain()
+        elif not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+        if self.writer.transport.get_write_buffer_size() > 256 * 1024:
+            await self.writer.drain()
+
+
+class SseWriter(_Batched):
     """Streams server-sent events in an HTTP/1.1 chunked response (so keep-alive works)."""
 
     def __init__(self, writer: asyncio.StreamWriter, keep_alive: bool):
-        self.writer = writer
+        super().__init__(writer)
         self.keep_alive = keep_alive
         self.started = False
-        self._pending: list[bytes] = []
-        self._scheduled = False
 
     async def start(self) -> None:
         head = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
@@ -179,15 +200,8 @@ class SseWriter:
         self.started = True
 
     async def send(self, obj: dict) -> None:
-        # Batched like WebSocket.send_json, so both transports pay the same per-event cost.
         data = f"event: {obj['type']}\ndata: {_encode(obj)}\n\n".encode()
-        self._pending.append(b"%x\r\n%s\r\n" % (len(data), data))
-        if len(self._pending) >= 64:
-            self._flush()
-            await self.writer.drain()
-        elif not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+        await self._queue(b"%x\r\n%s\r\n" % (len(data), data))
 
     def _flush(self) -> None:
         self._scheduled = False
@@ -201,7 +215,7 @@ class SseWriter:
         await self.writer.drain()
 
 
-class WebSocket:
+class WebSocket(_Batched):
     """One accepted WebSocket on top of the sans-I/O protocol. JSON text frames only.
 
     Received bytes are split into frames here: an unfragmented data frame on an open
@@ -213,13 +227,11 @@ class WebSocket:
     than the rest of reading a request."""
 
     def __init__(self, reader: Buffered, writer: asyncio.StreamWriter, max_size: int):
+        super().__init__(writer)  # _pending: data frames not yet written
         self.reader = reader
-        self.writer = writer
         self.protocol = ServerProtocol(max_size=max_size)
         self.max_size = max_size
         self._fragments: list[bytes] = []
-        self._pending: list[bytes] = []  # data frames not yet written (see send_json)
-        self._flush_scheduled = False
         self._fragment_opcode: Opcode | None = None
         self._framing = False  # our frame splitter owns the received bytes
         self._in_fragments = False  # a fragmented message is under way (its frames go to the protocol)
@@ -253,7 +265,7 @@ class WebSocket:
         return self.protocol.state is State.OPEN
 
     def _flush(self) -> None:
-        self._flush_scheduled = False
+        self._scheduled = False
         pending, self._pending = self._pending, []
         chunks = self.protocol.data_to_send()  # handshake, pongs, close: after the data frames
         if self.writer.transport.is_closing():
@@ -273,22 +285,12 @@ class WebSocket:
             self._flush()
 
     async def send_json(self, obj: dict) -> None:
-        """Queue one frame. Frames queued in the same loop iteration leave in one write
-        (a burst of deltas costs one syscall, not one each); a big backlog is flushed and
-        drained at once so a slow reader pushes back on the engine."""
+        """Queue one frame (batched and drained as _Batched says)."""
         # The frame is built here rather than by protocol.send_text(): same bytes, a fraction
         # of the cost; the protocol still owns the handshake, control frames and closing.
         if self.protocol.state is not State.OPEN:
             raise ConnectionError("WebSocket is closed")
-        self._pending.append(ws_text_frame(_encode(obj).encode()))
-        if len(self._pending) >= 64:
-            self._flush()
-            await self.writer.drain()
-        elif not self._flush_scheduled:
-            self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
-        if self.writer.transport.get_write_buffer_size() > 256 * 1024:
-            await self.writer.drain()
+        await self._queue(ws_text_frame(_encode(obj).encode()))
 
     async def messages(self):
         """Yield each complete message: str for text; bytes for binary (the caller refuses them)."""
