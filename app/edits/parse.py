@@ -417,9 +417,7 @@ class StreamParser:
         if line.startswith("***"):
             s = line.strip()
             if s.startswith("*** End Patch"):
-                self._end_hunk(out)
-                if self._state == _PATCH_ADD:
-                    self._finish_add(out)
+                self._end_file(out)
                 self._state = _TEXT
                 return
             if s.startswith("*** Begin Patch"):
@@ -430,9 +428,7 @@ class StreamParser:
                 return
             for head in ("*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"):
                 if s.startswith(head):
-                    self._end_hunk(out)
-                    if self._state == _PATCH_ADD:
-                        self._finish_add(out)
+                    self._end_file(out)
                     path = s[len(head):].strip() or None
                     self._state = _PATCH
                     if head == "*** Update File:":
@@ -450,9 +446,7 @@ class StreamParser:
                     return
         if self._block_fence is not None and _closes(self._block_fence, line):
             # The fence closed without `*** End Patch`: the patch is over all the same.
-            self._end_hunk(out)
-            if self._state == _PATCH_ADD:
-                self._finish_add(out)
+            self._end_file(out)
             self._state = _TEXT
             self._fence = None
             return
@@ -478,9 +472,14 @@ class StreamParser:
             self._hunk = _Hunk(-1, self._file_path, None, None)
         self._hunk_line(line, out, strict_prefix=False)
 
-    def _finish_add(self, out: list[Event]) -> None:
-        block = EditBlock(APPLY_PATCH, "", _lines_text(self._replace), path=self._file_path, create=True, index=self._cur)
-        self._complete(out, block)
+    def _end_file(self, out: list[Event]) -> None:
+        """Ends the patch's current file: its open hunk, or the content of an `*** Add File`."""
+        self._end_hunk(out)
+        if self._state == _PATCH_ADD:
+            block = EditBlock(
+                APPLY_PATCH, "", _lines_text(self._replace), path=self._file_path, create=True, index=self._cur
+            )
+            self._complete(out, block)
 
     # ------------------------------------------------------------ diff hunks
 
