@@ -164,17 +164,8 @@ class StreamParser:
         """End of response. truncated=True (stopped, cut off): any open block is dropped."""
         if self._finished:
             return []
-        out: list[Event] = []
-        if self._pieces:
-            line = "".join(self._pieces)
-            self._pieces.clear()
-            sent = self._partial_sent
-            self._partial_sent = 0
-            self._partial_code = False
-            self._cr_held = False
-            if line.endswith("\r"):
-                line = line[:-1]
-            self._line(line, out, sent)
+        # An unterminated last line ends as if its newline had come.
+        out = self.feed("\n") if self._pieces else []
         self._finished = True
         if truncated:
             if self._open:
