@@ -101,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
     old_text, new_text = doc.text, result.new_text
     changed = new_text != old_text
     diff = _diff(old_text, new_text, str(args.path))
-    already = bool(result.blocks) and all(b.status in ("already_applied", "unchanged", "other_file") for b in result.blocks) \
-        and any(b.status == "already_applied" for b in result.blocks)
+    already = bool(result.already_applied) and not result.changes  # some block skipped as made, none applied
     blocks = [
         {"index": b.index, "kind": b.kind, "status": b.status, "strategy": b.strategy,
          "start_line": None if b.start is None else b.start + 1, "end_line": b.end}
