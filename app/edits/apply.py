@@ -222,10 +222,10 @@ class _Buffer:
             parts = self.work().split("\n")
             parts.pop()  # after the last "\n" (or the whole of an empty text)
             self._lines = parts
-            self._views = None
         return self._lines
 
     def views(self) -> Views:
+        # Views made over an earlier list of lines (before a splice_chars) are stale.
         if self._views is None or self._views.lines is not self.lines():
             self._views = Views(self.lines())
         return self._views
