@@ -316,13 +316,12 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             )
         if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
                 and block.kind != REWRITE and not block.create):
-            # (whole lines only: a needle without its final "\n" could match a line's prefix).
-            # If its longest line occurs elsewhere too, the slow path checks for a copy of the
-            # block at another indentation (locate's twin check).
-            # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string).
+            # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string;
+            # whole lines only: a needle without its final "\n" could match a line's prefix).
             # One scan: the SEARCH's longest line must be the only line like it in the whole
             # text (then there is no second occurrence, nor a copy at another indentation),
-            # and SEARCH must sit exactly around it.
+            # and SEARCH must sit exactly around it. If its longest line occurs elsewhere too,
+            # the slow path checks for a copy of the block at another indentation (locate's twin check).
             j, key = _longest_stripped(s)
             at = buf.unique_line(key) if key else -1
             a = at - sum(len(x) + 1 for x in s[:j]) if at >= 0 else -1
