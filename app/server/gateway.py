@@ -329,7 +329,6 @@ class Gateway:
             writer.write(simple_response(status, error_body(exc.code, exc.message), keep_alive=keep))
             await writer.drain()
             return keep
-        self.inflight[resp.id] = resp
         # A client that goes away mid-stream cancels the engine; bytes it sends meanwhile
         # (a pipelined request) are kept for the next head.
         async def watch():
@@ -358,7 +357,6 @@ class Gateway:
             resp.stop()
             return False
         finally:
-            self.inflight.pop(resp.id, None)
             if not watcher.done():
                 watcher.cancel()
                 await asyncio.wait({watcher})
@@ -431,8 +429,8 @@ class Gateway:
         while True:
             resp.started = True
             self.inflight[resp.id] = resp
-            await send(self._event(resp, "response.created", response=self._envelope(resp, "in_progress")))
             try:
+                await send(self._event(resp, "response.created", response=self._envelope(resp, "in_progress")))
                 final, text = await self._generate(resp, send)
             finally:
                 self.inflight.pop(resp.id, None)
