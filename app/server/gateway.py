@@ -268,13 +268,13 @@ class Gateway:
     async def _serve_http(self, conn_id: str, head: Head, buf: Buffered, writer) -> bool:
         """Answer one HTTP request; False when the connection must close."""
         keep = head.keep_alive
-        if head.method == "GET" and head.path in ("/health", "/v1/health") and self._auth_problem(head) is None:
+        problem = self._auth_problem(head)
+        if head.method == "GET" and head.path in ("/health", "/v1/health") and problem is None:
             writer.write(simple_response(200, {"status": "ok", "engine": self.engine.name,
                                                "label": self.engine.label, "model": self.engine.model_name},
                                          keep_alive=keep))
             await writer.drain()
             return keep
-        problem = self._auth_problem(head)
         body = b""
         length = head.header("content-length")
         if head.method == "POST":
@@ -345,11 +345,9 @@ class Gateway:
                 final = await self.run(resp, sse.send)
                 await sse.finish()
             else:
-                events: list[dict] = []
-
-                async def collect(obj):
-                    events.append(obj)
-                final = await self.run(resp, collect)
+                async def discard(obj):  # only the terminal event, which run() returns, is answered
+                    pass
+                final = await self.run(resp, discard)
                 body_obj = final.get("response") or final
                 writer.write(simple_response(200, body_obj, keep_alive=keep))
                 await writer.drain()
