@@ -23,13 +23,15 @@ from __future__ import annotations
 import os.path
 from difflib import SequenceMatcher
 
-from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, _Record
+from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, ParseResult, _Record
 from app.edits.locate import (
     Location, LocateError, Views, _indent, closest_lines, find_unique, is_elision, locate, split_lines,
 )
 from app.edits.parse import parse
 
-__all__ = ["ApplyError", "ApplyResult", "BlockReport", "apply_blocks", "apply_response", "select_blocks"]
+__all__ = [
+    "ApplyError", "ApplyResult", "BlockReport", "apply_blocks", "apply_response", "raise_if_malformed", "select_blocks",
+]
 
 _KIND_NAMES = {
     "search_replace": "SEARCH/REPLACE block",
@@ -378,6 +380,16 @@ def apply_response(
     """Parses a whole response and applies it all-or-nothing. `path` (the edited file)
     picks that file's hunks out of a multi-file patch."""
     result = parse(response, region_text, region_start)
+    raise_if_malformed(result)
+    blocks, others = select_blocks(result.blocks, path)
+    applied = apply_blocks(text, blocks)
+    applied.blocks.extend(BlockReport(b.index, b.kind, "other_file") for b in others)
+    return applied
+
+
+def raise_if_malformed(result: ParseResult) -> None:
+    """A response with a dropped (malformed or cut-off) block is refused as a whole:
+    ApplyError "malformed" about the first one."""
     if result.problems:
         i, why = result.problems[0]
         total = len(result.blocks) + len(result.problems)
@@ -386,10 +398,6 @@ def apply_response(
             f"Edit {i + 1} of {total} in your answer is malformed: {why}. Nothing was changed. "
             "Resend all the edits, each one complete.",
         )
-    blocks, others = select_blocks(result.blocks, path)
-    applied = apply_blocks(text, blocks)
-    applied.blocks.extend(BlockReport(b.index, b.kind, "other_file") for b in others)
-    return applied
 
 
 # ---------------------------------------------------------------- feedback
