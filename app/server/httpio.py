@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import struct
 from dataclasses import dataclass, field
 
 from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
@@ -20,16 +19,9 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.wsframes import frame_header
-
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # built without its C extension
-    from websockets.utils import apply_mask
+from app.wsframes import FrameSplitter, text_frame
 
 MAX_HEAD = 64 * 1024
-
-_OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, ping, pong
 
 
 def _make_encode():
@@ -47,14 +39,7 @@ def _make_encode():
 _encode = _make_encode()
 
 
-def ws_text_frame(payload: bytes) -> bytes:
-    """One unfragmented, unmasked (server-to-client) text frame; no extensions are ever negotiated."""
-    n = len(payload)
-    if n < 126:
-        return bytes((0x81, n)) + payload
-    if n < 65536:
-        return struct.pack("!BBH", 0x81, 126, n) + payload
-    return struct.pack("!BBQ", 0x81, 127, n) + payload
+ws_text_frame = text_frame  # called with the payload alone: unmasked, server to client
 
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
            405: "Method Not Allowed", 411: "Length Required", 413: "Payload Too Large",
@@ -218,13 +203,11 @@ class SseWriter(_Batched):
 class WebSocket(_Batched):
     """One accepted WebSocket on top of the sans-I/O protocol. JSON text frames only.
 
-    Received bytes are split into frames here: an unfragmented data frame on an open
-    connection is unmasked and decoded right away; every other frame (ping, pong, close,
-    fragments, frames after the close started) goes to the protocol one whole frame at a
-    time, so its parser always sits at a frame boundary. A frame the protocol must refuse
-    (unmasked, reserved bits, over the size limit) hands it every byte from there on, and
-    it fails the connection as before. The library's generator-based parser costs more
-    than the rest of reading a request."""
+    Received bytes are split into frames by a FrameSplitter (app/wsframes.py): an unfragmented
+    data frame on an open connection is unmasked and decoded right away; every other frame goes
+    to the protocol one whole frame at a time, and a frame the protocol must refuse hands it
+    every byte from there on. The library's generator-based parser costs more than the rest of
+    reading a request."""
 
     def __init__(self, reader: Buffered, writer: asyncio.StreamWriter, max_size: int):
         super().__init__(writer)  # _pending: data frames not yet written
@@ -233,11 +216,11 @@ class WebSocket(_Batched):
         self.max_size = max_size
         self._fragments: list[bytes] = []
         self._fragment_opcode: Opcode | None = None
-        self._framing = False  # our frame splitter owns the received bytes
-        self._in_fragments = False  # a fragmented message is under way (its frames go to the protocol)
-        self._rx = bytearray()  # the start of a frame not complete yet
-        self._need = 0  # bytes _rx must hold before parsing again
         self._received: list[str | bytes] = []  # messages split off but not yet yielded
+        self._batch: list[str | bytes] = []  # messages completed by the bytes _receive is reading
+        # Off until the handshake: the protocol reads the request head.
+        self._splitter = FrameSplitter(self.protocol, masked=True, max_size=max_size, on_message=self._batch.append,
+                                       to_library=self._to_library, on_bad_utf8=self._invalid_utf8, active=False)
 
     def handshake(self, head: Head, reject: tuple[int, str] | None = None) -> bool:
         """Answer the upgrade; True when the connection is open."""
@@ -253,7 +236,7 @@ class WebSocket(_Batched):
         self._flush()
         if self.protocol.state is not State.OPEN:
             return False
-        self._framing = True  # the protocol has read exactly the head: it is at a frame boundary
+        self._splitter.active = True  # the protocol has read exactly the head: it is at a frame boundary
         if self.reader.buf:  # bytes that arrived right behind the head
             pending = bytes(self.reader.buf)
             self.reader.buf.clear()
@@ -317,64 +300,23 @@ class WebSocket(_Batched):
 
     def _receive(self, data: bytes) -> list[str | bytes]:
         """The messages completed by `data`, in order."""
-        if not self._framing:
-            self.protocol.receive_data(data)
-            return self._from_protocol()
-        rx = self._rx
-        if rx:
-            rx += data
-            if len(rx) < self._need:
-                return []  # a long frame still arriving: no copy, no parse until it is all here
-            data = bytes(rx)
-            rx.clear()
-        out: list[str | bytes] = []
-        size, pos, protocol, max_size = len(data), 0, self.protocol, self.max_size
-        self._need = 0
-        while (head := frame_header(data, pos, size)) is not None:
-            b0, b1, length, start = head
-            opcode = b0 & 0x0F
-            if (not b1 & 0x80 or b0 & 0x70 or opcode not in _OPCODES or (max_size is not None and length > max_size)
-                    or (opcode >= 8 and (length > 125 or not b0 & 0x80))):
-                # Unmasked, reserved bits, an unknown opcode, too big, a long or fragmented control
-                # frame: the protocol refuses it with the right close code as soon as it sees the
-                # header; from here on every byte is the protocol's.
-                self._framing = False
-                protocol.receive_data(data[pos:])
-                return out + self._from_protocol()
-            stop = start + 4 + length
-            if stop > size:
-                self._need = stop - pos
-                break
-            if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
-                payload = apply_mask(data[start + 4:stop], data[start:start + 4])
-                if b0 == 0x82:
-                    out.append(bytes(payload))
-                else:
-                    try:
-                        out.append(payload.decode())
-                    except UnicodeDecodeError as exc:
-                        self._invalid_utf8(exc)
-                        return out
-            else:
-                if opcode == 1 or opcode == 2:
-                    self._in_fragments = not b0 & 0x80
-                elif opcode == 0 and b0 & 0x80:
-                    self._in_fragments = False
-                protocol.receive_data(data[pos:stop])
-                out += self._from_protocol()
-                if protocol.parser_exc is not None or not self._framing:
-                    return out
-            pos = stop
-        if pos < size:
-            rx += data[pos:]
+        if self._splitter.active:
+            self._splitter.feed(data)
+        else:
+            self._to_library(data)
+        out = self._batch[:]
+        self._batch.clear()
         return out
+
+    def _to_library(self, data: bytes) -> bool:
+        self.protocol.receive_data(data)
+        self._batch += self._from_protocol()
+        return self.protocol.parser_exc is None and self._splitter.active
 
     def _end_of_stream(self) -> None:
         # A frame cut short by the end of the stream: the protocol sees it as it would have.
-        self._framing = False
-        if self._rx:
-            data = bytes(self._rx)
-            self._rx.clear()
+        data = self._splitter.take_rest()
+        if data:
             self.protocol.receive_data(data)
 
     def _from_protocol(self) -> list[str | bytes]:
@@ -393,7 +335,7 @@ class WebSocket(_Batched):
         # RFC 6455 8.1: a text message that is not UTF-8 fails the connection with 1007, as the
         # library's own recv() does (the sans-I/O protocol leaves that check to its caller).
         # Every byte after it is the protocol's, which discards them while it closes.
-        self._framing = False
+        self._splitter.active = False
         self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
 
     def _assemble(self, frame) -> str | bytes | None:

@@ -21,7 +21,6 @@ import logging
 import os
 import socket
 import ssl as ssl_module
-import struct
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
@@ -32,12 +31,7 @@ from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidS
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
-from app.wsframes import frame_header
-
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # built without its C extension
-    from websockets.utils import apply_mask
+from app.wsframes import FrameSplitter, text_frame
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
                                   Notice, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
@@ -158,13 +152,10 @@ class _Events:
 class _Connection(ClientConnection):
     """A `websockets` client connection with a fast path for the frames of a turn.
 
-    Received: once the handshake is done, this class splits the byte stream into frames
-    itself and hands each unfragmented data frame to `on_message` right there, inside
-    data_received; every other frame (ping, pong, close, fragments, anything after the
-    close started) goes to the library, one whole frame at a time, so its state machine
-    always sits at a frame boundary. Anything the library must refuse (a masked or
-    over-size frame, reserved bits) switches the fast path off for good and the library
-    gets every byte from that frame on and fails the connection as it always did.
+    Received: once the handshake is done, a FrameSplitter (app/wsframes.py) splits the byte
+    stream into frames and hands each unfragmented data frame to `on_message` right there,
+    inside data_received; every other frame goes to the library one whole frame at a time,
+    and anything the library must refuse switches the fast path off for good.
 
     Sent: a text message on an open connection is framed and masked here and written in
     one call; fragmented sends, binary and non-open states go through the library.
@@ -178,15 +169,14 @@ class _Connection(ClientConnection):
     _fragments: list[bytes] | None = None
     _fragments_text = False  # the fragmented message under way is text
     _failed = False  # failed for a text message that is not UTF-8: nothing more is delivered
-    _framing = False  # the fast path owns the received byte stream
-    _given_up = False  # the library owns it for good
-    _in_fragments = False  # a fragmented message is under way (its frames go to the library)
-    _need = 0  # bytes `_rx` must hold before parsing again
+    _splitter: FrameSplitter | None = None  # splits the received byte stream once the handshake is done
+    _given_up = False  # the handshake was refused: the library owns the byte stream for good
     _head_tail = b""  # the end of the handshake bytes so far, to find CRLFCRLF across reads
 
     def data_received(self, data: bytes) -> None:
-        if self._framing:
-            self._receive_frames(data)
+        splitter = self._splitter
+        if splitter is not None and splitter.active:
+            splitter.feed(data)
         elif self._given_up or self.on_message is None or self.protocol.state is not State.CONNECTING:
             super().data_received(data)
         else:
@@ -206,63 +196,19 @@ class _Connection(ClientConnection):
         if self.protocol.state is State.OPEN:
             # The library's limit for an unfragmented message (see Protocol.parse).
             limits = [n for n in (self.protocol.max_message_size, self.protocol.max_fragment_size) if n is not None]
-            self._max_size = min(limits) if limits else None
-            self._framing = True
-            self._rx = bytearray()
+            self._splitter = FrameSplitter(self.protocol, masked=False, max_size=min(limits) if limits else None,
+                                           on_message=self.on_message, to_library=self._to_library,
+                                           on_bad_utf8=self._invalid_utf8)
             if end < len(data):
-                self._receive_frames(data[end:])
+                self._splitter.feed(data[end:])
         else:  # refused: the library reads the rest (a body) and fails
             self._given_up = True
             if end < len(data):
                 super().data_received(data[end:])
 
-    def _receive_frames(self, data: bytes) -> None:
-        rx = self._rx
-        if rx:
-            rx += data
-            if len(rx) < self._need:
-                return  # a long frame still arriving: no copy, no parse until it is all here
-            data = bytes(rx)
-            rx.clear()
-        size, pos = len(data), 0
-        handler, max_size, protocol = self.on_message, self._max_size, self.protocol
-        self._need = 0
-        while (head := frame_header(data, pos, size)) is not None:
-            b0, b1, length, start = head
-            opcode = b0 & 0x0F
-            if (b1 & 0x80 or b0 & 0x70 or opcode not in _OPCODES or (max_size is not None and length > max_size)
-                    or (opcode >= 8 and (length > 125 or not b0 & 0x80))):
-                # Masked (only clients mask), reserved bits, an unknown opcode, too big, a long or
-                # fragmented control frame: the library refuses it with the right close code as
-                # soon as it sees the header; from here on every byte is the library's.
-                self._framing, self._given_up = False, True
-                super().data_received(data[pos:])
-                return
-            stop = start + length
-            if stop > size:
-                self._need = stop - pos
-                break
-            if (b0 == 0x81 or b0 == 0x82) and not self._in_fragments and protocol.state is State.OPEN:
-                if b0 == 0x82:
-                    handler(data[start:stop])
-                else:
-                    try:
-                        text = data[start:stop].decode()
-                    except UnicodeDecodeError as exc:
-                        self._invalid_utf8(exc)
-                        return
-                    handler(text)
-            else:
-                if opcode == 1 or opcode == 2:
-                    self._in_fragments = not b0 & 0x80
-                elif opcode == 0 and b0 & 0x80:
-                    self._in_fragments = False
-                super().data_received(data[pos:stop])
-                if self._failed:
-                    return  # the library discards the rest
-            pos = stop
-        if pos < size:
-            rx += data[pos:]
+    def _to_library(self, data: bytes) -> bool:
+        super().data_received(data)
+        return not self._failed  # after a failure the library discards the rest
 
     def eof_received(self) -> None:
         self._flush_partial()
@@ -274,12 +220,9 @@ class _Connection(ClientConnection):
 
     def _flush_partial(self) -> None:
         # A frame cut short by the end of the stream: the library sees it as it would have.
-        self._framing = False
-        rx = getattr(self, "_rx", None)
-        if rx:
-            data = bytes(rx)
-            rx.clear()
-            if self.protocol.state is not State.CLOSED:
+        if self._splitter is not None:
+            data = self._splitter.take_rest()
+            if data and self.protocol.state is not State.CLOSED:
                 super().data_received(data)
 
     async def send(self, message, text: bool | None = None) -> None:
@@ -296,7 +239,9 @@ class _Connection(ClientConnection):
         # RFC 6455 8.1: a text message that is not UTF-8 fails the connection with 1007, as the
         # library's recv() does; no message after it is delivered and the library discards
         # every byte from here on. (Dropping it as "not JSON" left its stream waiting forever.)
-        self._framing, self._given_up, self._failed = False, True, True
+        self._failed = True
+        if self._splitter is not None:
+            self._splitter.active = False
         self.set_connection_exc(exc)
         self.protocol.fail(CloseCode.INVALID_DATA, f"{exc.reason} at position {exc.start}")
         self.send_data()
@@ -338,9 +283,6 @@ class _Connection(ClientConnection):
             super().process_event(event)
 
 
-_OPCODES = frozenset((0, 1, 2, 8, 9, 10))  # continuation, text, binary, close, ping, pong
-
-
 class _MaskKeys:
     """Masking keys (RFC 6455 5.3: fresh and unpredictable per frame) from os.urandom, fetched
     4 KiB at a time rather than one getrandom() call per frame.
@@ -373,16 +315,8 @@ if hasattr(os, "register_at_fork"):
 
 
 def _client_text_frame(payload: bytes) -> bytes:
-    """One unfragmented, masked (client-to-server) text frame; no extension is ever negotiated."""
-    n = len(payload)
-    if n < 126:
-        head = bytes((0x81, 0x80 | n))
-    elif n < 65536:
-        head = struct.pack("!BBH", 0x81, 0xFE, n)
-    else:
-        head = struct.pack("!BBQ", 0x81, 0xFF, n)
-    key = _mask_keys.next()
-    return head + key + apply_mask(payload, key)
+    """One unfragmented text frame, masked with a fresh key (client to server)."""
+    return text_frame(payload, _mask_keys.next())
 
 
 def _set_nodelay(ws: ClientConnection) -> None:
