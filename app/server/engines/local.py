@@ -161,13 +161,16 @@ class LocalEngine(Engine):
         self._closed = False
         self._start_lock = asyncio.Lock()
         self._model_name = model_store.MODEL_NAME if model_path is None else Path(model_path).stem
-        self.label = f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
 
     # ---- lifecycle -------------------------------------------------------------------------
 
     @property
     def model_name(self) -> str:
         return self._model_name
+
+    @property
+    def label(self) -> str:
+        return f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
 
     @property
     def loaded(self) -> bool:
@@ -220,7 +223,6 @@ class LocalEngine(Engine):
         self.model_path = path
         if self._model_arg is not None:
             self._model_name = llm.metadata.get("general.name") or path.stem
-            self.label = f"local {self._model_name} (llama.cpp, CPU, {self.n_threads} threads)"
         self._llm = llm
         self._worker = threading.Thread(target=self._run, name="steer-local-engine", daemon=True)
         self._worker.start()
@@ -289,7 +291,9 @@ class LocalEngine(Engine):
         return fmt(messages=msgs).prompt
 
     def tokenize_messages(self, messages: list[dict], add_generation_prompt: bool = True) -> list[int]:
-        text = self.render(messages, add_generation_prompt)
+        return self._tokenize(self.render(messages, add_generation_prompt))
+
+    def _tokenize(self, text: str) -> list[int]:
         try:
             return self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
         except RuntimeError as exc:  # llama.cpp refuses more tokens than the model was trained on
@@ -305,11 +309,7 @@ class LocalEngine(Engine):
         base = self.render(messages, add_generation_prompt=False)
         probe = self.render([*messages, {"role": "user", "content": "\x00"}], add_generation_prompt=False)
         cut = probe.find("\x00")
-        text = probe[:cut] if cut >= len(base) and probe.startswith(base) else base
-        try:
-            return self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
-        except RuntimeError as exc:
-            raise EngineError("context_length_exceeded", f"the prompt is too long for the local model ({exc})") from exc
+        return self._tokenize(probe[:cut] if cut >= len(base) and probe.startswith(base) else base)
 
     def _process(self, job: _Job) -> None:
         req = job.request
