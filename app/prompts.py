@@ -11,10 +11,8 @@ import ast
 import re
 from pathlib import PurePath
 
-SEARCH_REPLACE = "search_replace"
-APPLY_PATCH = "apply_patch"
-UDIFF = "udiff"
-REWRITE = "rewrite"
+from app.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
+
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
 # Measured by bench/formats.py on the embedded Qwen2.5-Coder-1.5B, 30 checked tasks, greedy:

@@ -884,19 +884,14 @@ class Session:
         them in order. If both agree (the usual case) the live diff stays as drawn; otherwise it
         is rebuilt once from the applier's result, so what is accepted is what `steer apply` does.
         """
-        from app.edits.apply import ApplyError, apply_blocks, select_blocks
+        from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 
         result = self._parser.result() if self._parser is not None else None
         blocks = list(result.blocks) if result else []
         self._feedback = ""
         try:
-            if result and result.problems:
-                i, why = result.problems[0]
-                total = len(result.blocks) + len(result.problems)
-                raise ApplyError(
-                    i, "malformed", f"block {i + 1} is malformed: {why}",
-                    f"Edit {i + 1} of {total} in your answer is malformed: {why}. Nothing was changed. "
-                    "Resend all the edits, each one complete.")
+            if result is not None:
+                raise_if_malformed(result)
             mine, _others = select_blocks(blocks, self.path)
             applied = apply_blocks(self.document.text, mine)
         except ApplyError as exc:
