@@ -351,6 +351,11 @@ def _normalize(input_) -> list[dict]:
     return out
 
 
+def _with_answer(messages: list[dict], text: str) -> list[dict]:
+    """A new list: `messages` followed by the assistant's answer `text` (none for an empty answer)."""
+    return [*messages, {"role": "assistant", "content": text}] if text else list(messages)
+
+
 def _with_instructions(messages: list[dict], instructions: str | None) -> list[dict]:
     messages = [dict(m) for m in messages]
     if instructions is None:
@@ -935,7 +940,7 @@ class ResponsesClient:
                             "continuing in a new turn that carries the partial answer and the new words"))
         prompt = None
         if old_prompt is not None:
-            prompt = old_prompt + ([{"role": "assistant", "content": old_text}] if old_text else []) + items
+            prompt = _with_answer(old_prompt, old_text) + items
         turn = self._history.get(old_id) if old_id else None
         parent = self._history.get(turn.parent) if turn is not None and turn.parent else None
         if turn is not None and turn.server_ok:
@@ -943,8 +948,7 @@ class ResponsesClient:
         elif turn is not None and parent is not None and parent.server_ok:
             # Chain on the parent, resending the abandoned turn's input and partial answer.
             prev = turn.parent
-            input_ = turn.prompt[len(parent.messages):] + (
-                [{"role": "assistant", "content": old_text}] if old_text else []) + items
+            input_ = _with_answer(turn.prompt[len(parent.messages):], old_text) + items
         else:
             prev, input_ = None, prompt or items
         stream.previous_response_id = prev
@@ -1060,8 +1064,7 @@ class ResponsesClient:
                 # The server continued from what it had generated (it may have run a little past
                 # the point where we stopped showing deltas).
                 old_text = stream._server_text if stream._server_text is not None else stream.history[-1][2]
-                stream.prompt = stream.prompt + ([{"role": "assistant", "content": old_text}] if old_text else []) \
-                    + words
+                stream.prompt = _with_answer(stream.prompt, old_text) + words
             stream._server_text = None
         else:
             lane = self._waiting.get(event.stream_id)
@@ -1187,7 +1190,7 @@ class ResponsesClient:
         self._streams.discard(stream)
 
     def _remember(self, rid: str, prompt: list[dict], text: str, parent: str | None, *, server_ok: bool) -> None:
-        messages = prompt + ([{"role": "assistant", "content": text}] if text else [])
+        messages = _with_answer(prompt, text)
         self._history[rid] = _Turn(messages, prompt, parent, server_ok)
         self._history.move_to_end(rid)
         while len(self._history) > self.history_size:
