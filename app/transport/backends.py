@@ -66,27 +66,22 @@ def resolve_backend(settings: Settings) -> BackendSpec:
         table = backends[name]
     model = settings.model or table.get("model") or DEFAULT_MODEL.get(name)
     if name.startswith(("ws://", "wss://")):
-        token = settings.api_key("gateway") or _env(GATEWAY_TOKEN_ENV)
-        return BackendSpec("url", "direct", "gateway", url=name, model=model, api_key=token, label=name)
-    if name in DIRECT:
-        key = settings.api_key(name)
-        if not key:
-            raise BackendError(f"backend {name!r} needs an API key: set {KEY_ENV[name]} or [keys] {name} = ... "
-                               "in the config file")
-        if not model:
-            raise BackendError(f"backend {name!r} needs a model name (--model or `model = ...` in the config)")
-        url = table.get("url") or DIRECT[name]
-        return BackendSpec(name, "direct", name, url=url, model=model, api_key=key, label=f"{name} ({model})")
-    if name in UPSTREAM:
-        key = settings.api_key(name) if name in NEEDS_KEY else (settings.api_key(name) or None)
+        return BackendSpec("url", "direct", "gateway", url=name, model=model, api_key=_gateway_token(settings),
+                           label=name)
+    if name in DIRECT or name in UPSTREAM:
+        key = settings.api_key(name) or None
         if name in NEEDS_KEY and not key:
             raise BackendError(f"backend {name!r} needs an API key: set {KEY_ENV[name]} or [keys] {name} = ... "
                                "in the config file")
         if not model:
             raise BackendError(f"backend {name!r} needs a model name (--model or `model = ...` in the config)")
+    if name in DIRECT:
+        url = table.get("url") or DIRECT[name]
+        return BackendSpec(name, "direct", name, url=url, model=model, api_key=key, label=f"{name} ({model})")
+    if name in UPSTREAM:
         if table.get("gateway"):
-            token = settings.api_key("gateway") or _env(GATEWAY_TOKEN_ENV)
-            return BackendSpec(name, "direct", "gateway", url=str(table["gateway"]), model=model, api_key=token,
+            return BackendSpec(name, "direct", "gateway", url=str(table["gateway"]), model=model,
+                               api_key=_gateway_token(settings),
                                label=f"{name} via {table['gateway']}")
         upstream = table.get("url") or settings.upstream_url or UPSTREAM[name]
         return BackendSpec(name, "spawn", "gateway", model=model, api_key=key, label=f"{name} ({model})",
@@ -102,10 +97,10 @@ def resolve_backend(settings: Settings) -> BackendSpec:
     raise BackendError(f"unknown backend {name!r}; use one of {', '.join(NAMES)} or a ws:// / wss:// gateway URL")
 
 
-def _env(name: str) -> str | None:
+def _gateway_token(settings: Settings) -> str | None:
     import os
 
-    return os.environ.get(name) or None
+    return settings.api_key("gateway") or os.environ.get(GATEWAY_TOKEN_ENV) or None
 
 
 async def gateway_info(ws_url: str, token: str | None = None, timeout: float = 3.0) -> dict | None:
