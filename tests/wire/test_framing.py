@@ -81,21 +81,10 @@ class RawServer:
 
 
 def server_frames(*items) -> bytes:
-    """Unmasked server frames made by the library: str -> text frame, ('ping', b) -> ping,
-    ('frag', [parts]) -> a fragmented text message."""
+    """Unmasked server frames made by the library (items as for client_frames)."""
     p = ServerProtocol()
     p.state = State.OPEN
-    for item in items:
-        if isinstance(item, str):
-            p.send_text(item.encode())
-        elif item[0] == "ping":
-            p.send_ping(item[1])
-        else:
-            parts = item[1]
-            p.send_text(parts[0].encode(), fin=False)
-            for i, part in enumerate(parts[1:], 2):
-                p.send_continuation(part.encode(), fin=i == len(parts))
-    return b"".join(p.data_to_send())
+    return client_frames(p, *items)
 
 
 def turn_frames(rid: str, event_id: str) -> bytes:
@@ -237,7 +226,9 @@ def close_code_sent(ws: WebSocket, client: ClientProtocol, writer: _Writer) -> i
     return Close.parse(close.data).code
 
 
-def client_frames(client: ClientProtocol, *items) -> bytes:
+def client_frames(client: ClientProtocol | ServerProtocol, *items) -> bytes:
+    """Frames made by the library through `client`: str -> text frame, ('ping', b) -> ping,
+    ('binary', b) -> binary frame, ('frag', [parts]) -> a fragmented text message."""
     for item in items:
         if isinstance(item, str):
             client.send_text(item.encode())
