@@ -36,6 +36,11 @@ class Usage:
         }
 
 
+def estimate_tokens(messages: list[dict]) -> int:
+    """A prompt's size at ~4 characters a token, for engines that have no tokenizer (or no count yet)."""
+    return max(1, sum(len(str(m.get("content") or "")) for m in messages) // 4)
+
+
 @dataclass
 class EngineRequest:
     """One generation (or prewarm) request, already flattened to chat messages."""

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import AsyncIterator
 
-from app.server.engines.base import Engine, EngineError, EngineRequest
+from app.server.engines.base import Engine, EngineError, EngineRequest, estimate_tokens
 
 # A run of whitespace plus up to 4 non-space characters: words of <= 4 characters
 # come whole, longer words in 4-character pieces, whitespace rides with the next
@@ -71,8 +71,7 @@ class ReplayEngine(Engine):
     async def stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
         if not self.tokens and self._text is not None:
             self.tokens = split_tokens(self._text)
-        prompt_chars = sum(len(str(m.get("content") or "")) for m in request.messages)
-        request.usage.input_tokens = max(1, prompt_chars // 4)
+        request.usage.input_tokens = estimate_tokens(request.messages)
         request.usage.evaluated_tokens = request.usage.input_tokens
         self.active += 1
         try:

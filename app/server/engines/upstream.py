@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.transport.client import Secret
+from app.server.engines.base import Engine, EngineError, EngineRequest, estimate_tokens
+from app.transport.client import Secret, _is_loopback_url
 
 # Which provider's usual variable to fall back on, by upstream host.
 HOST_KEYS = {"api.cerebras.ai": "CEREBRAS_API_KEY", "api.groq.com": "GROQ_API_KEY",
@@ -75,9 +75,8 @@ class UpstreamEngine(Engine):
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key.get()}"
         # trust_env=False: a loopback upstream must not go through an HTTP proxy from the environment.
-        host = urlsplit(self.base_url).hostname or ""
-        loopback = host in ("localhost", "::1") or host.startswith("127.")
-        self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout, trust_env=not loopback)
+        self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout,
+                                         trust_env=not _is_loopback_url(self.base_url))
 
     async def close(self) -> None:
         if self._client is not None:
@@ -97,8 +96,8 @@ class UpstreamEngine(Engine):
     async def stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
         if self._client is None:
             await self.start()
-        prompt_chars = sum(len(str(m.get("content") or "")) for m in request.messages)
-        request.usage.input_tokens = max(1, prompt_chars // 4)  # replaced by the upstream's count when it sends one
+        # A guess, replaced by the upstream's own count when it sends one.
+        request.usage.input_tokens = estimate_tokens(request.messages)
         if not request.generate:
             # A remote server's cache is not ours to warm; the prewarm still yields a chainable id.
             request.finish_reason = "stop"
