@@ -275,14 +275,6 @@ def check_gguf(path: str | os.PathLike) -> Path:
     return p
 
 
-def llama_cpp_available() -> bool:
-    try:
-        metadata.distribution("llama-cpp-python")
-    except metadata.PackageNotFoundError:
-        return False
-    return True
-
-
 def require_llama_cpp():
     """Import llama_cpp, or raise ModelStoreError saying how to install it."""
     try:
