@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import itertools
 import json
 import logging
@@ -24,9 +23,9 @@ import uuid
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
+from app.netutil import is_loopback, set_nodelay
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.httpio import (Buffered, Head, HttpError, SseWriter, WebSocket, error_body, set_nodelay,
-                              simple_response)
+from app.server.httpio import Buffered, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
 
 log = logging.getLogger("steer.gateway")
 
@@ -43,15 +42,6 @@ class BadRequest(Exception):
     def __init__(self, code: str, message: str, param: str | None = None):
         super().__init__(message)
         self.code, self.message, self.param = code, message, param
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def new_id() -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from dataclasses import dataclass, field
 
 from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
@@ -119,17 +118,6 @@ class Buffered:
         out = bytes(self.buf[:n])
         del self.buf[:n]
         return out
-
-
-def set_nodelay(writer) -> None:
-    """Turn Nagle off: a response is many small writes the peer waits on. asyncio does this for
-    TCP transports already; saying it here keeps it true whatever the transport or loop."""
-    sock = writer.get_extra_info("socket")
-    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
-            pass
 
 
 def simple_response(status: int, body: dict | str, *, keep_alive: bool = True, extra: dict | None = None) -> bytes:

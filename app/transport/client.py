@@ -19,22 +19,20 @@ import itertools
 import json
 import logging
 import os
-import socket
 import ssl as ssl_module
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect as ws_connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK, InvalidStatus, InvalidHandshake
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.protocol import State
 
-from app.wsframes import FrameSplitter, text_frame
-
+from app.netutil import is_loopback_url, set_nodelay
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
                                   Notice, Stats, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
+from app.wsframes import FrameSplitter, text_frame
 
 log = logging.getLogger("steer.transport")
 
@@ -319,22 +317,6 @@ def _client_text_frame(payload: bytes) -> bytes:
     return text_frame(payload, _mask_keys.next())
 
 
-def _set_nodelay(ws: ClientConnection) -> None:
-    # Requests and cancels are single small frames the server is waiting on: no Nagle delay.
-    # (asyncio already sets this on TCP transports; this keeps it true on any loop/transport.)
-    sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
-    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
-            pass
-
-
-def _is_loopback_url(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    return host in ("localhost", "::1") or host.startswith("127.")
-
-
 def _messages_to_input(messages: list[dict]) -> list[dict]:
     return [{"type": "message", "role": m["role"], "content": m["content"]} for m in messages]
 
@@ -611,7 +593,7 @@ class ResponsesClient:
 
         return await ws_connect(self.url, additional_headers=headers, compression=None,
                                 open_timeout=self.connect_timeout, max_size=self.max_size,
-                                proxy=None if _is_loopback_url(self.url) else True,
+                                proxy=None if is_loopback_url(self.url) else True,
                                 create_connection=make_connection, **kwargs)
 
     async def _ensure_connected(self) -> ClientConnection:
@@ -643,7 +625,7 @@ class ResponsesClient:
                     # Ids and lanes abandoned on the old connection cannot appear on this one.
                     self._abandoned.clear()
                     self._abandoned_lanes.clear()
-                    _set_nodelay(ws)
+                    set_nodelay(ws.transport)
                     self._ws = ws
                     self._reader = asyncio.create_task(self._read_loop(ws))
                     return ws

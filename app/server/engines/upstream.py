@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from app.server.engines.base import Engine, EngineError, EngineRequest, estimate_tokens
-from app.transport.client import Secret, _is_loopback_url
+from app.netutil import is_loopback_url
+from app.transport.client import Secret
 
 # Which provider's usual variable to fall back on, by upstream host.
 HOST_KEYS = {"api.cerebras.ai": "CEREBRAS_API_KEY", "api.groq.com": "GROQ_API_KEY",
@@ -76,7 +77,7 @@ class UpstreamEngine(Engine):
             headers["Authorization"] = f"Bearer {self._api_key.get()}"
         # trust_env=False: a loopback upstream must not go through an HTTP proxy from the environment.
         self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout,
-                                         trust_env=not _is_loopback_url(self.base_url))
+                                         trust_env=not is_loopback_url(self.base_url))
 
     async def close(self) -> None:
         if self._client is not None:
