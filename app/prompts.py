@@ -237,8 +237,20 @@ def _region_block(text: str | None, region: tuple[int, int] | str) -> str:
     return f"{label}\n```\n{body}```"
 
 
+# An empty file (a new one): no region to show, the answer is the whole file.
+NEW_FILE_NOTE = "The file is empty: write the whole file."
+NEW_FILE_REMINDER = "Reply with the complete file in one code block, nothing else."
+
+
+def is_empty(text: str | None) -> bool:
+    """True for a file with nothing in it but whitespace: a new file, written whole."""
+    return text is not None and not text.strip()
+
+
 def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
     """The per-turn user message: the region (if any), the instruction, and a format reminder last."""
+    if fmt == REWRITE and is_empty(text):
+        return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
     parts: list[str] = []
     if region is not None:
         parts.append(_region_block(text, region))
