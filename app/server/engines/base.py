@@ -25,15 +25,22 @@ class Usage:
     output_tokens: int = 0
     cached_tokens: int = 0  # prompt tokens reused from the engine's cache (not evaluated again)
     evaluated_tokens: int = 0  # prompt tokens actually evaluated for this request
+    draft_tokens: int = 0  # speculative decoding: draft tokens proposed for verification
+    draft_accepted: int = 0  # ... and those the model agreed with (output without a step of their own)
 
     def to_json(self) -> dict:
-        return {
+        out = {
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
             "total_tokens": self.input_tokens + self.output_tokens,
             "input_tokens_details": {"cached_tokens": self.cached_tokens},
             "evaluated_tokens": self.evaluated_tokens,
         }
+        if self.draft_tokens:
+            # Named as in OpenAI's Predicted Outputs usage.
+            out["output_tokens_details"] = {"accepted_prediction_tokens": self.draft_accepted,
+                                            "rejected_prediction_tokens": self.draft_tokens - self.draft_accepted}
+        return out
 
 
 def estimate_tokens(messages: list[dict]) -> int:

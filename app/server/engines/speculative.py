@@ -1,0 +1,253 @@
+"""Speculative edits for the local engine: greedy decoding that verifies many copied tokens per forward pass.
+
+An edit mostly copies text the model was just shown (the region for a rewrite, the file for
+SEARCH/REPLACE and patches). `Drafter` guesses the next tokens by copying from the prompt
+(and the answer so far): it follows a pointer into that text while the model agrees with it,
+and after the model departs it re-synchronises on the longest recent n-gram that occurs
+there again. `SpeculativeDecoder` evaluates [last token] + draft in one llama_decode with
+logits for those rows only, keeps the longest prefix the model's own argmax agrees with plus
+the model's next token, and removes the rejected rows from the KV cache, so `input_ids`,
+`n_tokens` and the KV cache always hold exactly the tokens the answer contains.
+
+The answer is the plain greedy answer (argmax at every position, as llama.cpp's greedy
+sampler picks it: the first maximum); batched rows can differ from one-row evaluation in the
+last bits of a logit, which can flip a near-tie (bench/local.py counts such flips).
+A stop (cancel) aborts a verify in flight through llama.cpp's abort callback.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
+NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
+DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss costs little
+DRAFT_MAX = 32  # on two cores a batch of 32 costs ~11 one-token steps; longer barely pays (issue 12's table)
+LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after where copying last stopped
+
+_FENCE = re.compile(r"```[^\n`]*\n")
+
+
+@dataclass
+class SpecStats:
+    """What speculation did in one request (reported in the response's usage)."""
+
+    steps: int = 0  # verify batches decoded
+    drafted: int = 0  # draft tokens proposed
+    accepted: int = 0  # draft tokens the model agreed with (emitted without a decode step of their own)
+
+
+class Drafter:
+    """Proposes the tokens that come next by copying from `corpus` (prompt tokens; the answer is appended).
+
+    `anchor`: the corpus position where the answer is expected to start copying (a rewrite's
+    region), tried once the answer's first line (its opening fence) is written.
+    """
+
+    def __init__(self, corpus: list[int], anchor: int | None = None, *,
+                 ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX) -> None:
+        self.corpus = list(corpus)
+        self.n_prompt = len(corpus)
+        self.anchor = anchor if anchor is not None and 0 <= anchor < len(corpus) else None
+        self.ends_line = ends_line
+        self.max_draft = max_draft
+        self.ptr: int | None = None  # corpus position of the token expected next, while copying
+        self.last_ptr: int | None = None  # where copying last stopped (locality for re-sync)
+        self.k = DRAFT_START
+        self.copied = False
+        self._index: dict[tuple, list[int]] = {}
+        for n in range(NGRAM_MIN, NGRAM_MAX + 1):
+            self._index_range(n, n, len(self.corpus))
+
+    def _index_range(self, n: int, start: int, stop: int) -> None:
+        """Index every n-gram of corpus that ends before `stop`, by the position right after it."""
+        c, idx = self.corpus, self._index
+        for end in range(max(start, n), stop):
+            idx.setdefault(tuple(c[end - n : end]), []).append(end)
+
+    def accept(self, tokens: list[int]) -> None:
+        """The answer grew by `tokens`: follow or drop the pointer, and make them searchable too."""
+        for t in tokens:
+            if self.ptr is not None and self.ptr < len(self.corpus) and self.corpus[self.ptr] == t:
+                self.ptr += 1
+                self.copied = True
+            elif self.ptr is not None:
+                self.last_ptr = self.ptr
+                self.ptr = None
+                self.k = DRAFT_START
+            end = len(self.corpus)
+            self.corpus.append(t)
+            # n-grams ending at the previous last token now have a continuation: index them.
+            for n in range(NGRAM_MIN, NGRAM_MAX + 1):
+                if end >= n:
+                    self._index.setdefault(tuple(self.corpus[end - n : end]), []).append(end)
+
+    def feedback(self, proposed: int, accepted: int) -> None:
+        """Grow the draft while the model keeps agreeing with all of it; start small after a miss."""
+        if proposed and accepted == proposed:
+            self.k = min(self.max_draft, self.k * 2)
+        elif proposed:
+            self.k = DRAFT_START
+
+    def draft(self, limit: int) -> list[int]:
+        """Up to `limit` tokens to verify next (empty: decode one token the plain way)."""
+        limit = min(limit, self.k)
+        if limit <= 0:
+            return []
+        if self.ptr is None:
+            self.ptr = self._resync()
+            if self.ptr is None:
+                return []
+        # A copy of the prompt stops where the prompt does (its end is the assistant header).
+        end = min(self.ptr + limit, self.n_prompt if self.ptr < self.n_prompt else len(self.corpus))
+        return self.corpus[self.ptr : end]
+
+    def _resync(self) -> int | None:
+        hist = self.corpus
+        n_out = len(hist) - self.n_prompt
+        if self.anchor is not None and not self.copied and n_out > 0 and self.ends_line(hist[-1]):
+            anchor, self.anchor = self.anchor, None
+            return anchor
+        for n in range(min(NGRAM_MAX, n_out), NGRAM_MIN - 1, -1):
+            hits = self._index.get(tuple(hist[-n:]))
+            if not hits:
+                continue
+            hits = [h for h in hits if h < len(hist)]
+            if not hits:
+                continue
+            # The first match after where copying stopped (an edit resumes the text it left), else
+            # the latest one (the region block comes after the file, the file after the examples).
+            last = self.last_ptr
+            near = [h for h in hits if last is not None and last <= h <= last + LOCAL_WINDOW]
+            return min(near) if near else hits[-1]
+        return None
+
+
+def region_anchor(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
+    """Token position of the region a rewrite is expected to copy: the body of the last fenced
+    block of the last user turn, when that turn holds one (prompts.instruction_message puts the
+    region there); None otherwise (the answer's start is found by n-gram match instead)."""
+    start = prompt_text.rfind("<|im_start|>user\n")
+    turn = prompt_text[start:] if start >= 0 else ""
+    fences = list(_FENCE.finditer(turn))
+    if not fences:
+        return None
+    offset = start + fences[-1].end() if len(fences) % 2 else None
+    if offset is None:
+        # An even count: the last fence closes a block; its body starts after the one before it.
+        offset = start + fences[-2].end()
+    head = tokenize(prompt_text[:offset])
+    n = len(head)
+    if n == 0 or n > len(prompt_tokens) or head != prompt_tokens[:n]:
+        return None  # the cut fell inside a token: no exact anchor
+    return n
+
+
+class SpeculativeDecoder:
+    """Greedy decoding with draft verification over a llama_cpp.Llama (logits_all=False).
+
+    `run` yields the answer's tokens one by one, as the plain greedy loop would; it stops on
+    end of generation (not yielded), when the caller stops iterating, or when `stopped()` turns
+    true (a verify in flight is aborted). On exit the KV cache, `llm.input_ids[:llm.n_tokens]`
+    hold the prompt plus the tokens that were yielded and evaluated.
+    """
+
+    def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
+                 stopped: Callable[[], bool], max_batch: int | None = None) -> None:
+        self.llm = llm
+        self.cpp = llama_cpp
+        self.drafter = drafter
+        self.is_eog = is_eog
+        self.stopped = stopped
+        self.max_batch = min(max_batch or llm.n_batch, llm.n_batch, DRAFT_MAX + 1)
+        self.stats = SpecStats()
+        self.aborted = False
+        self._n_vocab = llm.n_vocab()
+
+    # -- llama.cpp calls --------------------------------------------------------------------
+
+    def _seq_rm(self, p0: int) -> None:
+        ctx = self.llm._ctx.ctx
+        self.cpp.llama_memory_seq_rm(self.cpp.llama_get_memory(ctx), 0, p0, -1)
+
+    def _argmax_rows(self, tokens: list[int], n_past: int):
+        """Decode `tokens` at n_past.. with logits for every row; the argmax of each row, or None if aborted."""
+        import numpy as np
+
+        llm, cpp = self.llm, self.cpp
+        llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
+        if len(tokens) > 1:
+            # A verify takes up to ~11 one-token steps: let a stop abort it between graph nodes.
+            # (One-row steps skip it: the callback takes the GIL at every node.)
+            cb = cpp.ggml_abort_callback(lambda _data: bool(self.stopped()))
+            cpp.llama_set_abort_callback(llm._ctx.ctx, cb, None)
+            try:
+                rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+            finally:
+                cpp.llama_set_abort_callback(llm._ctx.ctx, cpp.ggml_abort_callback(), None)
+        else:
+            rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+        if rc == 2 or (rc != 0 and self.stopped()):
+            self._seq_rm(n_past)  # rows of an aborted batch may have reached the cache
+            self.aborted = True
+            return None
+        if rc != 0:
+            self._seq_rm(n_past)
+            raise RuntimeError(f"llama_decode returned {rc}")
+        logits = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(tokens), self._n_vocab))
+        return logits.argmax(axis=1).tolist()
+
+    def first_token(self) -> int:
+        """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
+        import numpy as np
+
+        ptr = self.cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)
+        return int(np.ctypeslib.as_array(ptr, shape=(self._n_vocab,)).argmax())
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def run(self, limit: Callable[[], int]) -> Iterator[int]:
+        """Yield greedy tokens; `limit()` is how many more tokens may still be yielded."""
+        llm, drafter, stats = self.llm, self.drafter, self.stats
+        seen = llm.n_tokens  # cache positions holding prompt or yielded tokens
+        token = self.first_token()
+        try:
+            while not self.is_eog(token):
+                n_past = llm.n_tokens
+                yield token
+                drafter.accept([token])
+                room = min(limit(), self.max_batch, llm.n_ctx() - n_past) - 1
+                if room < 0 or self.stopped():
+                    return
+                draft = drafter.draft(room)
+                rows = self._argmax_rows([token, *draft], n_past)
+                if rows is None:
+                    return
+                stats.steps += 1
+                stats.drafted += len(draft)
+                m = 0
+                while m < len(draft) and rows[m] == draft[m]:
+                    m += 1
+                drafter.feedback(len(draft), m)
+                kept = [token, *draft[:m]]
+                llm.input_ids[n_past : n_past + len(kept)] = kept
+                llm.n_tokens = n_past + len(kept)
+                if m < len(draft):
+                    self._seq_rm(llm.n_tokens)
+                seen = n_past + 1
+                for t in draft[:m]:
+                    if self.is_eog(t):
+                        return
+                    stats.accepted += 1
+                    yield t
+                    seen += 1
+                    drafter.accept([t])
+                token = rows[m]
+        finally:
+            # Stopped inside an accepted draft (end of generation, a limit, a cancel): the cache
+            # keeps only what the answer holds, as the plain loop would have it.
+            if llm.n_tokens > seen:
+                llm.n_tokens = seen
+                self._seq_rm(seen)
