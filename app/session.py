@@ -143,9 +143,10 @@ class SessionError(Exception):
 
 
 def split_lines(text: str) -> tuple[list[str], bool]:
-    """Document text ("\\n" newlines) -> lines without newlines, and whether it ended with one."""
+    """Document text ("\\n" newlines) -> lines without newlines, and whether it ended with one
+    (an empty file counts as ending with one: what is written into it gets a final newline)."""
     if not text:
-        return [], False
+        return [], True
     lines = text.split("\n")
     final = lines[-1] == ""
     if final:
@@ -300,8 +301,10 @@ class Session:
 
     @property
     def format(self) -> str:
-        from app.prompts import default_format
+        from app.prompts import REWRITE, default_format, is_empty
 
+        if is_empty(self.document.text):
+            return REWRITE  # a new (empty) file is written whole, whatever the format
         backend = self.settings.backend
         if self.server_engine == "local":
             backend = "local"  # a gateway URL in front of the embedded model: its measured format
@@ -388,6 +391,18 @@ class Session:
             self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
         self._warm = (self.document.text, region)
         self._prewarm_task = asyncio.ensure_future(self._prewarm(region))
+
+    @property
+    def warming(self) -> bool:
+        """A prewarm of the whole file (not of one block) is in flight."""
+        task = self._prewarm_task
+        return task is not None and not task.done() and self._warm is not None and self._warm[1] is None
+
+    async def warmed(self) -> None:
+        """Wait for the prewarm in flight (if any) to end, however it ends."""
+        task = self._prewarm_task
+        if task is not None and not task.done():
+            await asyncio.wait([task])
 
     def prewarm_region(self, region: tuple[int, int]) -> None:
         """The cursor rests in `region`, the likely scope of the next edit: prewarm its block,
@@ -586,8 +601,7 @@ class Session:
 
         region_text = None
         if region is not None:
-            lines = self.live.lines
-            region_text = "\n".join(lines[region[0] : region[1]]) + "\n"
+            region_text = _region_text(self.live.lines, region)
         self._parser = StreamParser(region_text, region[0]) if region_text is not None else StreamParser()
         self._region_base = region
         self._chunks = []
@@ -871,8 +885,7 @@ class Session:
 
         region = self._region_base
         if region is not None:
-            region_text = "\n".join(self.live.lines[region[0] : region[1]]) + "\n"
-            self._parser = StreamParser(region_text, region[0])
+            self._parser = StreamParser(_region_text(self.live.lines, region), region[0])
         else:
             self._parser = StreamParser()
         self._proposal_changed()
@@ -1071,6 +1084,9 @@ class Session:
         """
         from app.files import Document, DocumentError
 
+        new = getattr(self.document, "is_new", False)
+        if new and not os.path.lexists(self.document.path):
+            return False  # a new file not written yet: nothing on disk is expected
         if not os.path.exists(self.document.path):
             if self.has_proposal:
                 self.conflict = "the file was deleted on disk"
@@ -1081,7 +1097,7 @@ class Session:
         except DocumentError as exc:
             self._notice("error", f"cannot read the changed file: {exc}")
             return True
-        if fresh.digest == self.document.digest:
+        if fresh.digest == self.document.digest and not new:
             return False
         if self.state == GENERATING:
             # Re-locating while blocks stream in would move them under the parser: do it at the end.
@@ -1137,6 +1153,12 @@ class Session:
 # ---------------------------------------------------------------------------- helpers
 
 _CONTEXT = 3
+
+
+def _region_text(lines: list[str], region: tuple[int, int]) -> str:
+    """The region's lines as the parser compares them ("" for an empty region: a new file)."""
+    body = lines[region[0] : region[1]]
+    return "\n".join(body) + "\n" if body else ""
 
 
 def _relocate(old: list[str], new: list[str], start: int, end: int) -> tuple[int, int] | None:
