@@ -63,7 +63,7 @@ class Document:
     """
 
     __slots__ = ("path", "text", "encoding", "bom", "newline", "mixed_newlines", "final_newline", "mode",
-                 "_digest", "_raw", "_decoded")
+                 "_digest", "_raw", "_decoded", "is_new")
 
     def __init__(self, path: str | os.PathLike[str], text: str = "", mode: int = 0o644):
         self.path = Path(path)
@@ -77,6 +77,7 @@ class Document:
         self._digest: str | None = None
         self._raw = text.encode("utf-8")
         self._decoded = text
+        self.is_new = False  # not on disk yet: the first write creates the file
 
     @property
     def digest(self) -> str:
@@ -105,6 +106,33 @@ class Document:
         doc = cls(path=p, text="", mode=stat_mod.S_IMODE(st.st_mode))
         doc._load(raw)
         return doc
+
+    @classmethod
+    def new(cls, path: str | os.PathLike[str]) -> "Document":
+        """An empty Document for a file that does not exist yet; its first write creates it.
+
+        The folder must exist (steer creates files, never folders). The mode shown is what the
+        umask gives a new file; the file itself gets it from the kernel when it is created.
+        """
+        p = Path(path)
+        if os.path.lexists(p):
+            if os.path.islink(p) and not os.path.exists(p):
+                raise DocumentError(f"{p}: a symbolic link to a file that does not exist; not creating through it")
+            raise DocumentError(f"{p}: already exists")
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.is_dir():
+            what = "is not a folder" if parent.exists() else "does not exist"
+            raise DocumentError(f"{p}: cannot create it: the folder {parent} {what}")
+        doc = cls(path=p, text="", mode=0o666 & ~_umask())
+        doc.is_new = True
+        return doc
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> "Document":
+        """`read` for a file that exists, `new` (an empty buffer) for one that does not."""
+        if not os.path.lexists(path):
+            return cls.new(path)
+        return cls.read(path)
 
     def _load(self, raw: bytes) -> None:
         decoded, bom = _decode(self.path, raw)
@@ -175,7 +203,9 @@ class Document:
     # ------------------------------------------------------------------ disk state
 
     def changed_on_disk(self) -> bool:
-        """True if the file's bytes differ from what was read (or it is gone)."""
+        """True if the file's bytes differ from what was read (or it is gone; a new file: it appeared)."""
+        if self.is_new:
+            return os.path.lexists(self.path)
         try:
             return Path(self.path).read_bytes() != self._raw
         except OSError:
@@ -184,7 +214,11 @@ class Document:
     def write(self, new_text: str) -> None:
         """Atomically replaces the file with new_text (temp file in the same folder, fsync,
         rename), keeping encoding, BOM, newlines and mode. Raises FileChangedError if the
-        file changed on disk since it was read; then nothing is written."""
+        file changed on disk since it was read; then nothing is written. A new Document
+        creates the file (mode from the umask), and never over one that appeared meanwhile."""
+        if self.is_new:
+            self._create(new_text)
+            return
         target = Path(os.path.realpath(self.path))  # through a symlink: keep the link
         try:
             current = target.read_bytes()
@@ -196,6 +230,19 @@ class Document:
         atomic_write(target, data, self.mode)
         self._load(data)
 
+    def _create(self, new_text: str) -> None:
+        target = self.path
+        if os.path.lexists(target):
+            raise FileChangedError(f"{self.path}: a file was created there meanwhile; not overwriting it")
+        data = self.encode(new_text)
+        atomic_write(target, data, None, create=True)
+        try:
+            self.mode = stat_mod.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            pass
+        self.is_new = False
+        self._load(data)
+
     def reload(self) -> None:
         """Re-reads the file from disk (after an external change)."""
         fresh = Document.read(self.path)
@@ -203,29 +250,52 @@ class Document:
             setattr(self, name, getattr(fresh, name))
 
 
-def atomic_write(target: Path, data: bytes, mode: int) -> None:
+def _umask() -> int:
+    """The process umask (read without changing it where /proc tells it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def atomic_write(target: Path, data: bytes, mode: int | None, *, create: bool = False) -> None:
     """Writes data to a temp file beside target, fsyncs it and renames it over target, so a
-    crash at any moment leaves either the old file or the new one, whole."""
-    folder = target.parent
+    crash at any moment leaves either the old file or the new one, whole.
+
+    mode None: the kernel gives the file 0o666 less the umask (a new file). create: target
+    must not exist; it is linked into place, which fails rather than replace a file that
+    appeared meanwhile (a plain rename where the filesystem has no hard links)."""
+    folder = target.parent if str(target.parent) else Path(".")
     tmp = folder / f".{target.name}.steer-{os.getpid()}-{os.urandom(4).hex()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666 if mode is None else 0o600)
     try:
         try:
             view = memoryview(data)
             while view:
                 n = os.write(fd, view)
                 view = view[n:]
-            os.fchmod(fd, mode)
-            try:
-                st = os.stat(target)
-                if hasattr(os, "fchown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
-                    os.fchown(fd, st.st_uid, st.st_gid)
-            except OSError:
-                pass  # not allowed to keep the owner (not root): the file becomes ours
+            if mode is not None:
+                os.fchmod(fd, mode)
+            if not create:  # a new file has no owner to keep
+                try:
+                    st = os.stat(target)
+                    if hasattr(os, "fchown") and (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+                        os.fchown(fd, st.st_uid, st.st_gid)
+                except OSError:
+                    pass  # not allowed to keep the owner (not root): the file becomes ours
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, target)
+        if create:
+            _link_into_place(tmp, target)
+        else:
+            os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -240,3 +310,20 @@ def atomic_write(target: Path, data: bytes, mode: int) -> None:
             os.close(dfd)
     except OSError:
         pass  # some filesystems cannot fsync a directory; the rename itself is done
+
+
+def _link_into_place(tmp: Path, target: Path) -> None:
+    import errno
+
+    try:
+        os.link(tmp, target)  # atomic, and EEXIST if a file appeared at target
+    except OSError as e:
+        if e.errno == errno.EEXIST:
+            raise FileChangedError(f"{target}: a file was created there meanwhile; not overwriting it") from None
+        if e.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):
+            raise
+        if os.path.lexists(target):
+            raise FileChangedError(f"{target}: a file was created there meanwhile; not overwriting it") from None
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)
