@@ -227,7 +227,7 @@ async def _main(args, instruction: str, out: Output) -> int:
     except ConfigError as exc:
         return _fail(out, args, EXIT_USAGE, str(exc))
     try:
-        doc = Document.read(args.file)
+        doc = Document.open(args.file)  # a path that does not exist yet: an empty file, created on accept
     except FileNotFoundError:
         return _fail(out, args, EXIT_USAGE, f"no such file: {args.file}")
     except (DocumentError, OSError) as exc:
@@ -306,11 +306,13 @@ async def _main(args, instruction: str, out: Output) -> int:
             out.result(_payload(args, applied=False, status="proposal", diff=diff, hunks=hunks, exit_code=EXIT_OK,
                                 reason="dry run", **stats))
             return EXIT_OK
+        created = doc.is_new
         if not session.accept_all():
             return _fail(out, args, EXIT_REFUSED, "the edit could not be written: the file changed on disk meanwhile",
                          diff=diff, **stats)
         out.final_diff(diff)
-        out.progress(f"applied {hunks} hunk(s) to {args.file} {_stats_line(result)}")
+        done = f"created {args.file}" if created else f"applied {hunks} hunk(s) to {args.file}"
+        out.progress(f"{done} {_stats_line(result)}")
         out.result(_payload(args, applied=True, status="applied", diff=diff, hunks=hunks, exit_code=EXIT_OK,
                             reason="", **stats))
         return EXIT_OK

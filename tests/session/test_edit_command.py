@@ -139,7 +139,7 @@ async def test_region_scopes_the_prompt(replay, calc):
 
 
 @pytest.mark.parametrize("args, why", [
-    (["missing.py", "-m", "x"], "no such file"),
+    (["no_such_folder/missing.py", "-m", "x"], "does not exist"),
     (["{calc}", "-m", "x", "--region", "30:2"], "--region"),
     (["{calc}", "-m", "x", "--region", "1:999"], "--region"),
     (["{calc}"], "instruction"),
