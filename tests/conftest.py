@@ -1,8 +1,25 @@
-"""Shared pytest fixtures: isolated config/cache dirs so tests never touch the user's."""
+"""Shared pytest set-up: a fixed rendering environment and isolated config/cache dirs."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Textual and Rich read these once, when they are imported, so they are cleared here, before
+# any test module imports them: a snapshot must change only when steer's own output does, not
+# with the terminal or shell the suite happens to run in.
+_RENDERING_ENV = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "COLUMNS", "LINES", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+for _key in list(os.environ):
+    if _key in _RENDERING_ENV or _key.startswith("TEXTUAL_"):
+        del os.environ[_key]
+
+# Everything steer itself reads from the environment besides the cache dir: a user's settings
+# (a config file, a theme, a format, keys) must not reach a test.
+_STEER_ENV = (
+    "OPENAI_API_KEY", "XAI_API_KEY", "CEREBRAS_API_KEY", "GROQ_API_KEY", "STEER_BACKEND", "STEER_MODEL",
+    "STEER_FORMAT", "STEER_THEME", "STEER_TEST_COMMAND", "STEER_CONFIG", "STEER_GATEWAY_TOKEN",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -12,5 +29,5 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     # STEER_CACHE_DIR is left alone on purpose: the assembled 1.1 GB model lives there and
     # re-assembling it per test would be wasteful. Nothing else is cached.
     monkeypatch.setenv("STEER_DATA_DIR", str(base / "data"))
-    for key in ("OPENAI_API_KEY", "XAI_API_KEY", "CEREBRAS_API_KEY", "GROQ_API_KEY", "STEER_BACKEND", "STEER_MODEL"):
+    for key in _STEER_ENV:
         monkeypatch.delenv(key, raising=False)
