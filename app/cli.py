@@ -1,4 +1,4 @@
-"""Command-line entry: `steer [FILE]`, `steer edit`, `steer apply`, `steer serve`.
+"""Command-line entry: `steer [FILE]`, `steer edit`, `steer ask`, `steer apply`, `steer serve`.
 
 Each sub-command lives in `app/commands/<name>.py` and exposes
 `add_arguments(parser)` and `run(args) -> int`. Command modules keep heavy
@@ -15,6 +15,7 @@ from app import __version__
 
 SUBCOMMANDS = {
     "edit": "one-shot edit of FILE from an instruction (for scripts and CI)",
+    "ask": "ask a question about FILE; the answer is printed, the file is not touched",
     "apply": "apply the edits in a model response to a file",
     "serve": "run the Responses-over-WebSocket gateway",
 }
