@@ -26,6 +26,7 @@ try:
     from app.ui import gc_policy
     from app.ui.messages import FileChangedOnDisk, TestOutput
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
+    from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
@@ -37,6 +38,7 @@ finally:
     if _gc_was_enabled:
         gc.enable()
 
+_ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
 STATS_S = 0.25  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
@@ -46,6 +48,12 @@ REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as t
 # (action, palette title, help text). Every action is in the palette and on the help screen.
 ACTIONS: list[tuple[str, str, str]] = [
     ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
+    ("take_back", "Take back the queued instruction",
+     "An instruction waiting for the backend goes back into the prompt, unsent"),
+    ("ask", "Ask about the code", "Ask the prompt's words as a question (or start them with ?): a prose answer "
+     "in a panel about the selection or the block at the cursor; the file does not change"),
+    ("do_it", "Do it", "Turn the answer into an edit, with the answer as its plan"),
+    ("close_answer", "Close the answer", "Hide the answer panel"),
     ("accept_all", "Accept all", "Write every pending hunk to the file"),
     ("reject_all", "Reject all", "Drop the pending proposal"),
     ("next_hunk", "Next hunk", "Move to the next hunk of the proposal"),
@@ -79,7 +87,10 @@ class SteerApp(App):
     Prompt:focus { border: tall $primary; }
     """
     BINDINGS = [
+        Binding("escape", "take_back", "Take back", priority=True),
         Binding("escape", "stop", "Stop", priority=True),
+        Binding("ctrl+k", "ask", "Ask", priority=True),
+        Binding("ctrl+d", "do_it", "Do it", priority=True),
         Binding("ctrl+y", "accept_all", "Accept all", priority=True),
         Binding("ctrl+n", "reject_all", "Reject all", priority=True),
         Binding("alt+down", "next_hunk", "Next hunk", priority=True),
@@ -148,6 +159,11 @@ class SteerApp(App):
         self.stop_pressed_at: float | None = None
         self.stop_done_at: float | None = None
         self._cleanups: list[Callable] = []  # async callables run when the app closes
+        self.asking = None  # app.ask.Asking: the question being (or last) answered
+        self._answer_shown = 0.0
+        # (kind "edit" | "ask", text, region): sent the moment the backend is ready. Nothing typed is lost.
+        self.queued: tuple[str, str, tuple[int, int] | None] | None = None
+        self._prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
         """Run `await fn()` when the app closes (after the session): e.g. a gateway a test started."""
@@ -181,10 +197,12 @@ class SteerApp(App):
         # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
         # access cost ~4 ms a frame; they also stay reachable while a modal screen is on top.
         self._code = CodeView(id="code")
+        self._answer = AnswerPanel(id="answer")
         self._tests = TestPanel(id="tests")
         self._status = StatusLine(id="status", mask_timings=self._mask_timings)
         self._prompt = Prompt(id="prompt")
         yield self._code
+        yield self._answer
         yield self._tests
         yield self._status
         yield self._prompt
@@ -205,6 +223,10 @@ class SteerApp(App):
     @property
     def tests(self) -> TestPanel:
         return self._tests
+
+    @property
+    def answer(self) -> AnswerPanel:
+        return self._answer
 
     def _choose_theme(self, wanted: str) -> None:
         """Set the theme before the app runs, without the change watcher.
@@ -263,13 +285,14 @@ class SteerApp(App):
         from app.files import Document, DocumentError
 
         try:
-            self.document = Document.read(self.path)
-        except FileNotFoundError:
-            self.notify(f"{self.path}: no such file", severity="error", timeout=10)
-            return
+            # A path that does not exist yet is a new file: an empty buffer, created on accept.
+            self.document = Document.open(self.path)
         except (DocumentError, OSError) as exc:
-            self.notify(f"cannot open {self.path}: {exc}", severity="error", timeout=10)
+            self.notify(f"cannot open {exc}", severity="error", timeout=10)
             return
+        if self.document.is_new:
+            self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
+            self.status.extra = self._extra_status()
         self._show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
                          else self.document.text.split("\n") if self.document.text else [])
 
@@ -318,9 +341,13 @@ class SteerApp(App):
         events, self._inbox = self._inbox, []
         rows_changed = False
         bindings = False
+        answer_changed = False
+        kick = False
         for ev in events:
             name = type(ev).__name__
-            if name == "ProposalUpdated":
+            if ev is _ANSWER_CHANGED:
+                answer_changed = True
+            elif name == "ProposalUpdated":
                 rows_changed = True
                 if self.status.connection == "lost" and self._state() == "generating":
                     # Deltas are arriving again: the client reconnected.
@@ -352,6 +379,7 @@ class SteerApp(App):
                 self.status.connection = ev.state
                 self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
                 bindings = True
+                kick = True
                 if ev.state == "ready":
                     self._region_prewarm_later()  # a cursor placed while the model was loading
                     self.status.backend = self._backend_label()  # a gateway URL now names its model
@@ -369,8 +397,12 @@ class SteerApp(App):
                     self.notify(f"error: {result.reason}", severity="error", timeout=10)
                 elif result.status == "nothing":
                     self.notify(f"no change: {result.reason}", timeout=5)
+        if answer_changed:
+            bindings = self._show_answer(started) or bindings
         if rows_changed:
             self._sync_code()
+        if kick:
+            self._kick_queue()
         if bindings:
             self._after_state_change()
         elif rows_changed:
@@ -471,6 +503,8 @@ class SteerApp(App):
                 parts.append(f"hunk {cur}/{n}")
             if session.conflict:
                 parts.append("CONFLICT")
+        if self.document is not None and self.document.is_new:
+            parts.append("new file")
         if self.view_mode != "file":
             parts.append(f"view: {self.view_mode}")
         sel = self.code.selection if self.is_mounted else None
@@ -491,8 +525,19 @@ class SteerApp(App):
         s = self.session
         state = self._state()
         has = s is not None and s.has_proposal
+        answering = self.asking is not None and self.asking.active
+        if action == "take_back":
+            return self.queued is not None
         if action == "stop":
-            return state == "generating"
+            return state == "generating" or answering
+        if action == "ask":
+            return self._prompt_has_text and state != "generating" and not answering and self.document is not None
+        if action == "do_it":
+            answer = self.asking.answer if self.asking is not None else None
+            return (self.answer.visible and answer is not None and answer.done and bool(answer.answer_text)
+                    and s is not None and state != "generating" and self.queued is None)
+        if action == "close_answer":
+            return self.answer.visible and not answering
         if action in ("accept_all", "accept_hunk"):
             return has and state in ("review", "interrupted") and not s.conflict
         if action in ("reject_all",):
@@ -508,13 +553,14 @@ class SteerApp(App):
         if action == "run_tests":
             return not self._test_running
         if action == "fix_tests":
-            return self.tests.failed and not self._test_running and s is not None and state != "generating"
+            return (self.tests.failed and not self._test_running and s is not None and state != "generating"
+                    and not answering)
         if action == "toggle_tests":
             return self.tests.command is not None
         if action == "follow":
             return state == "generating"
         if action == "clear_selection":
-            return self.code.selection is not None or self.tests.has_class("-visible")
+            return self.code.selection is not None or self.tests.has_class("-visible") or self.answer.visible
         return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -541,19 +587,200 @@ class SteerApp(App):
             prompt.value = ""
             self.action_help()
             return
+        await self._submit(text)
+
+    def on_input_changed(self, event: Prompt.Changed) -> None:
+        # Ask (Ctrl+K) applies to words in the prompt: the key bar shows it once there are some.
+        if event.input is not self.prompt:
+            return  # the command palette's input
+        has = bool(event.value.strip())
+        if has != self._prompt_has_text:
+            self._prompt_has_text = has
+            self.refresh_bindings()
+
+    async def _submit(self, text: str, *, ask: bool = False) -> None:
+        """Enter (or Ctrl+K with ask): redirect what is streaming, else send, else queue. Never lose it."""
+        prompt = self.prompt
+        asking = self.asking
+        if asking is not None and asking.active:
+            prompt.remember(text)
+            prompt.value = ""
+            await asking.redirect(text.lstrip("?").strip() or text)  # typing while it answers redirects it
+            return
+        question = text[1:].strip() if text.startswith("?") else (text if ask else None)
+        if question == "":
+            self.notify("type the question after the ?", severity="warning")
+            return
+        if self.document is None:
+            self.notify("no file is open; your words stay in the prompt", severity="warning")
+            return
         session = self.session
-        if session is None or session.client is None:
-            # Keep what the user wrote in the prompt: nothing typed is ever lost.
-            self.notify("no backend connected yet; your instruction stays in the prompt", severity="warning")
+        if question is not None and session is not None and session.state == "generating":
+            self.notify("an edit is being written: Esc stops it, then ask", severity="warning")
+            return
+        if self._backend_failed():
+            self.notify("no backend: your words stay in the prompt", severity="warning")
             return
         prompt.remember(text)
         prompt.value = ""
-        if session.state == "generating":
-            await session.redirect(text)
+        kind, words = ("ask", question) if question is not None else ("edit", text)
+        if self.queued is not None:
+            # Another Enter while one waits: they go together, as one instruction.
+            qkind, qwords, region = self.queued
+            self._queue(qkind, f"{qwords}\n{words}", region)
+            return
+        if session is not None and session.client is not None and session.state == "generating":
+            await session.redirect(words)  # the stream is there: redirect now, nothing to wait for
             return
         region = self.region_for_send()
+        if self._waiting_for() is not None:
+            self._queue(kind, words, region)
+            return
+        await self._dispatch(kind, words, region)
+
+    async def _dispatch(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
+        session = self.session
+        if kind == "ask":
+            await self._ask(words, region)
+            return
+        if session.state == "generating":
+            await session.redirect(words)
+            return
         self.code.follow = True
-        await session.send(text, region)
+        await session.send(words, region)
+
+    # ----- the queue: what is typed before the backend is ready --------------------------------
+
+    def _backend_failed(self) -> bool:
+        session = self.session
+        return self.status.connection == "error" and (session is None or session.client is None)
+
+    def _waiting_for(self) -> str | None:
+        """What a send must wait for now (None: send at once)."""
+        session = self.session
+        if session is None or session.client is None or session.connection in ("connecting", "loading"):
+            return "the backend"
+        if session.warming:
+            return "the model to read the file"  # a turn sent now would only queue behind it
+        return None
+
+    def _queue(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
+        first = self.queued is None
+        self.queued = (kind, words, region)
+        self.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
+        if first:
+            self.notify(f"queued until {self._waiting_for() or 'ready'}: sent the moment it is ready "
+                        "(Esc takes it back)", timeout=4)
+        self.refresh_bindings()
+        self._kick_queue()
+
+    def _kick_queue(self) -> None:
+        """Send the queued instruction if the backend is ready now (or once the prewarm in flight ends)."""
+        if self.queued is None:
+            return
+        if self._backend_failed():
+            self._take_back("the backend did not start")
+            return
+        session = self.session
+        if session is None or session.client is None or session.connection in ("connecting", "loading"):
+            return  # the next connection change kicks again
+        self._send_queued()
+
+    @work(group="queue", exclusive=True, exit_on_error=False)
+    async def _send_queued(self) -> None:
+        session = self.session
+        while session.warming:
+            await session.warmed()
+        queued, self.queued = self.queued, None
+        if queued is None:
+            return  # taken back meanwhile
+        self.status.queued = ""
+        self.refresh_bindings()
+        await self._dispatch(*queued)
+
+    def _take_back(self, why: str = "") -> None:
+        queued, self.queued = self.queued, None
+        self.status.queued = ""
+        self.refresh_bindings()
+        if queued is None:
+            return
+        kind, words, _region = queued
+        words = f"?{words}" if kind == "ask" else words
+        prompt = self.prompt
+        if not prompt.value.strip():
+            prompt.value = words
+            prompt.cursor_position = len(words)
+            where = "back in the prompt"
+        else:
+            prompt.remember(words)  # the prompt has new words: keep those, ↑ brings this back
+            where = "in the history (↑)"
+        self.notify(f"{why + ': ' if why else ''}taken back, not sent; it is {where}",
+                    severity="warning" if why else "information", timeout=5)
+
+    def action_take_back(self) -> None:
+        self._take_back()
+
+    # ----- questions: a prose answer, the file untouched ----------------------------------------
+
+    async def _ask(self, question: str, region: tuple[int, int] | None) -> None:
+        from app.ask import Asking
+
+        session = self.session
+        if self.asking is not None and self.asking.active:
+            await self.asking.stop()
+        asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
+                        max_output_tokens=self.settings.max_output_tokens, temperature=self.settings.temperature,
+                        on_change=self._on_answer_changed)
+        self.asking = asking
+        about = f"lines {region[0] + 1}-{region[1]}" if region else "the whole file"
+        self.answer.begin(question, about)
+        self.status.state = "answering"
+        self.status.set_numbers(None, None, None)
+        self.refresh_bindings()
+        await asking.start(session.format, session.prompt_path, session.document.text, question, region)
+
+    def _on_answer_changed(self) -> None:
+        self._on_session_event(_ANSWER_CHANGED)  # drawn with the session's events, once per frame
+
+    def _show_answer(self, now: float) -> bool:
+        """Draw the answer; True when it just ended (the keys change)."""
+        asking = self.asking
+        answer = asking.answer if asking is not None else None
+        if answer is None:
+            return False
+        self.answer.show(status=answer.status, text=answer.text)
+        if answer.done or now - self._answer_shown >= STATS_S:
+            self._answer_shown = now
+            self.status.set_numbers(answer.ttft_s, answer.tokens_per_s, answer.tokens or None)
+        if answer.done and self.status.state == "answering":
+            self.status.state = self._state()
+            if answer.status == "error":
+                self.notify(f"no answer: {answer.reason}", severity="error", timeout=10)
+            return True
+        return False
+
+    async def action_ask(self) -> None:
+        text = self.prompt.value.strip()
+        if text:
+            await self._submit(text, ask=True)
+
+    async def action_do_it(self) -> None:
+        from app.ask import do_it_instruction
+
+        answer = self.asking.answer if self.asking is not None else None
+        if answer is None or not answer.answer_text:
+            return
+        self.answer.close()
+        instruction = do_it_instruction(answer.question, answer.answer_text)
+        self.refresh_bindings()
+        if self._waiting_for() is not None:
+            self._queue("edit", instruction, answer.region)
+            return
+        await self._dispatch("edit", instruction, answer.region)
+
+    def action_close_answer(self) -> None:
+        self.answer.close()
+        self.refresh_bindings()
 
     def region_for_send(self) -> tuple[int, int] | None:
         """The selection, else the block around the cursor the user placed; else None (the whole file).
@@ -600,6 +827,8 @@ class SteerApp(App):
         session = self.session
         if session is None or session.client is None or session.connection != "ready":
             return
+        if self.asking is not None and self.asking.active:
+            return  # the answer has the engine; a prewarm now would only wait behind it
         region = self.region_for_send()
         if region is not None:
             session.prewarm_region(region)
@@ -612,6 +841,11 @@ class SteerApp(App):
     # ----- actions ------------------------------------------------------------------------------
 
     async def action_stop(self) -> None:
+        asking = self.asking
+        if asking is not None and asking.active:
+            await asking.stop()
+            self.flush_now()
+            return
         session = self.session
         if session is None or session.state != "generating":
             return
@@ -627,7 +861,11 @@ class SteerApp(App):
         self.flush_now()
 
     def action_clear_selection(self) -> None:
-        if not self.code.clear_selection():
+        if self.code.clear_selection():
+            return
+        if self.answer.visible:
+            self.action_close_answer()
+        else:
             self.tests.remove_class("-visible")
 
     def action_accept_all(self) -> None:
@@ -752,7 +990,11 @@ class SteerApp(App):
             seen.add((b.key, b.action))
             app_keys.append((key, helps.get(b.action, b.description)))
         prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
-                                 "while generating: redirect with these words"),
+                                 "while generating or answering: redirect with these words; before the backend "
+                                 "is ready: queued, sent the moment it is (Esc takes it back)"),
+                       ("?question", "Ask instead of edit: a prose answer in a panel below the code, about the "
+                                     "selection or the block at the cursor; the file does not change (Ctrl+K: the "
+                                     "same without the ?); Ctrl+D then turns the answer into an edit"),
                        ("Up / Down", "Instruction history"),
                        ("/test", "Run the test command")]
         view_keys = [("Up / Down / PgUp / PgDn", "Move the cursor line"),

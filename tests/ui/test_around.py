@@ -159,7 +159,7 @@ async def test_help_lists_every_key_and_palette_every_action(sample, backends):
         assert type(app.screen).__name__ == "HelpScreen"
         listed = " ".join(k for _, keys in app.help_sections() for k, _ in keys)
         for key in ("Ctrl+y", "Ctrl+n", "Ctrl+z", "Ctrl+r", "Ctrl+t", "Ctrl+q", "escape", "Alt+down", "Alt+y",
-                    "Enter", "Ctrl+P", "f1"):
+                    "Enter", "Ctrl+P", "f1", "Ctrl+k", "Ctrl+d", "?question"):
             assert key in listed, key
         await pilot.press("escape")
         await pilot.pause()
@@ -168,10 +168,15 @@ async def test_help_lists_every_key_and_palette_every_action(sample, backends):
         await send_until_review(pilot, app)
         titles = {c.title for c in app.get_system_commands(app.screen)}
         for action, title, _ in ACTIONS:
-            if action in ("stop", "fix_tests", "toggle_tests", "follow", "redo", "undo", "clear_selection"):
-                continue  # offered only when they apply (checked below / elsewhere)
+            if action in ("stop", "fix_tests", "toggle_tests", "follow", "redo", "undo", "clear_selection",
+                          "take_back", "ask", "do_it", "close_answer"):
+                continue  # offered only when they apply (checked below / elsewhere: test_ask, test_queue)
             assert title in titles or action in ("quit", "help"), title
         assert "Stop generating" not in titles
+        app.prompt.value = "what does add do"
+        await pilot.pause()
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert "Ask about the code" in titles  # words in the prompt: they can be asked
 
 
 async def test_toggle_view_shows_unified_diff_then_raw_text(sample, backends):

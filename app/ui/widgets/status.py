@@ -1,4 +1,4 @@
-"""The status line: backend and model, connection, state, time to first token, tokens/s, tokens."""
+"""The status line: backend and model, connection, state, a queued instruction, time to first token, tokens/s, tokens."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class StatusLine(Widget):
     tps: reactive[float | None] = reactive(None)
     tokens: reactive[int | None] = reactive(None)
     extra: reactive[str] = reactive("")
+    queued: reactive[str] = reactive("")  # an instruction waiting for the backend (sent when it is ready)
 
     def __init__(self, *, mask_timings: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -47,7 +48,7 @@ class StatusLine(Widget):
                 return None
         conn_colour = {"ready": col("success", "green"), "lost": col("error", "red"),
                        "error": col("error", "red"), "none": col("error", "red")}.get(self.connection, col("warning", "yellow"))
-        state_colour = {"generating": col("warning", "yellow"), "interrupted": col("error", "red"),
+        state_colour = {"generating": col("warning", "yellow"), "answering": col("warning", "yellow"), "interrupted": col("error", "red"),
                         "review": col("success", "green"), "conflict": col("error", "red")}.get(self.state)
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f" {self.backend} ", style="bold")
@@ -58,6 +59,10 @@ class StatusLine(Widget):
         text.append("│ ")
         text.append(self.state, style=Style(bold=True, color=state_colour))
         text.append(" │ ")
+        if self.queued:
+            words = self.queued if len(self.queued) <= 32 else self.queued[:31] + "…"
+            text.append(f"queued: {words}", style=Style(bold=True, color=col("warning", "yellow")))
+            text.append(" (Esc takes it back) │ ")
         if self.mask_timings:
             text.append("ttft – │ – tok/s │ – tok")
         else:
