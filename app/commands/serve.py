@@ -39,11 +39,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", help=f"require 'Authorization: Bearer TOKEN' (or set {TOKEN_ENV})")
     parser.add_argument("--max-frame", type=int, default=16 * 1024 * 1024, help="largest frame/body in bytes")
     parser.add_argument("--max-in-flight", type=int, default=32, help="queued+running responses per connection")
+    _add_limit_arguments(parser)
     parser.add_argument("--tls-cert", help="serve wss:// and https:// with this certificate (PEM)")
     parser.add_argument("--tls-key", help="private key for --tls-cert (PEM)")
     parser.add_argument("--exit-with-stdin", action="store_true",
                         help="exit when standard input closes: a launcher holds the other end, so this "
                         "gateway never outlives the app that started it, even one that was killed")
+
+
+def _seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds >= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, not {value!r}")
+    return seconds
+
+
+def _add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The abuse limits: connections, time limits, the transcript store's byte budget."""
+    from app.server import gateway as gw
+    from app.server.transcripts import DEFAULT_MAX_BYTES
+
+    parser.add_argument("--max-connections", type=int, default=gw.DEFAULT_MAX_CONNECTIONS,
+                        help=f"connections served at once (default {gw.DEFAULT_MAX_CONNECTIONS}, and under the "
+                             "open-file limit); more are answered 503, /health still 200")
+    parser.add_argument("--head-timeout", type=_seconds, default=gw.DEFAULT_HEAD_TIMEOUT, metavar="SECONDS",
+                        help=f"a request head must arrive within this (default {gw.DEFAULT_HEAD_TIMEOUT:g}; 0: none)")
+    parser.add_argument("--body-timeout", type=_seconds, default=gw.DEFAULT_BODY_TIMEOUT, metavar="SECONDS",
+                        help=f"an HTTP body must arrive within this (default {gw.DEFAULT_BODY_TIMEOUT:g}; 0: none)")
+    parser.add_argument("--idle-timeout", type=_seconds, default=gw.DEFAULT_IDLE_TIMEOUT, metavar="SECONDS",
+                        help="close a connection with no response in flight after this "
+                             f"(default {gw.DEFAULT_IDLE_TIMEOUT:g}; 0: never)")
+    parser.add_argument("--store-mb", type=float, default=DEFAULT_MAX_BYTES / 2**20, metavar="MB",
+                        help="memory for finished transcripts (previous_response_id), oldest evicted first "
+                             f"(default {DEFAULT_MAX_BYTES / 2**20:g})")
 
 
 def build_engine(args):
@@ -76,6 +104,7 @@ def build_engine(args):
 async def _serve(args) -> int:
     import ssl
 
+    from app.netutil import redact
     from app.server.engines.base import EngineError
     from app.server.gateway import Gateway, GatewayError
 
@@ -103,22 +132,25 @@ async def _serve(args) -> int:
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)
-    gateway = Gateway(engine, token=token, max_frame=args.max_frame, max_in_flight=args.max_in_flight)
+    gateway = Gateway(engine, token=token, max_frame=args.max_frame, max_in_flight=args.max_in_flight,
+                      max_connections=args.max_connections, head_timeout=args.head_timeout,
+                      body_timeout=args.body_timeout, idle_timeout=args.idle_timeout,
+                      store_bytes=int(args.store_mb * 2**20))
     try:
         url = await gateway.start(args.host, args.port, ssl=context)
     except EngineError as exc:
-        print(f"steer serve: error: {exc.message} [{exc.code}]", file=sys.stderr, flush=True)
+        print(f"steer serve: error: {redact(exc.message)} [{exc.code}]", file=sys.stderr, flush=True)
         return 2
     except (GatewayError, OSError) as exc:
-        print(f"steer serve: error: {exc}", file=sys.stderr, flush=True)
+        print(f"steer serve: error: {redact(str(exc))}", file=sys.stderr, flush=True)
         return 2
     except Exception as exc:  # an engine that fails to load in its own way (e.g. a bad model file)
-        print(f"steer serve: error: the {engine.name} engine did not start: {type(exc).__name__}: {exc}",
-              file=sys.stderr, flush=True)
+        print(f"steer serve: error: the {engine.name} engine did not start: {type(exc).__name__}: "
+              f"{redact(str(exc))}", file=sys.stderr, flush=True)
         return 2
     serving = True
-    print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({engine.label}) "
-          f"model={engine.model_name}", flush=True)
+    print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({gateway.engine_label}) "
+          f"model={redact(engine.model_name)}", flush=True)
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(sig, stop.set)

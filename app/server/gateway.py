@@ -5,8 +5,17 @@ server-sent events), `POST /v1/responses/{id}/cancel` and `GET /health`. On a We
 responses on different `stream_id` lanes run side by side and one lane runs in order.
 `response.cancel` and `response.steer` reach the engine through its cancel event and by
 cancelling the task that pulls its deltas, so an engine that is waiting on I/O stops too.
-Finished transcripts are kept (bounded, in memory) so `previous_response_id` chains work
-across connections and transports; a restarted gateway answers `previous_response_not_found`.
+Finished transcripts are kept (bounded in count and bytes, in memory; app/server/transcripts.py)
+so `previous_response_id` chains work across connections and transports; an evicted one, or
+any after a restart, is answered `previous_response_not_found` (the client then replays).
+
+Abuse limits: a request head must arrive within `head_timeout` of its first byte (a new
+connection's first head within `head_timeout` of the connect), a body within `body_timeout`;
+a connection with no response in flight is closed after `idle_timeout`; at most
+`max_connections` are served at once (a few more are told 503, or answered /health). Every
+malformed request (bad JSON, nesting too deep, a number too long, a wrong type) is answered:
+an `error` event on a WebSocket that keeps serving, a 400 over HTTP. Nothing the gateway
+shows (health, events, logs, forwarded errors) carries URL userinfo or keys.
 """
 
 from __future__ import annotations
@@ -16,21 +25,47 @@ import hmac
 import itertools
 import json
 import logging
+import resource
 import ssl as ssl_module
 import threading
 import time
 import uuid
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass, field
 
-from app.netutil import is_loopback, set_nodelay
+from app.netutil import is_loopback, redact, set_nodelay
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.httpio import Buffered, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
+from app.server.httpio import Buffered, Deadline, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
+from app.server.transcripts import DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRIES, TranscriptStore
+
+
+class _Redacting(logging.Filter):
+    """Hides URL userinfo and keys in the gateway's log records, tracebacks included."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = redact(record.getMessage()), None
+        if record.exc_info:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_info = None
+        return True
+
 
 log = logging.getLogger("steer.gateway")
+log.addFilter(_Redacting())
 
 PATH = "/v1/responses"
 DEFAULT_MAX_FRAME = 16 * 1024 * 1024
+DEFAULT_MAX_CONNECTIONS = 512
+DEFAULT_HEAD_TIMEOUT = 10.0
+DEFAULT_BODY_TIMEOUT = 60.0
+DEFAULT_IDLE_TIMEOUT = 300.0
+# Connections over the cap that are still read (for /health) and told 503; any beyond are closed unread.
+OVERFLOW_CONNECTIONS = 32
+OVERFLOW_HEAD_TIMEOUT = 2.0
+# File descriptors left to everything else when the cap is fitted under RLIMIT_NOFILE.
+RESERVED_FDS = 128
+MAX_TOKENS_LIMIT = 2**31 - 1
+JSON_ERRORS = (ValueError, RecursionError)  # JSONDecodeError, UnicodeDecodeError, int digits limit; nesting
 ROLES = {"user", "assistant", "system", "developer"}
 
 
@@ -42,6 +77,25 @@ class BadRequest(Exception):
     def __init__(self, code: str, message: str, param: str | None = None):
         super().__init__(message)
         self.code, self.message, self.param = code, message, param
+
+
+def _shown(value) -> str:
+    """A short repr of a client's value for an error message (never the whole of a huge one)."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a very long integer"
+        return text if len(text) <= 80 else text[:77] + "..."
+    return f"a JSON {'array' if isinstance(value, list) else 'object' if isinstance(value, dict) else 'value'}"
+
+
+def _json_problem(exc: Exception) -> str:
+    """What is wrong with a JSON text, from the error json.loads raised."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} at position {exc.pos}"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"it is not UTF-8 ({exc.reason} at byte {exc.start})"
+    return "a number in it is too long" if "digits" in str(exc) else str(exc)[:200]
 
 
 def new_id() -> str:
@@ -60,9 +114,10 @@ def normalize_input(value) -> list[dict]:
             raise BadRequest("invalid_type", f"input[{i}] must be an object", f"input[{i}]")
         kind = item.get("type", "message")
         role = item.get("role")
-        if kind != "message" or role not in ROLES:
+        if kind != "message" or not isinstance(role, str) or role not in ROLES:
             raise BadRequest("invalid_value", f"input[{i}]: only message items with role user, assistant, system "
-                             f"or developer are supported (got type={kind!r}, role={role!r})", f"input[{i}]")
+                             f"or developer are supported (got type={_shown(kind)}, role={_shown(role)})",
+                             f"input[{i}]")
         content = item.get("content")
         if isinstance(content, list):
             texts = []
@@ -88,12 +143,6 @@ def _check(payload: dict, name: str, types, *, check=None, what: str = ""):
     if not isinstance(value, types) or (check is not None and not check(value)):
         raise BadRequest("invalid_type" if not isinstance(value, types) else "invalid_value", f"{name} must be {what}", name)
     return value
-
-
-@dataclass
-class Stored:
-    messages: list[dict]  # the prompt plus the output as a final assistant message
-    session_key: str
 
 
 @dataclass
@@ -139,15 +188,22 @@ class Gateway:
     """Serves one engine to any number of clients. `await start()` returns the WebSocket URL."""
 
     def __init__(self, engine: Engine, *, token: str | None = None, max_frame: int = DEFAULT_MAX_FRAME,
-                 max_in_flight: int = 32, store_size: int = 1024, allow_origins: bool = False):
+                 max_in_flight: int = 32, store_size: int = DEFAULT_MAX_ENTRIES, store_bytes: int = DEFAULT_MAX_BYTES,
+                 allow_origins: bool = False, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                 head_timeout: float | None = DEFAULT_HEAD_TIMEOUT, body_timeout: float | None = DEFAULT_BODY_TIMEOUT,
+                 idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT):
         self.engine = engine
         self.token = token or None
         self.max_frame = max_frame
         self.max_in_flight = max_in_flight  # queued + running responses per connection
-        self.store_size = store_size
         # Browsers send Origin; refusing it stops a web page from driving a loopback gateway.
         self.allow_origins = allow_origins
-        self.store: OrderedDict[str, Stored] = OrderedDict()
+        self.store = TranscriptStore(store_size, store_bytes)
+        self.max_connections = max_connections
+        self.head_timeout, self.body_timeout, self.idle_timeout = head_timeout, body_timeout, idle_timeout
+        self.connections = 0  # being served (under the cap)
+        self._overflow = 0  # over the cap, being told so
+        self._label = ("", "")  # the engine's label and its redacted form
         self.inflight: dict[str, Response] = {}
         self.server: asyncio.AbstractServer | None = None
         self.url = self.http_url = ""
@@ -165,6 +221,13 @@ class Gateway:
         if not self._engine_started:
             await self.engine.start()
             self._engine_started = True
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and self.max_connections > soft - RESERVED_FDS - OVERFLOW_CONNECTIONS:
+            # Past the descriptor limit accept() fails and nothing is answered, /health included.
+            fitted = max(8, soft - RESERVED_FDS - OVERFLOW_CONNECTIONS)
+            log.warning("serving at most %d connections (not %d): the open-file limit is %d",
+                        fitted, self.max_connections, soft)
+            self.max_connections = fitted
         self.server = await asyncio.start_server(self._serve_conn, host, port, ssl=ssl,
                                                  limit=self.max_frame + 65536)
         sock = self.server.sockets[0].getsockname()
@@ -192,25 +255,54 @@ class Gateway:
 
     # -- connections -----------------------------------------------------------------
 
+    @property
+    def engine_label(self) -> str:
+        """The engine's label as shown (health, events): URL userinfo and keys hidden."""
+        label = self.engine.label
+        if label != self._label[0]:
+            self._label = (label, redact(label))
+        return self._label[1]
+
     async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         self._conn_tasks.add(task)
         conn_id = f"c{next(self._conn_ids)}"
         set_nodelay(writer)
         buf = Buffered(reader)
+        deadline = Deadline(writer)
+        over = self.connections >= self.max_connections
+        if over:
+            self._overflow += 1
+        else:
+            self.connections += 1
         try:
+            if over:
+                await self._refuse_over_cap(buf, writer, deadline)
+                return
+            first = True
             while True:
+                # A new connection's first head must come within head_timeout; on a kept-alive
+                # one the wait for the next head is idle time. Once a head has begun, it must be
+                # complete within head_timeout, however slowly its bytes trickle in.
+                if first:
+                    deadline.arm(self.head_timeout, "head", self._head_expired(writer, buf))
+                else:
+                    deadline.arm(self.idle_timeout, "idle")
                 try:
-                    head = await buf.read_head()
+                    head = await buf.read_head(
+                        None if first else lambda: deadline.arm(self.head_timeout, "head",
+                                                                self._head_expired(writer, buf)))
                 except HttpError as exc:
                     writer.write(simple_response(exc.status, error_body(exc.code, exc.message), keep_alive=False))
                     break
+                first = False
                 if head is None:
                     break
+                deadline.disarm()
                 if head.is_upgrade:
-                    await self._serve_websocket(conn_id, head, buf, writer)
+                    await self._serve_websocket(conn_id, head, buf, writer, deadline)
                     break
-                if not await self._serve_http(conn_id, head, buf, writer):
+                if not await self._serve_http(conn_id, head, buf, writer, deadline):
                     break
         except (ConnectionError, OSError, asyncio.IncompleteReadError):
             pass
@@ -219,11 +311,48 @@ class Gateway:
         except Exception:  # one client's failure never takes the server down
             log.exception("connection %s failed", conn_id)
         finally:
+            deadline.disarm()
+            if over:
+                self._overflow -= 1
+            else:
+                self.connections -= 1
             self._conn_tasks.discard(task)
             try:
                 writer.close()
             except Exception:
                 pass
+
+    @staticmethod
+    def _head_expired(writer, buf: Buffered):
+        def expire() -> None:
+            if buf.buf:  # a head had begun: say why it ends (an empty connection is just closed)
+                writer.write(simple_response(408, error_body("request_timeout", "the request head took too long"),
+                                             keep_alive=False))
+        return expire
+
+    async def _refuse_over_cap(self, buf: Buffered, writer, deadline: Deadline) -> None:
+        """A connection over the cap: /health is still answered, anything else gets 503."""
+        if self._overflow > OVERFLOW_CONNECTIONS:
+            return  # closed unread: the descriptor is needed more than the courtesy
+        deadline.arm(min(self.head_timeout or OVERFLOW_HEAD_TIMEOUT, OVERFLOW_HEAD_TIMEOUT), "head")
+        try:
+            head = await buf.read_head()
+        except HttpError:
+            head = None
+        if head is not None and not head.is_upgrade and head.method == "GET" \
+                and head.path in ("/health", "/v1/health") and self._auth_problem(head) is None:
+            writer.write(simple_response(200, self._health(), keep_alive=False))
+        elif not deadline.expired:
+            writer.write(simple_response(503, error_body(
+                "too_many_connections", f"the gateway serves at most {self.max_connections} connections; "
+                "try again shortly"), keep_alive=False, extra={"Retry-After": "1"}))
+        deadline.arm(self.idle_timeout or OVERFLOW_HEAD_TIMEOUT, "idle")  # bounds the drain
+        await writer.drain()
+
+    def _health(self) -> dict:
+        return {"status": "ok", "engine": self.engine.name, "label": self.engine_label,
+                "model": self.engine.model_name, "connections": self.connections,
+                "max_connections": self.max_connections}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
         if head.header("origin") and not self.allow_origins:
@@ -237,15 +366,16 @@ class Gateway:
 
     # -- WebSocket -------------------------------------------------------------------
 
-    async def _serve_websocket(self, conn_id: str, head: Head, buf: Buffered, writer) -> None:
+    async def _serve_websocket(self, conn_id: str, head: Head, buf: Buffered, writer, deadline: Deadline) -> None:
         ws = WebSocket(buf, writer, self.max_frame)
         problem = self._auth_problem(head)
         if head.path != PATH:
-            problem = (404, "not_found", f"no WebSocket endpoint at {head.path}; use {PATH}")
+            problem = problem or (404, "not_found", f"no WebSocket endpoint at {head.path}; use {PATH}")
         if not ws.handshake(head, None if problem is None else (problem[0], problem[2])):
+            deadline.arm(self.idle_timeout, "idle")  # bounds the drain
             await writer.drain()
             return
-        session = WsSession(self, conn_id, ws)
+        session = WsSession(self, conn_id, ws, deadline)
         try:
             async for message in ws.messages():
                 await session.handle(message)
@@ -255,33 +385,40 @@ class Gateway:
 
     # -- HTTP ------------------------------------------------------------------------
 
-    async def _serve_http(self, conn_id: str, head: Head, buf: Buffered, writer) -> bool:
+    async def _serve_http(self, conn_id: str, head: Head, buf: Buffered, writer, deadline: Deadline) -> bool:
         """Answer one HTTP request; False when the connection must close."""
         keep = head.keep_alive
         problem = self._auth_problem(head)
+        if problem is not None:
+            keep = False  # refused before its body is read: the connection cannot go on
+        # Writing an answer to a client that does not read must not hold the connection forever.
+        deadline.arm(self.idle_timeout, "idle")
         if head.method == "GET" and head.path in ("/health", "/v1/health") and problem is None:
-            writer.write(simple_response(200, {"status": "ok", "engine": self.engine.name,
-                                               "label": self.engine.label, "model": self.engine.model_name},
-                                         keep_alive=keep))
+            writer.write(simple_response(200, self._health(), keep_alive=keep))
             await writer.drain()
             return keep
         body = b""
         length = head.header("content-length")
-        if head.method == "POST":
-            if not length.isdigit():
-                problem = problem or (411, "length_required", "POST needs a Content-Length body")
+        if head.method == "POST" and problem is None:
+            if not (length.isascii() and length.isdigit() and len(length) <= 18):
+                problem = (411, "length_required", "POST needs a Content-Length body")
                 keep = False
             elif int(length) > self.max_frame:
-                problem = problem or (413, "request_too_large", f"body over {self.max_frame} bytes")
+                problem = (413, "request_too_large", f"body over {self.max_frame} bytes")
                 keep = False
             else:
-                body = await buf.read_exact(int(length))
+                deadline.arm(self.body_timeout, "body")
+                try:
+                    body = await buf.read_exact(int(length))
+                except HttpError:
+                    return False  # the client went away (or the body limit passed) mid-body
+                deadline.arm(self.idle_timeout, "idle")
         if problem is None:
             if head.path == PATH and head.method == "POST":
                 if "json" not in head.header("content-type").lower():
                     problem = (415, "unsupported_media_type", "send Content-Type: application/json")
                 else:
-                    return await self._http_create(conn_id, head, body, buf, writer, keep)
+                    return await self._http_create(conn_id, head, body, buf, writer, keep, deadline)
             elif head.path.startswith(PATH + "/") and head.path.endswith("/cancel") and head.method == "POST":
                 rid = head.path[len(PATH) + 1:-len("/cancel")]
                 resp = self.inflight.get(rid)
@@ -301,19 +438,18 @@ class Gateway:
         await writer.drain()
         return keep
 
-    async def _http_create(self, conn_id, head, body, buf: Buffered, writer, keep) -> bool:
+    async def _http_create(self, conn_id, head, body, buf: Buffered, writer, keep, deadline: Deadline) -> bool:
         try:
-            payload = json.loads(body)
+            try:
+                payload = json.loads(body)
+            except JSON_ERRORS as exc:
+                raise BadRequest("invalid_json", f"the body is not valid JSON: {_json_problem(exc)}") from None
             if not isinstance(payload, dict):
                 raise BadRequest("invalid_request", "the body must be a JSON object")
             stream = payload.get("stream", False)
             if not isinstance(stream, bool):
                 raise BadRequest("invalid_type", "stream must be a boolean", "stream")
             resp = self.build_response(payload, f"http:{conn_id}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            writer.write(simple_response(400, error_body("invalid_json", "the body is not valid JSON"), keep_alive=keep))
-            await writer.drain()
-            return keep
         except BadRequest as exc:
             status = 404 if exc.code == "previous_response_not_found" else 400
             writer.write(simple_response(status, error_body(exc.code, exc.message), keep_alive=keep))
@@ -322,12 +458,16 @@ class Gateway:
         # A client that goes away mid-stream cancels the engine; bytes it sends meanwhile
         # (a pipelined request) are kept for the next head.
         async def watch():
-            data = await buf.reader.read(65536)
+            try:
+                data = await buf.reader.read(65536)
+            except (ConnectionError, OSError):  # a reset: as gone as a close
+                data = b""
             if data:
                 buf.buf += data
             else:
                 resp.stop()
         watcher = asyncio.create_task(watch())
+        deadline.disarm()  # a response in flight
         try:
             if stream:
                 sse = SseWriter(writer, keep)
@@ -339,12 +479,14 @@ class Gateway:
                     pass
                 final = await self.run(resp, discard)
                 body_obj = final.get("response") or final
+                deadline.arm(self.idle_timeout, "idle")
                 writer.write(simple_response(200, body_obj, keep_alive=keep))
                 await writer.drain()
         except (ConnectionError, OSError):
             resp.stop()
             return False
         finally:
+            deadline.arm(self.idle_timeout, "idle")
             if not watcher.done():
                 watcher.cancel()
                 await asyncio.wait({watcher})
@@ -361,7 +503,8 @@ class Gateway:
         prev = _check(payload, "previous_response_id", str, what="a string")
         stream_id = _check(payload, "stream_id", str, check=lambda v: 0 < len(v) <= 200,
                            what="a non-empty string of at most 200 characters")
-        max_out = _check(payload, "max_output_tokens", int, check=lambda v: v >= 1, what="an integer >= 1")
+        max_out = _check(payload, "max_output_tokens", int, check=lambda v: 1 <= v <= MAX_TOKENS_LIMIT,
+                         what=f"an integer from 1 to {MAX_TOKENS_LIMIT}")
         temperature = _check(payload, "temperature", (int, float), check=lambda v: 0 <= v <= 2,
                              what="a number between 0 and 2")
         event_id = _check(payload, "event_id", str, what="a string")
@@ -374,7 +517,6 @@ class Gateway:
             if stored is None:
                 raise BadRequest("previous_response_not_found",
                                  f"Previous response with id '{prev}' not found.", "previous_response_id")
-            self.store.move_to_end(prev)
             messages = [dict(m) for m in stored.messages]
             session_key = stored.session_key  # same chain, same engine cache slot
             if instructions is not None:
@@ -391,15 +533,13 @@ class Gateway:
                         float(temperature) if temperature is not None else None, generate, event_id)
 
     def _remember(self, resp: Response, output: str | None) -> None:
-        messages = resp.messages + ([{"role": "assistant", "content": output}] if output else [])
-        self.store[resp.id] = Stored(messages, resp.session_key)
-        while len(self.store) > self.store_size:
-            self.store.popitem(last=False)
+        self.store.put(resp.id, resp.messages + ([{"role": "assistant", "content": output}] if output else []),
+                       resp.session_key)
 
     def _envelope(self, resp: Response, status: str, **extra) -> dict:
         body = {"id": resp.id, "object": "response", "created_at": int(time.time()), "status": status,
                 "model": resp.model or self.engine.model_name, "previous_response_id": resp.previous_response_id,
-                "engine": self.engine.label}
+                "engine": self.engine_label}
         if resp.stream_id is not None:
             body["stream_id"] = resp.stream_id
         body.update(extra)
@@ -489,6 +629,8 @@ class Gateway:
             except Exception as exc:  # an engine bug must not kill the connection
                 log.error("engine %s failed", self.engine.name, exc_info=exc)
                 failure = EngineError("engine_error", f"{type(exc).__name__}: {exc}")
+            if failure is not None:
+                failure.message = redact(failure.message)
             resp.pump = None
             await self._close_quietly(agen)
         text = "".join(parts)
@@ -530,12 +672,25 @@ class Gateway:
 class WsSession:
     """The state of one WebSocket connection: its lanes and responses in flight."""
 
-    def __init__(self, gateway: Gateway, conn_id: str, ws: WebSocket):
+    def __init__(self, gateway: Gateway, conn_id: str, ws: WebSocket, deadline: Deadline):
         self.gw = gateway
         self.conn_id = conn_id
         self.ws = ws
         self.lanes: dict[str | None, Lane] = {}
-        self.responses: dict[str, Response] = {}  # this connection's responses, queued or running
+        # This connection's responses, queued or running, oldest first (a steer's successor
+        # takes the place of the newest).
+        self.responses: dict[str, Response] = {}
+        self.deadline = deadline
+        self._idle()
+
+    def _idle(self) -> None:
+        """(Re)start the idle limit if nothing is in flight: a connection that only holds a
+        descriptor, sends pings or trickles half a frame is closed when it runs out."""
+        if not self.responses:
+            self.deadline.arm(self.gw.idle_timeout, "idle", self._say_idle)
+
+    def _say_idle(self) -> None:
+        self.ws.close_now(1001, "idle timeout")
 
     async def error(self, code: str, message: str, param: str | None = None, *, event_id=None,
                     response_id=None, stream_id=None) -> None:
@@ -547,13 +702,24 @@ class WsSession:
         await self.ws.send_json(obj)
 
     async def handle(self, message: str | bytes) -> None:
+        try:
+            await self._handle(message)
+        except (ConnectionError, OSError):
+            raise
+        except Exception as exc:  # one bad event never ends the connection's other responses
+            log.exception("event on %s failed", self.conn_id)
+            await self.error("invalid_request", f"the event could not be handled ({type(exc).__name__})")
+        finally:
+            self._idle()
+
+    async def _handle(self, message: str | bytes) -> None:
         if isinstance(message, bytes):
             await self.error("unsupported_frame", "binary frames are not supported; send JSON text frames")
             return
         try:
             obj = json.loads(message)
-        except json.JSONDecodeError as exc:
-            await self.error("invalid_json", f"the frame is not valid JSON: {exc.msg} at position {exc.pos}")
+        except JSON_ERRORS as exc:
+            await self.error("invalid_json", f"the frame is not valid JSON: {_json_problem(exc)}")
             return
         if not isinstance(obj, dict):
             await self.error("invalid_event", "an event must be a JSON object with a 'type'")
@@ -568,7 +734,7 @@ class WsSession:
         elif kind == "response.steer":
             await self.steer(obj, event_id, sid)
         else:
-            await self.error("unknown_event_type", f"unknown event type {kind!r}; expected response.create, "
+            await self.error("unknown_event_type", f"unknown event type {_shown(kind)}; expected response.create, "
                              "response.cancel or response.steer", "type", event_id=event_id, stream_id=sid)
 
     async def create(self, obj: dict, event_id, sid) -> None:
@@ -582,6 +748,7 @@ class WsSession:
             await self.error(exc.code, exc.message, exc.param, event_id=event_id, stream_id=sid)
             return
         self.responses[resp.id] = resp
+        self.deadline.disarm()  # a response in flight
         lane = self.lanes.setdefault(resp.stream_id, Lane())
         lane.queue.append(resp)
         if lane.task is None or lane.task.done():
@@ -605,6 +772,7 @@ class WsSession:
                 self.responses.pop(resp.id, None)
                 if current is not None:
                     self.responses.pop(current.id, None)
+                self._idle()
 
     def _successor(self, old: Response, succ: Response) -> None:
         self.responses.pop(old.id, None)
@@ -616,7 +784,8 @@ class WsSession:
     async def cancel(self, obj: dict, event_id, sid) -> None:
         rid = obj.get("response_id")
         if rid is None or not isinstance(rid, str):
-            await self.error("missing_required_parameter", "response.cancel needs a response_id", "response_id",
+            await self.error("missing_required_parameter" if rid is None else "invalid_type",
+                             "response.cancel needs a response_id (a string)", "response_id",
                              event_id=event_id, stream_id=sid)
             return
         resp = self.responses.get(rid)
@@ -631,10 +800,18 @@ class WsSession:
 
     async def steer(self, obj: dict, event_id, sid) -> None:
         rid = obj.get("response_id") or obj.get("previous_response_id")
-        target = self.responses.get(rid) if isinstance(rid, str) else None
+        if rid is not None and not isinstance(rid, str):
+            await self.ws.send_json({"type": "response.steer.failed", "response_id": None, "event_id": event_id,
+                                     "error": {"code": "invalid_type", "message": "response_id must be a string",
+                                               "param": "response_id"}})
+            return
+        target = self.responses.get(rid) if rid is not None else None
         if target is None and rid is None:
-            lane = self.lanes.get(sid)
-            target = lane.current if lane else None
+            # No id (a client that steers before its response.created arrived, e.g. in the same
+            # write as its create): the newest response queued or running on this connection,
+            # on the steer's lane when it names one.
+            target = next((r for r in reversed(self.responses.values())
+                           if not r.done and (sid is None or r.stream_id == sid)), None)
         try:
             items = normalize_input(obj.get("input", []))
             if not items:

@@ -41,9 +41,48 @@ _encode = _make_encode()
 ws_text_frame = text_frame  # called with the payload alone: unmasked, server to client
 
 REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-           405: "Method Not Allowed", 411: "Length Required", 413: "Payload Too Large",
+           405: "Method Not Allowed", 408: "Request Timeout", 411: "Length Required", 413: "Payload Too Large",
            415: "Unsupported Media Type", 431: "Request Header Fields Too Large", 426: "Upgrade Required", 429: "Too Many Requests",
            500: "Internal Server Error", 503: "Service Unavailable"}
+
+
+class Deadline:
+    """One connection's current time limit (head, body or idle). When it passes, `on_expire`
+    may write a last word, then the transport is closed (aborted if the peer is not reading),
+    so whatever waits on the connection's reader sees its end. A limit of None or 0 is none."""
+
+    def __init__(self, writer: asyncio.StreamWriter):
+        self.writer = writer
+        self.expired: str | None = None  # the limit that passed, once one has
+        self._handle: asyncio.TimerHandle | None = None
+
+    def arm(self, seconds: float | None, reason: str, on_expire=None) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if seconds:
+            self._handle = asyncio.get_running_loop().call_later(seconds, self._fire, reason, on_expire)
+
+    def disarm(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _fire(self, reason: str, on_expire) -> None:
+        self._handle = None
+        self.expired = reason
+        transport = self.writer.transport
+        if transport.is_closing():
+            return
+        try:
+            if on_expire is not None:
+                on_expire()
+        except Exception:  # the last word is a courtesy; the close is what matters
+            pass
+        if transport.get_write_buffer_size():
+            transport.abort()
+        else:
+            transport.close()
 
 
 class HttpError(Exception):
@@ -83,7 +122,12 @@ class Buffered:
     reader: asyncio.StreamReader
     buf: bytearray = field(default_factory=bytearray)
 
-    async def read_head(self) -> Head | None:
+    async def read_head(self, on_start=None) -> Head | None:
+        """The next request head; None at the end of the stream. `on_start()` is called once
+        the head's first byte is here (the moment a head time limit starts)."""
+        if self.buf and on_start is not None:
+            on_start()
+            on_start = None
         while b"\r\n\r\n" not in self.buf:
             if len(self.buf) > MAX_HEAD:
                 raise HttpError(431, "head_too_large", "request head too large")
@@ -91,6 +135,9 @@ class Buffered:
             if not data:
                 return None
             self.buf += data
+            if on_start is not None:
+                on_start()
+                on_start = None
         end = self.buf.index(b"\r\n\r\n") + 4
         raw = bytes(self.buf[:end])
         del self.buf[:end]
@@ -342,6 +389,12 @@ class WebSocket(_Batched):
             kind, self._fragment_opcode, self._fragments = self._fragment_opcode, None, []
             return data.decode() if kind is Opcode.TEXT else data
         return None
+
+    def close_now(self, code: int, reason: str) -> None:
+        """Write a close frame now, without waiting (for a timer that closes the transport next)."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(code, reason)
+            self._flush()
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         if self.protocol.state is State.OPEN:

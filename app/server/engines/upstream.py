@@ -6,7 +6,10 @@ request (the HTTP connection goes, so the server stops generating). Upstream
 failures (HTTP errors, timeouts, a malformed or truncated stream) become
 EngineError with the upstream's own message, which the gateway sends as
 `response.failed`. The API key is read from the environment and only ever sent
-in the Authorization header.
+in the Authorization header. Credentials written into the URL (`http://user:pw@host/v1`,
+`?key=...`) are used but never shown: the label, repr and every error text carry the URL
+with them hidden, and upstream error bodies (a server may echo the request's headers)
+have the key and those credentials scrubbed.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ import json
 import os
 import threading
 from typing import AsyncIterator
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpx
 
 from app.server.engines.base import Engine, EngineError, EngineRequest, estimate_tokens
-from app.netutil import is_loopback_url
+from app.netutil import REDACTED, is_loopback_url, redact, url_secrets
 from app.transport.client import Secret
 
 # Which provider's usual variable to fall back on, by upstream host.
@@ -35,6 +38,22 @@ def key_from_env(base_url: str, var: str | None = None) -> str | None:
         if name and os.environ.get(name):
             return os.environ[name]
     return None
+
+
+def _split_userinfo(url: str) -> tuple[str, tuple[str, str] | None]:
+    """`url` without its userinfo, and that userinfo as (user, password) for Basic auth."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    return urlunsplit(parts._replace(netloc=hostport)), (unquote(user), unquote(password))
+
+
+def _endpoint(base_url: str, path: str) -> str:
+    """`path` under `base_url`, keeping the base's query (`?key=...`) after it, not inside it."""
+    parts = urlsplit(base_url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + path))
 
 
 def _upstream_message(status: int, body: bytes) -> str:
@@ -56,11 +75,15 @@ class UpstreamEngine(Engine):
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None, timeout: float = 60.0,
                  connect_timeout: float = 10.0):
-        self.base_url = base_url.rstrip("/")
+        # Requests go to the URL without its userinfo (sent as Basic auth instead, as httpx does
+        # for a URL carrying one), so no URL httpx builds, logs or raises with holds it.
+        self.base_url, self._basic_auth = _split_userinfo(base_url.rstrip("/"))
+        self.shown_url = redact(base_url.rstrip("/"))
         self.model = model
         self._api_key = Secret(api_key)
+        self._secrets = sorted({*url_secrets(base_url), *([api_key] if api_key else [])}, key=len, reverse=True)
         self.timeout = httpx.Timeout(connect=connect_timeout, read=timeout, write=timeout, pool=connect_timeout)
-        self.label = f"upstream {self.base_url} ({model})"
+        self.label = f"upstream {self.shown_url} ({model})"
         self._client: httpx.AsyncClient | None = None
         self._no_stream_options = False  # some servers reject stream_options; learnt on first refusal
 
@@ -69,7 +92,13 @@ class UpstreamEngine(Engine):
         return self.model
 
     def __repr__(self) -> str:
-        return f"UpstreamEngine({self.base_url!r}, {self.model!r})"
+        return f"UpstreamEngine({self.shown_url!r}, {self.model!r})"
+
+    def scrub(self, text: str) -> str:
+        """`text` without this engine's credentials: the key, URL userinfo, credential parameters."""
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return redact(text)
 
     async def start(self) -> None:
         headers = {"Accept": "text/event-stream"}
@@ -77,6 +106,7 @@ class UpstreamEngine(Engine):
             headers["Authorization"] = f"Bearer {self._api_key.get()}"
         # trust_env=False: a loopback upstream must not go through an HTTP proxy from the environment.
         self._client = httpx.AsyncClient(headers=headers, timeout=self.timeout,
+                                         auth=httpx.BasicAuth(*self._basic_auth) if self._basic_auth else None,
                                          trust_env=not is_loopback_url(self.base_url))
 
     async def close(self) -> None:
@@ -95,6 +125,18 @@ class UpstreamEngine(Engine):
         return body
 
     async def stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
+        # Every failure text passes through scrub(); closing the inner generator here (not at
+        # its garbage collection) keeps a cancel closing the upstream request at once.
+        inner = self._stream(request, cancel)
+        try:
+            async for delta in inner:
+                yield delta
+        except EngineError as exc:
+            raise EngineError(exc.code, self.scrub(exc.message)) from None
+        finally:
+            await inner.aclose()
+
+    async def _stream(self, request: EngineRequest, cancel: threading.Event) -> AsyncIterator[str]:
         if self._client is None:
             await self.start()
         # A guess, replaced by the upstream's own count when it sends one.
@@ -103,7 +145,8 @@ class UpstreamEngine(Engine):
             # A remote server's cache is not ours to warm; the prewarm still yields a chainable id.
             request.finish_reason = "stop"
             return
-        url = f"{self.base_url}/chat/completions"
+        url = _endpoint(self.base_url, "/chat/completions")
+        shown = _endpoint(self.shown_url, "/chat/completions")
         for attempt in range(2):
             try:
                 async with self._client.stream("POST", url, json=self._body(request)) as response:
@@ -118,12 +161,12 @@ class UpstreamEngine(Engine):
                         yield delta
                     return
             except httpx.TimeoutException as exc:
-                raise EngineError("upstream_timeout", f"upstream {url} timed out ({type(exc).__name__})") from None
+                raise EngineError("upstream_timeout", f"upstream {shown} timed out ({type(exc).__name__})") from None
             except httpx.HTTPError as exc:
                 if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
                     raise EngineError("upstream_disconnected",
-                                      f"upstream {url} closed the connection mid-response: {exc}") from None
-                raise EngineError("upstream_unreachable", f"cannot reach upstream {url}: {exc}") from None
+                                      f"upstream {shown} closed the connection mid-response: {exc}") from None
+                raise EngineError("upstream_unreachable", f"cannot reach upstream {shown}: {exc}") from None
 
     async def _read_sse(self, response: httpx.Response, request: EngineRequest, cancel: threading.Event):
         data_lines: list[str] = []
