@@ -89,9 +89,12 @@ class HeldPrewarm(PausingReplay):
         super().__init__(text, None)
         self.reading = asyncio.Event()
         self.read = asyncio.Event()
+        self.requests = []
 
     async def stream(self, request, cancel: threading.Event):
-        if not request.generate:
+        if request.generate:
+            self.requests.append(request)
+        else:
             self.reading.set()
             while not self.read.is_set() and not cancel.is_set():
                 await asyncio.sleep(0.005)
@@ -115,5 +118,32 @@ async def test_instruction_sent_while_the_prewarm_runs_waits_for_it(sample):
             engine.read.set()
             await wait_until(pilot, lambda: app.status.state == "review", what="the answer")
             assert engine.calls == 1 and app.queued is None
+    finally:
+        await b.close()
+
+
+async def test_instruction_sent_while_a_reload_is_read_waits_for_it(sample):
+    engine = HeldPrewarm(TWO_BLOCKS)
+    engine.read.set()  # the first prewarm goes through
+    b = await Backend(engine).start()
+    app = make_app(sample, settings(), client=b.client, watch=False, mask_timings=True)
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready"
+                             and not app.session.warming, what="ready")
+            engine.read.clear()
+            engine.reading.clear()
+            sample.write_text(sample.read_text() + "\n# changed on disk\n")
+            app.action_reload()  # what the watcher does: reload, then the model reads the new file
+            await wait_until(pilot, lambda: engine.reading.is_set(), what="the reload's prewarm")
+            app.prompt.value = "validate quantity"
+            await pilot.press("enter")
+            assert app.queued is not None and "queued: validate quantity" in status_text(app)
+            await pilot.pause(0.1)
+            assert engine.calls == 0
+            engine.read.set()
+            await wait_until(pilot, lambda: app.status.state == "review", what="the answer")
+            assert engine.calls == 1
+            assert "# changed on disk" in str(engine.requests[0].messages)  # the turn saw the reloaded file
     finally:
         await b.close()
