@@ -1,0 +1,434 @@
+"""Edit quality on public task sets with hidden tests: `steer edit` vs Aider driving the same model.
+
+Every task runs in a temp dir of its own: its `input` is written to a file, a real `steer edit`
+process (one `steer serve --engine local` child serves the whole run, reached through
+`--backend ws://...`, so the model loads once) or a real Aider process (against llama-cpp-python's
+own `llama_cpp.server` on the same GGUF, threads and context) edits it with the task's
+instruction, and the edited file plus "\\n\\n" plus the task's test runs as a script (20 s limit,
+its own temp dir): exit status 0 is a pass (../shared/editbench/README.md).
+
+Aider (aider-chat 0.86, Apache-2.0) is never a dependency of steer: the bench installs it into a
+venv of its own under the user cache dir (`~/.cache/steer/bench/aider-venv`), and the server's
+web dependencies into another (`llama-server-venv`, which sees llama-cpp-python through a .pth).
+
+Outcomes: passed; failed (the file changed, the test fails); refused (steer exit 1 with the file
+untouched, or Aider reported an edit it could not apply); unchanged (the answer changed nothing);
+error (backend error, timeout). One JSON line per task goes to --out so two runs compare task by task
+(`--compare A.jsonl B.jsonl`).
+
+`python -m bench editbench [--set humanevalfix|polyglot|usertasks|all] [--limit N] [--only IDS]
+ [--tool steer|aider|both] [--threads T] [--out FILE.jsonl] [--compare A B]`
+Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import difflib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.table import percentile, print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl"}
+ALL_SETS = ("humanevalfix", "polyglot", "usertasks")
+AIDER_SPEC = "aider-chat==0.86.*"
+SERVER_DEPS = ["uvicorn", "fastapi", "sse-starlette", "starlette-context", "pydantic-settings"]
+MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
+N_CTX = 16384  # the embedded engine's context window (app/server/engines/local.py DEFAULT_CTX)
+TEST_TIMEOUT_S = 20
+TOOL_TIMEOUT_S = 600
+OUTCOMES = ("passed", "failed", "refused", "unchanged", "error")
+# Aider's own words when an answer's edits could not be applied (it exits 0 either way).
+_AIDER_REFUSED = re.compile(r"did not conform to the edit format|SearchReplaceNoExactMatch|Failed to apply edit|"
+                            r"malformed|UnifiedDiffNoMatch|doesn't match|Only \d+ reflections allowed", re.I)
+_AIDER_ERROR = re.compile(r"litellm\.\w*Error|APIConnectionError|Traceback \(most recent call last\)", re.I)
+
+
+# ------------------------------------------------------------------ tasks
+
+
+def editbench_dir() -> Path:
+    return Path(os.environ.get("STEER_EDITBENCH_DIR") or ROOT.parent / "shared" / "editbench")
+
+
+def load_set(name: str) -> list[dict]:
+    """The tasks of one set: task_id, instruction, input, test, file (the name the file gets)."""
+    if name == "usertasks":
+        from bench.usertasks import load
+
+        return load()
+    path = editbench_dir() / SETS[name]
+    tasks = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        t = json.loads(line)
+        meta = t.get("meta") or {}
+        fname = meta.get("file_name") or f"{meta.get('entry_point') or 'solution'}.py"
+        tasks.append({"task_id": t["task_id"], "instruction": t["instruction"], "input": t["input"],
+                      "test": t["test"], "file": fname})
+    return tasks
+
+
+def judge(edited: str, test: str) -> tuple[bool, str]:
+    """Run edited + "\\n\\n" + test as a script in its own temp dir: (passed, last line of its error)."""
+    with tempfile.TemporaryDirectory(prefix="editbench-judge-") as tmp:
+        prog = Path(tmp) / "prog.py"
+        prog.write_text(edited + "\n\n" + test, encoding="utf-8")
+        try:
+            proc = subprocess.run([sys.executable, str(prog)], cwd=tmp, capture_output=True, text=True,
+                                  timeout=TEST_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return False, f"test timed out ({TEST_TIMEOUT_S} s)"
+    if proc.returncode == 0:
+        return True, ""
+    lines = (proc.stderr or proc.stdout).strip().splitlines()
+    return False, (lines[-1] if lines else f"exit {proc.returncode}")[:160]
+
+
+def _diff(old: str, new: str, name: str) -> str:
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{name}", f"b/{name}"))
+
+
+# ------------------------------------------------------------------ steer
+
+
+class Steer:
+    """One `steer serve --engine local` child for the run; a `steer edit` process per task."""
+
+    name = "steer"
+
+    def __init__(self, threads: int):
+        self.threads = threads
+        self.gateway = None
+        self.url = ""
+
+    def start(self) -> None:
+        from app.transport.launcher import GatewayProcess
+
+        # The child's pipes belong to this loop: it stays open until stop().
+        self.loop = asyncio.new_event_loop()
+        self.gateway = self.loop.run_until_complete(
+            GatewayProcess.start(["--engine", "local", "--threads", str(self.threads)], timeout=900))
+        self.url = self.gateway.url
+
+    def stop(self) -> None:
+        if self.gateway is not None:
+            self.loop.run_until_complete(self.gateway.stop())
+            self.loop.close()
+            self.gateway = None
+
+    def run(self, task: dict, workdir: Path) -> dict:
+        target = workdir / task["file"]
+        cmd = [sys.executable, "-m", "app", "edit", task["file"], "-m", task["instruction"], "--json",
+               "--backend", self.url]
+        env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+        for k in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL"):
+            env.pop(k, None)
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir, timeout=TOOL_TIMEOUT_S,
+                                  stdin=subprocess.DEVNULL)
+            code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+        except subprocess.TimeoutExpired:
+            code, stdout, stderr = None, "", "timed out"
+        seconds = time.perf_counter() - t0
+        try:
+            res = json.loads(stdout)
+        except json.JSONDecodeError:
+            res = {"reason": (stderr.strip().splitlines() or ["no output"])[-1]}
+        edited = target.read_text(encoding="utf-8")
+        changed = edited != task["input"]
+        status = res.get("status")
+        if changed:
+            outcome = None  # the judge decides
+        elif code == 1 and status == "no_change":
+            outcome = "unchanged"
+        elif code == 1:
+            outcome = "refused"
+        elif code == 0:
+            outcome = "unchanged"
+        else:
+            outcome = "error"
+        return {"outcome": outcome, "edited": edited, "seconds": seconds, "exit": code, "status": status,
+                "attempts": res.get("attempts"), "tokens": res.get("tokens"), "ttft_s": res.get("ttft_s"),
+                "format": res.get("format"), "reason": (res.get("reason") or "")[:300],
+                "answer": (res.get("answer") or "")[-4000:]}
+
+
+# ------------------------------------------------------------------ aider
+
+
+def _bench_cache() -> Path:
+    from app.config import cache_dir
+
+    return cache_dir() / "bench"
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _base_python() -> str:
+    # A venv made from inside a venv should start from the real interpreter, not the venv's.
+    return getattr(sys, "_base_executable", None) or sys.executable
+
+
+def ensure_aider() -> Path:
+    """Aider in its own venv under the cache dir (installed on first use: minutes)."""
+    venv = _bench_cache() / "aider-venv"
+    exe = venv / "bin" / "aider"
+    if exe.exists():
+        return exe
+    print(f"editbench: installing {AIDER_SPEC} into {venv} (first run only)", file=sys.stderr, flush=True)
+    subprocess.run([_base_python(), "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(_venv_python(venv)), "-m", "pip", "install", "-q", AIDER_SPEC], check=True)
+    return exe
+
+
+def ensure_llama_server() -> Path:
+    """A python that can run `-m llama_cpp.server`: llama-cpp-python from this interpreter (through a
+    .pth file) plus the server's web dependencies in a venv of the bench's own."""
+    import llama_cpp
+
+    site = Path(llama_cpp.__file__).resolve().parents[1]
+    venv = _bench_cache() / "llama-server-venv"
+    py = _venv_python(venv)
+    probe = "import uvicorn, fastapi, sse_starlette, starlette_context, pydantic_settings, llama_cpp.server.app"
+    if py.exists() and subprocess.run([str(py), "-c", probe], capture_output=True).returncode == 0:
+        return py
+    print(f"editbench: installing llama_cpp.server's dependencies into {venv}", file=sys.stderr, flush=True)
+    subprocess.run([_base_python(), "-m", "venv", str(venv)], check=True)
+    own = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    # Appended after the venv's own site-packages: its web packages win, llama_cpp comes from here.
+    Path(own, "_steer_llama_cpp.pth").write_text(str(site) + "\n", encoding="utf-8")
+    subprocess.run([str(py), "-m", "pip", "install", "-q", *SERVER_DEPS], check=True)
+    subprocess.run([str(py), "-c", probe], check=True)
+    return py
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Aider:
+    """llama_cpp.server on the same GGUF and threads for the run; an `aider --message` process per task."""
+
+    name = "aider"
+
+    def __init__(self, threads: int, model_path: str):
+        self.threads = threads
+        self.model_path = model_path
+        self.proc = None
+        self.base = ""
+        self.exe = None
+        self.version = ""
+
+    def start(self) -> None:
+        self.exe = ensure_aider()
+        self.version = subprocess.run([str(self.exe), "--version"], capture_output=True, text=True).stdout.strip()
+        py = ensure_llama_server()
+        port = _free_port()
+        self.log = tempfile.TemporaryFile(mode="w+")
+        cmd = [str(py), "-m", "llama_cpp.server", "--model", self.model_path, "--model_alias", MODEL_ALIAS,
+               "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads), "--n_ctx", str(N_CTX),
+               "--host", "127.0.0.1", "--port", str(port)]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{port}/v1"
+        import urllib.request
+
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                raise RuntimeError(f"llama_cpp.server exited: {self.log.read()[-800:]}")
+            try:
+                with urllib.request.urlopen(self.base + "/models", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError("llama_cpp.server did not start in 300 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def run(self, task: dict, workdir: Path) -> dict:
+        target = workdir / task["file"]
+        # Aider's defaults (edit format, lint, prompts) for this model; the flags only make it
+        # non-interactive and offline (no git, no update check, no URL scraping, no analytics).
+        cmd = [str(self.exe), "--model", f"openai/{MODEL_ALIAS}", "--openai-api-base", self.base,
+               "--openai-api-key", "sk-local", "--yes-always", "--no-git", "--no-auto-commits",
+               "--analytics-disable", "--no-check-update", "--no-show-model-warnings", "--no-pretty",
+               "--no-show-release-notes", "--no-detect-urls", "--no-suggest-shell-commands", "--no-fancy-input",
+               "--message", task["instruction"], task["file"]]
+        env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", NO_COLOR="1", TERM="dumb")
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir, timeout=TOOL_TIMEOUT_S,
+                                  stdin=subprocess.DEVNULL)
+            code, out = proc.returncode, proc.stdout + proc.stderr
+        except subprocess.TimeoutExpired as exc:
+            code, out = None, (exc.stdout or b"").decode("utf-8", "replace") if isinstance(exc.stdout, bytes) else ""
+        seconds = time.perf_counter() - t0
+        edited = target.read_text(encoding="utf-8") if target.exists() else ""
+        m = re.search(r"with (\S+) edit format", out)
+        fmt = m.group(1) if m else None
+        changed = edited != task["input"]
+        if changed:
+            outcome = None
+        elif code is None or code != 0 or _AIDER_ERROR.search(out):
+            outcome = "error"
+        elif _AIDER_REFUSED.search(out):
+            outcome = "refused"
+        else:
+            outcome = "unchanged"
+        return {"outcome": outcome, "edited": edited, "seconds": seconds, "exit": code, "status": None,
+                "attempts": None, "tokens": None, "ttft_s": None, "format": fmt, "reason": "",
+                "answer": out[-4000:]}
+
+
+# ------------------------------------------------------------------ run
+
+
+def run_one(tool, task: dict, set_name: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix="editbench-") as tmp:
+        workdir = Path(tmp)
+        (workdir / task["file"]).write_text(task["input"], encoding="utf-8")
+        r = tool.run(task, workdir)
+    if r["outcome"] is None:
+        ok, why = judge(r["edited"], task["test"])
+        r["outcome"] = "passed" if ok else "failed"
+        r["test_error"] = why
+    row = {"set": set_name, "task_id": task["task_id"], "tool": tool.name, "outcome": r["outcome"],
+           "seconds": round(r["seconds"], 2), "exit": r["exit"], "attempts": r["attempts"], "status": r["status"],
+           "format": r["format"], "tokens": r["tokens"], "ttft_s": r["ttft_s"], "reason": r["reason"],
+           "test_error": r.get("test_error", ""), "diff": _diff(task["input"], r["edited"], task["file"])[:6000],
+           "answer": r["answer"]}
+    return row
+
+
+def summarize(rows: list[dict], set_name: str, tools: list[str]) -> None:
+    table = []
+    for tool in tools:
+        mine = [r for r in rows if r["tool"] == tool and r["set"] == set_name]
+        if not mine:
+            continue
+        secs = [r["seconds"] for r in mine]
+        counts = {k: sum(r["outcome"] == k for r in mine) for k in OUTCOMES}
+        fmts = sorted({r["format"] or "?" for r in mine})
+        table.append([tool, len(mine), counts["passed"], f"{100 * counts['passed'] / len(mine):.0f}%", counts["failed"],
+                      counts["refused"], counts["unchanged"], counts["error"], statistics.median(secs),
+                      percentile(secs, 90), ",".join(fmts)])
+    print_table(f"editbench {set_name}", ["tool", "tasks", "passed", "pass %", "applied, failing", "refused",
+                                          "unchanged", "error", "median s", "p90 s", "format"], table)
+
+
+def compare(a_path: str, b_path: str) -> int:
+    """Task by task: which outcomes differ between two JSONL runs (per tool)."""
+    def load(p):
+        return {(r["set"], r["task_id"], r["tool"]): r for r in map(json.loads, Path(p).read_text().splitlines()) if r}
+
+    a, b = load(a_path), load(b_path)
+    rows = []
+    for key in sorted(set(a) & set(b), key=lambda k: (k[0], k[2], k[1])):
+        if a[key]["outcome"] != b[key]["outcome"]:
+            rows.append([key[0], key[2], key[1], a[key]["outcome"], b[key]["outcome"]])
+    print_table(f"outcomes that differ: {a_path} -> {b_path}", ["set", "tool", "task", "A", "B"], rows)
+    for tool in sorted({k[2] for k in set(a) & set(b)}):
+        common = [k for k in set(a) & set(b) if k[2] == tool]
+        pa = sum(a[k]["outcome"] == "passed" for k in common)
+        pb = sum(b[k]["outcome"] == "passed" for k in common)
+        print(f"{tool}: {len(common)} common tasks, passed {pa} -> {pb}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="humanevalfix", choices=(*ALL_SETS, "all"))
+    parser.add_argument("--limit", type=int, help="the first N tasks of each set")
+    parser.add_argument("--only", help="comma-separated task ids")
+    parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both"))
+    parser.add_argument("--threads", type=int, default=2, help="model threads, the same for both tools")
+    parser.add_argument("--out", help="JSONL file, one line per task (default: under the cache dir)")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two JSONL runs and exit")
+    args = parser.parse_args(argv if argv is not None else [])
+    if args.compare:
+        return compare(*args.compare)
+    try:
+        import llama_cpp  # noqa: F401
+    except ImportError:
+        print("bench editbench: the local extra is missing (pip install 'steer-tui[local]')", file=sys.stderr)
+        return 2
+    from app.server import model_store
+
+    sets = list(ALL_SETS) if args.set == "all" else [args.set]
+    work = {s: load_set(s) for s in sets}
+    if args.only:
+        wanted = set(args.only.split(","))
+        work = {s: [t for t in ts if t["task_id"] in wanted] for s, ts in work.items()}
+    if args.limit:
+        work = {s: ts[: args.limit] for s, ts in work.items()}
+    out_path = Path(args.out) if args.out else _bench_cache() / f"editbench-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+
+    model_path = str(model_store.ensure_model(progress=True))
+    tools = []
+    if args.tool in ("steer", "both"):
+        tools.append(Steer(args.threads))
+    if args.tool in ("aider", "both"):
+        tools.append(Aider(args.threads, model_path))
+    rows: list[dict] = []
+    try:
+        for tool in tools:
+            tool.start()
+        if any(isinstance(t, Aider) for t in tools):
+            aider = next(t for t in tools if isinstance(t, Aider))
+            print(f"editbench: {aider.version} on llama_cpp.server {aider.base}", file=sys.stderr)
+        print(f"editbench: model {os.path.basename(model_path)}, {args.threads} threads, loadavg "
+              f"{open('/proc/loadavg').read().split()[:3] if os.path.exists('/proc/loadavg') else '?'}",
+              file=sys.stderr, flush=True)
+        with out_path.open("a", encoding="utf-8") as out:
+            for set_name, tasks in work.items():
+                for task in tasks:
+                    # Interleaved: each task through every tool back to back, so load hits them alike.
+                    for tool in tools:
+                        row = run_one(tool, task, set_name)
+                        rows.append(row)
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        print(f"{set_name} {task['task_id']} {tool.name}: {row['outcome']} {row['seconds']:.1f}s "
+                              f"exit={row['exit']} {row['format'] or ''} {(row['reason'] or row['test_error'])[:80]}",
+                              file=sys.stderr, flush=True)
+    finally:
+        for tool in tools:
+            tool.stop()
+    for set_name in work:
+        summarize(rows, set_name, [t.name for t in tools])
+    load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else "?"
+    print(f"\nper-task results: {out_path}; loadavg at the end {load}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
