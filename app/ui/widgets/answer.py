@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.markdown import Markdown
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +17,32 @@ STATUS_TEXT = {
     "cut_off": "cut off · Ctrl+D turns it into an edit · Esc closes",
     "error": "failed · Esc closes",
 }
+
+
+_BLOCK_OPEN = re.compile(r"^\s*<{5,9}\s*SEARCH\b")
+_BLOCK_CLOSE = re.compile(r"^\s*>{5,9}\s*REPLACE\b")
+
+
+def readable(text: str) -> str:
+    """The answer as markdown to draw: an edit block written outside a code fence (small models
+    trained on edits do that) is drawn as code, not as headings and quotes."""
+    if "<<<<<" not in text:
+        return text
+    out: list[str] = []
+    fenced = block = False
+    for line in text.split("\n"):
+        if not block and line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and not block and _BLOCK_OPEN.match(line):
+            out.append("```")
+            block = True
+        out.append(line)
+        if block and _BLOCK_CLOSE.match(line):
+            out.append("```")
+            block = False
+    if block:
+        out.append("```")  # still streaming: close it for now
+    return "\n".join(out)
 
 
 class AnswerPanel(Vertical):
@@ -59,6 +87,7 @@ class AnswerPanel(Vertical):
         """Draw the answer so far (markdown) and its state; keeps the end in view while it grows."""
         if about is not None:
             self._about = about
+        ended = status != self.status and status != "asking"
         if status != self.status or about is not None:
             self.status = status
             title = Text()
@@ -69,9 +98,11 @@ class AnswerPanel(Vertical):
             self._title.update(title)
         if text != self.text or not text:
             self.text = text
-            self._body.update(Markdown(text) if text.strip() else Text("…", style="dim"))
+            self._body.update(Markdown(readable(text)) if text.strip() else Text("…", style="dim"))
             if status == "asking":
                 self._scroll.scroll_end(animate=False)
+        if ended:
+            self._scroll.scroll_end(animate=False)  # where it was followed to: its end, laid out
 
     def close(self) -> None:
         self.remove_class("-visible")
