@@ -25,13 +25,17 @@ import hmac
 import itertools
 import json
 import logging
-import resource
 import ssl as ssl_module
 import threading
 import time
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
+
+try:
+    import resource
+except ImportError:  # not on Windows: there is no descriptor limit to fit the cap under
+    resource = None
 
 from app.netutil import is_loopback, redact, set_nodelay
 from app.server.engines.base import Engine, EngineError, EngineRequest
@@ -43,10 +47,13 @@ class _Redacting(logging.Filter):
     """Hides URL userinfo and keys in the gateway's log records, tracebacks included."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = redact(record.getMessage()), None
-        if record.exc_info:
-            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
-            record.exc_info = None
+        try:
+            record.msg, record.args = redact(record.getMessage()), None
+            if record.exc_info:
+                record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+                record.exc_info = None
+        except Exception:  # a record that cannot be formatted: its handler reports that, as usual
+            pass
         return True
 
 
@@ -125,7 +132,11 @@ def normalize_input(value) -> list[dict]:
                 if not isinstance(part, dict) or part.get("type") not in ("input_text", "output_text", "text"):
                     raise BadRequest("invalid_value", f"input[{i}].content: only text parts are supported",
                                      f"input[{i}].content")
-                texts.append(str(part.get("text") or ""))
+                text = part.get("text")
+                if text is not None and not isinstance(text, str):
+                    raise BadRequest("invalid_type", f"input[{i}].content: a part's text must be a string",
+                                     f"input[{i}].content")
+                texts.append(text or "")
             content = "".join(texts)
         elif not isinstance(content, str):
             raise BadRequest("invalid_type", f"input[{i}].content must be a string or a list of text parts",
@@ -221,8 +232,8 @@ class Gateway:
         if not self._engine_started:
             await self.engine.start()
             self._engine_started = True
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-        if soft != resource.RLIM_INFINITY and self.max_connections > soft - RESERVED_FDS - OVERFLOW_CONNECTIONS:
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if resource is not None else -1
+        if soft >= 0 and self.max_connections > soft - RESERVED_FDS - OVERFLOW_CONNECTIONS:
             # Past the descriptor limit accept() fails and nothing is answered, /health included.
             fitted = max(8, soft - RESERVED_FDS - OVERFLOW_CONNECTIONS)
             log.warning("serving at most %d connections (not %d): the open-file limit is %d",
@@ -449,7 +460,14 @@ class Gateway:
             stream = payload.get("stream", False)
             if not isinstance(stream, bool):
                 raise BadRequest("invalid_type", "stream must be a boolean", "stream")
-            resp = self.build_response(payload, f"http:{conn_id}")
+            try:
+                resp = self.build_response(payload, f"http:{conn_id}")
+            except BadRequest:
+                raise
+            except Exception as exc:  # answered like the WebSocket's catch-all: a 400, and a log line
+                log.exception("request on %s failed", conn_id)
+                raise BadRequest("invalid_request", f"the request could not be handled ({type(exc).__name__})") \
+                    from None
         except BadRequest as exc:
             status = 404 if exc.code == "previous_response_not_found" else 400
             writer.write(simple_response(status, error_body(exc.code, exc.message), keep_alive=keep))

@@ -101,6 +101,8 @@ BAD_FRAMES = [
     ('{"type":"response.create","input":"hi","max_output_tokens":' + "9" * 4000 + "}", "invalid_value"),
     ('{"type":"response.create","input":[{"role":' + "[" * 500 + "]" * 500 + ',"content":"x"}]}', "invalid_value"),
     ('{"type":' + "[" * 300 + "]" * 300 + "}", "unknown_event_type"),
+    ('{"type":"response.create","input":[{"role":"user","content":[{"type":"input_text","text":'
+     + "[" * 300 + "]" * 300 + "}]}]}", "invalid_type"),
     ('{"type":"response.cancel","response_id":{"a":1}}', "invalid_type"),
     ("[1, 2]", "invalid_event"),
     ("\"\\ud800\"", "invalid_event"),
@@ -138,7 +140,10 @@ async def test_bad_json_on_a_websocket_is_an_error_event_and_the_connection_keep
     ('{"input":"hi","stream":"yes"}', "invalid_type"),
     ('{"input":"hi","max_output_tokens":' + "9" * 4000 + "}", "invalid_value"),
     ("[]", "invalid_request"),
-], ids=["deep", "5000-digit-int", "not-utf8", "object-input", "string-stream", "4000-digit-int", "array"])
+    ('{"input":[{"role":"user","content":[{"type":"input_text","text":' + "[" * 300 + "]" * 300 + "}]}]}",
+     "invalid_type"),
+], ids=["deep", "5000-digit-int", "not-utf8", "object-input", "string-stream", "4000-digit-int", "array",
+        "nested-part-text"])
 async def test_bad_json_over_http_is_a_400_and_the_connection_goes_on(gateway_factory, body, code):
     gw, _ = await gateway_factory()
     status, _, answer, conn = await http(gw.port, post(body))
@@ -264,6 +269,46 @@ async def test_the_connection_cap_refuses_with_503_and_still_answers_health(gate
     assert status == 200 and answer["status"] == "completed"
     for _, writer in held[1:]:
         writer.close()
+
+
+async def test_health_is_answered_while_a_flood_holds_more_connections_than_descriptors(tmp_path):
+    # A real `steer serve` with 200 file descriptors and a cap asked for far above that: it fits
+    # the cap under the limit, so 250 held connections never exhaust its descriptors (past the
+    # limit accept() fails and nothing at all is answered).
+    import resource
+
+    replay = tmp_path / "answer.txt"
+    replay.write_text("ok")
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(replay), "--port", "0",
+        "--max-connections", "5000", "--head-timeout", "60", "--exit-with-stdin", cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard)))
+    held = []
+    try:
+        line = (await within(proc.stdout.readline(), 60)).decode()
+        port = int(line.split()[3].rsplit(":", 1)[1].split("/")[0])
+        for _ in range(250):
+            held.append(await within(asyncio.open_connection("127.0.0.1", port), 10))
+        answer = None
+        for _ in range(50):  # bounded: over-cap connections are let go within about 2 s
+            try:
+                status, _, answer, conn = await asyncio.wait_for(http(port, HEALTH), 1)
+                conn[1].close()
+                if status == 200:
+                    break
+            except (asyncio.TimeoutError, ConnectionError, asyncio.IncompleteReadError):
+                pass
+            await asyncio.sleep(0.2)
+        assert answer and answer.get("status") == "ok", answer
+        assert answer["max_connections"] == 200 - 128 - 32 and answer["connections"] == answer["max_connections"]
+    finally:
+        for _, writer in held:
+            writer.close()
+        proc.stdin.close()
+        await within(proc.wait(), 20)
+    assert b"serving at most 40 connections" in await proc.stderr.read()
 
 
 # -- transcripts bounded in bytes -------------------------------------------------------------
