@@ -131,6 +131,7 @@ class TurnResult:
     hunks: int = 0
     already_applied: bool = False
     raw_text: str = ""
+    draft_accepted: int = 0  # output tokens that came from accepted speculative drafts (local engine)
 
 
 class SessionError(Exception):
@@ -708,6 +709,7 @@ class Session:
         usage = getattr(stats, "usage", None) or {}
         result.ttft_s = ttft if ttft is not None else self._ttft
         result.tokens = int(usage.get("output_tokens") or self._tokens)
+        result.draft_accepted = int((usage.get("output_tokens_details") or {}).get("accepted_prediction_tokens") or 0)
         elapsed = time.perf_counter() - (self._t0 + (result.ttft_s or 0))
         result.tokens_per_s = rate if rate else (self._tokens / elapsed if elapsed > 0 and self._tokens > 1 else None)
         result.raw_text = self.raw_text

@@ -391,6 +391,7 @@ class SteerApp(App):
             elif name == "TurnEnded":
                 result = ev.result
                 bindings = True
+                self.status.drafted = result.draft_accepted or None
                 if result.status == "refused":
                     self.notify(f"edit refused: {result.reason}", severity="error", timeout=10)
                 elif result.status == "error":

@@ -23,6 +23,7 @@ class StatusLine(Widget):
     ttft: reactive[float | None] = reactive(None)
     tps: reactive[float | None] = reactive(None)
     tokens: reactive[int | None] = reactive(None)
+    drafted: reactive[int | None] = reactive(None)  # output tokens that came from accepted speculative drafts
     extra: reactive[str] = reactive("")
     queued: reactive[str] = reactive("")  # an instruction waiting for the backend (sent when it is ready)
 
@@ -31,11 +32,12 @@ class StatusLine(Widget):
         # Snapshot tests mask the numbers that depend on the clock.
         self.mask_timings = mask_timings
 
-    def set_numbers(self, ttft: float | None, tps: float | None, tokens: int | None) -> None:
-        """Time to first token, tokens/s and tokens in one repaint (not one per number)."""
+    def set_numbers(self, ttft: float | None, tps: float | None, tokens: int | None, drafted: int | None = None) -> None:
+        """Time to first token, tokens/s, tokens (and how many came from accepted drafts) in one repaint."""
         self.set_reactive(StatusLine.ttft, ttft)
         self.set_reactive(StatusLine.tps, tps)
         self.set_reactive(StatusLine.tokens, tokens)
+        self.set_reactive(StatusLine.drafted, drafted)
         self.refresh()
 
     def render(self) -> Text:
@@ -70,6 +72,8 @@ class StatusLine(Widget):
             tps = "–" if self.tps is None else f"{self.tps:,.0f}"
             tokens = "–" if self.tokens is None else f"{self.tokens:,}"
             text.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
+            if self.drafted:
+                text.append(f" ({self.drafted:,} drafted)")
         if self.extra:
             text.append(" │ " + self.extra)
         return text
