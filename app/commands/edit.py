@@ -286,7 +286,8 @@ async def _main(args, instruction: str, out: Output) -> int:
         except (NotImplementedError, RuntimeError):
             pass
     try:
-        stats = {"tokens": result.tokens, "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
+        stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
+                 "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
                  "attempts": result.attempts, **common}
         if result.status == "error" or (result.status == "stopped" and session.state == INTERRUPTED):
             return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
