@@ -6,8 +6,10 @@ playing a short recorded text, not a model) from a source tree, then:
 - load: CLIENTS WebSocket connections at once, each running TURNS chained turns
   (previous_response_id of the turn before) and reading every event up to the terminal
   one. Reported: turns completed, errors (error events, failed/incomplete turns,
-  exceptions, turns over 60 s), p50/p99 turn latency (send to terminal event), and the
-  gateway's RSS before the clients came, at its peak (VmHWM) and after they left.
+  exceptions, turns over 60 s), p50/p99 turn latency (send to terminal event), the gateway
+  process's CPU time per turn (user + system: what contention for the cores does not
+  inflate, unlike latency on a shared machine), and its RSS before the clients came, at its
+  peak (VmHWM) and after they left.
 - prewarm: one connection sends PREWARMS prewarms (`generate: false`) of PREWARM_MB MB of
   distinct input each, one after another; reported: the gateway's RSS after them, and
   whether a turn chained on the first prewarm is still answered or gets
@@ -55,6 +57,16 @@ def _rss_kb(pid: int, field: str = "VmRSS") -> int:
     return 0
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds the process has used (a figure that contention for the cores
+    does not inflate, unlike latency)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def _loadavg() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -88,6 +100,9 @@ class Gateway:
 
     def rss_kb(self, field: str = "VmRSS") -> int:
         return _rss_kb(self.proc.pid, field)
+
+    def cpu_s(self) -> float:
+        return _cpu_s(self.proc.pid)
 
     def __exit__(self, *exc) -> None:
         self.proc.stdin.close()  # --exit-with-stdin: it stops on its own
@@ -170,12 +185,15 @@ async def _prewarms(url: str, count: int, mb: float) -> tuple[int, str]:
 def _row(name: str, rnd: int, gw: Gateway, args) -> tuple[list, list | None]:
     load0 = _loadavg()
     rss0 = gw.rss_kb()
+    cpu0 = gw.cpu_s()
     latencies, errors, wall = asyncio.run(_load(gw.url, args.clients, args.turns))
+    cpu = gw.cpu_s() - cpu0
     time.sleep(0.5)  # the gateway's connection clean-up
     rss1, peak = gw.rss_kb(), gw.rss_kb("VmHWM")
     err_text = ", ".join(f"{k}: {v}" for k, v in sorted(errors.items())) or "0"
     load_row = [name, rnd, len(latencies), err_text, percentile(latencies, 50) * 1000,
                 percentile(latencies, 99) * 1000, len(latencies) / wall if wall else 0.0,
+                cpu * 1000 / max(1, len(latencies)),
                 rss0 / 1024, peak / 1024, rss1 / 1024, f"{load0} -> {_loadavg()}"]
     prewarm_row = None
     if args.prewarms:
@@ -221,10 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     for row in load_rows:
         ref = base.get(row[1])
         row.insert(6, f"{row[4] / ref[4]:.2f} / {row[5] / ref[5]:.2f}" if ref and ref[4] and ref[5] else "-")
+        row.insert(9, f"{row[8] / ref[8]:.2f}" if ref and ref[8] else "-")
     print_table(f"gateway load: {args.clients} WebSocket clients x {args.turns} turns, replay engine at max rate "
                 f"(~{len(ANSWER) // 4} deltas a turn), loopback",
                 ["source", "round", "turns", "errors", "p50 ms", "p99 ms", f"p50/p99 vs {sources[0][0]}", "turns/s",
-                 "RSS before MB", "RSS peak MB", "RSS after MB", "loadavg before -> after"], load_rows)
+                 "gateway CPU ms/turn", f"CPU vs {sources[0][0]}", "RSS before MB", "RSS peak MB", "RSS after MB", "loadavg before -> after"], load_rows)
     if prewarm_rows:
         print_table(f"gateway memory: {args.prewarms} prewarms of {args.prewarm_mb:g} MB distinct input on one "
                     "connection", ["source", "round", "answered", "RSS before MB", "RSS after MB", "RSS peak MB",

@@ -322,7 +322,7 @@ class Gateway:
         except Exception:  # one client's failure never takes the server down
             log.exception("connection %s failed", conn_id)
         finally:
-            deadline.disarm()
+            deadline.cancel()
             if over:
                 self._overflow -= 1
             else:
@@ -552,7 +552,7 @@ class Gateway:
 
     def _remember(self, resp: Response, output: str | None) -> None:
         self.store.put(resp.id, resp.messages + ([{"role": "assistant", "content": output}] if output else []),
-                       resp.session_key)
+                       resp.session_key, resp.previous_response_id)
 
     def _envelope(self, resp: Response, status: str, **extra) -> dict:
         body = {"id": resp.id, "object": "response", "created_at": int(time.time()), "status": status,

@@ -49,40 +49,64 @@ REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
 class Deadline:
     """One connection's current time limit (head, body or idle). When it passes, `on_expire`
     may write a last word, then the transport is closed (aborted if the peer is not reading),
-    so whatever waits on the connection's reader sees its end. A limit of None or 0 is none."""
+    so whatever waits on the connection's reader sees its end. A limit of None or 0 is none.
+
+    Arming and disarming only note the due time: the one timer, when it fires early, waits on
+    for the rest. A turn re-arms the idle limit twice, and a timer made and cancelled each time
+    is loop work for nothing."""
 
     def __init__(self, writer: asyncio.StreamWriter):
         self.writer = writer
         self.expired: str | None = None  # the limit that passed, once one has
+        self._loop = asyncio.get_running_loop()
+        self._due: float | None = None
+        self._reason = ""
+        self._on_expire = None
         self._handle: asyncio.TimerHandle | None = None
 
     def arm(self, seconds: float | None, reason: str, on_expire=None) -> None:
+        if not seconds:
+            self._due = None
+            return
+        due = self._loop.time() + seconds
+        self._due, self._reason, self._on_expire = due, reason, on_expire
         if self._handle is not None:
+            if self._handle.when() <= due:
+                return  # it fires first and waits on for the rest
             self._handle.cancel()
-            self._handle = None
-        if seconds:
-            self._handle = asyncio.get_running_loop().call_later(seconds, self._fire, reason, on_expire)
+        self._handle = self._loop.call_at(due, self._fire)
 
     def disarm(self) -> None:
-        if self._handle is not None:
-            self._handle.cancel()
-            self._handle = None
+        self._due = None
 
-    def _fire(self, reason: str, on_expire) -> None:
+    def _fire(self) -> None:
         self._handle = None
-        self.expired = reason
+        if self._due is None:
+            return
+        if self._loop.time() < self._due:
+            self._handle = self._loop.call_at(self._due, self._fire)
+            return
+        self._due = None
+        self.expired = self._reason
         transport = self.writer.transport
         if transport.is_closing():
             return
         try:
-            if on_expire is not None:
-                on_expire()
+            if self._on_expire is not None:
+                self._on_expire()
         except Exception:  # the last word is a courtesy; the close is what matters
             pass
         if transport.get_write_buffer_size():
             transport.abort()
         else:
             transport.close()
+
+    def cancel(self) -> None:
+        """No limit any more, and no timer left behind (the connection is done)."""
+        self._due = None
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
 
 class HttpError(Exception):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -12,22 +13,32 @@ DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 MESSAGE_OVERHEAD = 240
 
 
+@dataclass(eq=False)
+class _Texts:
+    """The texts one entry added to its base's (held while the entry or an entry built on it is stored)."""
+
+    size: int
+    base: "_Texts | None"
+    holders: int = 1  # the entry itself while stored, plus each live _Texts built on this one
+
+
 @dataclass
 class Stored:
     messages: list[dict]  # the prompt plus the output as a final assistant message
     session_key: str
-    texts: list[int] = field(default_factory=list, repr=False)  # ids of the texts counted for it
+    texts: _Texts | None = field(default=None, repr=False)
 
 
 class TranscriptStore:
     """Transcripts by response id, the least recently used evicted first once there are more
     than `max_entries` or they hold more than `max_bytes`.
 
-    Each distinct text is counted once however many entries hold it: the entries of one chain
-    share the string objects of their earlier messages (the gateway copies message dicts, not
-    their text), so a 20-turn chain over a 4 MB file costs about 4 MB, not 80. The newest entry
-    is kept even when it alone is over the budget (the frame limit bounds it), so a client
-    can always chain on its last answer."""
+    A turn chained on a stored one repeats its messages, sharing their text (the gateway copies
+    message dicts, not their strings), so each entry is charged only for the text it adds to
+    the entry it was built on, which stays charged while anything built on it is stored: a
+    20-turn chain over a 4 MB file costs about 4 MB, not 80, and a put costs the new messages,
+    not the whole chain. The newest entry is kept even when it alone is over the budget (the
+    frame limit bounds it), so a client can always chain on its last answer."""
 
     def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, max_bytes: int = DEFAULT_MAX_BYTES):
         self.max_entries = max_entries
@@ -35,7 +46,6 @@ class TranscriptStore:
         self.bytes = 0
         self.evicted = 0
         self._entries: OrderedDict[str, Stored] = OrderedDict()
-        self._texts: dict[int, list] = {}  # id(text) -> [text, entries holding it, its size]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -53,38 +63,42 @@ class TranscriptStore:
             self._entries.move_to_end(rid)
         return stored
 
-    def put(self, rid: str, messages: list[dict], session_key: str) -> None:
-        stored = Stored(messages, session_key)
-        texts = self._texts
-        for message in messages:
-            text = message.get("content")
-            if not isinstance(text, str):
-                continue
-            entry = texts.get(id(text))
-            if entry is None:
-                # The entry keeps `text` alive, so its id stays its own while it is counted.
-                size = sys.getsizeof(text)
-                texts[id(text)] = [text, 1, size]
-                self.bytes += size
+    def put(self, rid: str, messages: list[dict], session_key: str, base_id: str | None = None) -> None:
+        """Store `messages` for `rid`; `base_id`: the stored response they were built on, if any."""
+        base = self._entries.get(base_id) if base_id is not None else None
+        added = messages
+        if base is not None:
+            n = len(base.messages)
+            # Shared only if every earlier message holds the very same text object (a replaced
+            # system message, say, is not shared: then the whole transcript is charged).
+            if len(messages) >= n and all(map(operator.is_, _contents(messages[:n]), _contents(base.messages))):
+                added = messages[n:]
             else:
-                entry[1] += 1
-            stored.texts.append(id(text))
-        self.bytes += MESSAGE_OVERHEAD * len(messages)
+                base = None
+        size = sum(map(sys.getsizeof, _contents(added)))
+        texts = _Texts(size, base.texts if base is not None else None)
+        if texts.base is not None:
+            texts.base.holders += 1
+        self.bytes += size + MESSAGE_OVERHEAD * len(messages)
         old = self._entries.pop(rid, None)
         if old is not None:
             self._release(old)
-        self._entries[rid] = stored
+        self._entries[rid] = Stored(messages, session_key, texts)
         while len(self._entries) > 1 and (len(self._entries) > self.max_entries or self.bytes > self.max_bytes):
             _, evicted = self._entries.popitem(last=False)
             self._release(evicted)
             self.evicted += 1
 
     def _release(self, stored: Stored) -> None:
-        texts = self._texts
-        for key in stored.texts:
-            entry = texts[key]
-            entry[1] -= 1
-            if not entry[1]:
-                del texts[key]
-                self.bytes -= entry[2]
         self.bytes -= MESSAGE_OVERHEAD * len(stored.messages)
+        texts = stored.texts
+        while texts is not None:
+            texts.holders -= 1
+            if texts.holders:
+                break
+            self.bytes -= texts.size  # nothing stored holds these texts any more
+            texts = texts.base
+
+
+def _contents(messages: list[dict]) -> list:
+    return [m.get("content") or "" for m in messages]

@@ -355,6 +355,27 @@ async def test_a_long_chain_over_a_big_file_counts_the_file_once(gateway_factory
     assert gw.store.bytes < 2 * 1024 * 1024
 
 
+def test_the_store_charges_shared_text_while_anything_built_on_it_is_stored():
+    from app.server.transcripts import MESSAGE_OVERHEAD, TranscriptStore
+
+    store = TranscriptStore(max_entries=1, max_bytes=1 << 30)
+    big = "f" * 1_000_000
+    a = [{"role": "user", "content": big}, {"role": "assistant", "content": "ok"}]
+    store.put("a", a, "k")
+    b = [dict(m) for m in a] + [{"role": "user", "content": "more"}]
+    store.put("b", b, "k", "a")  # "a" is evicted (one entry at most), its file lives on in "b"
+    assert "a" not in store and 1_000_000 < store.bytes < 1_010_000
+    c = [{"role": "user", "content": "unrelated"}]
+    store.put("c", c, "k")
+    assert store.bytes == sys.getsizeof("unrelated") + MESSAGE_OVERHEAD  # nothing holds the file now
+    # Built on "c" but with its first message replaced: nothing is shared, all of it is charged.
+    d = [{"role": "system", "content": "x" * 5000}, {"role": "user", "content": "unrelated again"}]
+    store.max_entries = 2
+    store.put("d", d, "k", "c")
+    assert store.bytes == (sys.getsizeof("unrelated") + sys.getsizeof("x" * 5000)
+                           + sys.getsizeof("unrelated again") + 3 * MESSAGE_OVERHEAD)
+
+
 async def test_the_client_replays_a_transcript_the_gateway_evicted(gateway_factory, client_factory):
     gw, _ = await gateway_factory(store_bytes=256 * 1024)
     client = await client_factory(gw.url)
