@@ -18,10 +18,13 @@ playing a short recorded text, not a model) from a source tree, then:
 `--src NAME=DIR` (repeatable) runs the rows against the gateway in DIR (a checkout or an
 exported tree, e.g. `git archive <commit> app | tar -x -C DIR`), rounds interleaved so
 drifting machine load hits every source alike; the default is this checkout alone. Ratios
-are against the first source. Loopback only; every wait is bounded.
+are against the first source. `--paired` adds a table where every source's gateway serves
+at the same time, the clients split evenly between them: on a shared, busy machine that
+comparison of CPU time per turn is the one contention cannot tilt. Loopback only; every
+wait is bounded.
 
 Run: `python -m bench gateway_load [--clients 200] [--turns 20] [--prewarms 60]
-[--prewarm-mb 4] [--rounds 1] [--src base=/tmp/base --src current=.] [--no-prewarm]`.
+[--prewarm-mb 4] [--rounds 1] [--src base=/tmp/base --src current=.] [--paired]`.
 """
 
 from __future__ import annotations
@@ -182,6 +185,30 @@ async def _prewarms(url: str, count: int, mb: float) -> tuple[int, str]:
         return answered, error or "answered"
 
 
+def _paired(sources, replay: Path, args, rnd: int) -> list[list]:
+    """One round with every source's gateway serving at once, the clients split between them."""
+    gateways = [Gateway(src, replay, args.serve_arg).__enter__() for _, src in sources]
+    try:
+        share = max(1, args.clients // len(gateways))
+        cpu0 = [gw.cpu_s() for gw in gateways]
+
+        async def together():
+            return await asyncio.gather(*(_load(gw.url, share, args.turns) for gw in gateways))
+        results = asyncio.run(together())
+        cpu = [gw.cpu_s() - c for gw, c in zip(gateways, cpu0)]
+    finally:
+        for gw in gateways:
+            gw.__exit__(None, None, None)
+    rows = []
+    for (name, _), (latencies, errors, _), seconds in zip(sources, results, cpu):
+        err_text = ", ".join(f"{k}: {v}" for k, v in sorted(errors.items())) or "0"
+        rows.append([name, rnd, share, len(latencies), err_text, percentile(latencies, 50) * 1000,
+                     percentile(latencies, 99) * 1000, seconds * 1000 / max(1, len(latencies))])
+    for row in rows:
+        row.append(f"{row[7] / rows[0][7]:.3f}" if rows[0][7] else "-")
+    return rows
+
+
 def _row(name: str, rnd: int, gw: Gateway, args) -> tuple[list, list | None]:
     load0 = _loadavg()
     rss0 = gw.rss_kb()
@@ -213,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--src", action="append", default=[], metavar="NAME=DIR",
                         help="a source tree to run the gateway from (repeatable; default: this checkout)")
+    parser.add_argument("--paired", action="store_true",
+                        help="also run every source at the same time, the clients split between them")
     parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
                         help="an extra `steer serve` argument for every gateway (repeatable)")
     args = parser.parse_args(argv or [])
@@ -221,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.src or [f"current={here}"]:
         name, _, path = spec.partition("=")
         sources.append((name, Path(path or name).resolve()))
-    load_rows, prewarm_rows = [], []
+    load_rows, prewarm_rows, paired_rows = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         replay = Path(tmp) / "answer.txt"
         replay.write_text(ANSWER)
@@ -235,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
                 load_rows.append(load_row)
                 if prewarm_row:
                     prewarm_rows.append(prewarm_row)
+            if args.paired and len(sources) > 1:
+                paired_rows += _paired(sources, replay, args, rnd)
     base = {r[1]: r for r in load_rows if r[0] == sources[0][0]}
     for row in load_rows:
         ref = base.get(row[1])
@@ -244,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"(~{len(ANSWER) // 4} deltas a turn), loopback",
                 ["source", "round", "turns", "errors", "p50 ms", "p99 ms", f"p50/p99 vs {sources[0][0]}", "turns/s",
                  "gateway CPU ms/turn", f"CPU vs {sources[0][0]}", "RSS before MB", "RSS peak MB", "RSS after MB", "loadavg before -> after"], load_rows)
+    if paired_rows:
+        print_table(f"paired: every source serving at once, {args.clients} clients split between them x {args.turns} "
+                    "turns", ["source", "round", "clients", "turns", "errors", "p50 ms", "p99 ms",
+                              "gateway CPU ms/turn", f"CPU vs {sources[0][0]}"], paired_rows)
     if prewarm_rows:
         print_table(f"gateway memory: {args.prewarms} prewarms of {args.prewarm_mb:g} MB distinct input on one "
                     "connection", ["source", "round", "answered", "RSS before MB", "RSS after MB", "RSS peak MB",
