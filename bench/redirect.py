@@ -1,0 +1,393 @@
+"""Scripted redirects with the embedded model: does the new answer do what the redirect said?
+
+Each scenario is a file, a first instruction, the point where the user redirects (before the
+first token, after N tokens, near the end of the answer), the redirect's words, and a check on
+the file after accept. A real `steer serve --engine local` child serves a real Session (the one
+the app drives); the redirect goes through `Session.redirect`, exactly as Enter while the model
+writes. Outcomes: followed (the check passes), not followed (it does not, or no proposal),
+broken (the accepted file no longer parses). Also the time from the redirect's Enter to the
+first token of the new answer.
+
+`python -m bench redirect [--only NAME,...] [--strategy restart|continue] [--format F] [--verbose]`. Needs the `local` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import asyncio
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from bench.table import print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+STACK = '''"""A bounded stack."""
+
+
+class Stack:
+    def __init__(self, limit):
+        self.limit = limit
+        self.items = []
+
+    def push(self, item):
+        if len(self.items) >= self.limit:
+            raise OverflowError("stack is full")
+        self.items.append(item)
+
+    def pop(self):
+        if not self.items:
+            raise IndexError("pop from an empty stack")
+        return self.items.pop()
+
+    def peek(self):
+        return self.items[-1]
+
+    def size(self):
+        return len(self.items)
+'''
+
+PRICES = '''"""Price helpers."""
+
+
+def parse_price(text):
+    text = text.strip().lstrip("$")
+    return float(text)
+
+
+def total(prices):
+    result = 0
+    for price in prices:
+        result = result + price
+    return result
+
+
+def cheapest(prices):
+    return min(prices)
+'''
+
+RECORDS = '''"""Record helpers."""
+
+
+def index_by_name(records):
+    """The records, found by their "name" field."""
+    return None
+
+
+def names(records):
+    return [record["name"] for record in records]
+'''
+
+INVENTORY = (ROOT / "examples" / "inventory.py").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def _defs(tree: ast.AST) -> dict[str, ast.AST]:
+    """Qualified name -> node of every class and function (methods as Class.name)."""
+    out: dict[str, ast.AST] = {}
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                out[name] = child
+                walk(child, name + ".")
+
+    walk(tree, "")
+    return out
+
+
+def _docstring(node) -> str | None:
+    return ast.get_docstring(node) if node is not None else None
+
+
+def _shape(node, drop_doc: bool = False) -> str:
+    """The node's AST without nested defs (they are compared on their own), optionally without its docstring."""
+    if node is None:
+        return "absent"
+    clone = ast.parse(ast.unparse(node)).body[0]
+    body = [s for s in clone.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    if drop_doc and body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    clone.body = body or [ast.Pass()]
+    return ast.dump(clone)
+
+
+def _module_rest(tree) -> str:
+    return ast.dump(ast.Module([s for s in tree.body if not isinstance(
+        s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))], []))
+
+
+def _hinted(node) -> bool:
+    args = node.args
+    every = args.posonlyargs + args.args + args.kwonlyargs
+    return node.returns is not None or any(a.annotation is not None for a in every if a.arg not in ("self", "cls"))
+
+
+class Check:
+    """What the accepted file must be: helpers return a reason it is not, or ''."""
+
+    def __init__(self, old: str, new: str):
+        self.old, self.new = ast.parse(old), ast.parse(new)
+        self.od, self.nd = _defs(self.old), _defs(self.new)
+        self.ns: dict = {}
+        self._ran = False
+
+    def others_unchanged(self, *allowed: str, doc_only: tuple[str, ...] = ()) -> str:
+        """Every def except `allowed` is as it was; those in doc_only may gain only a docstring."""
+        if _module_rest(self.old) != _module_rest(self.new):
+            return "module-level code changed"
+        for name in sorted(set(self.od) | set(self.nd)):
+            if name in allowed:
+                continue
+            if name in doc_only:
+                if _shape(self.od.get(name), True) != _shape(self.nd.get(name), True):
+                    return f"{name} changed beyond a docstring"
+                continue
+            if _shape(self.od.get(name)) != _shape(self.nd.get(name)):
+                return f"{name} changed" if name in self.od and name in self.nd else \
+                    f"{name} {'added' if name in self.nd else 'removed'}"
+        return ""
+
+    def docstring(self, name: str) -> str:
+        return "" if _docstring(self.nd.get(name)) else f"{name} has no docstring"
+
+    def hinted(self, name: str) -> str:
+        node = self.nd.get(name)
+        return "" if node is not None and _hinted(node) else f"{name} has no type hints"
+
+    def run(self, expr: str, expected) -> str:
+        if not self._ran:
+            self._ran = True
+            try:
+                exec(compile(self.new, "<redirect>", "exec"), self.ns)
+            except Exception as exc:
+                return f"module fails: {exc!r}"
+        try:
+            got = eval(expr, self.ns)
+        except Exception as exc:
+            got = exc
+        return "" if got == expected else f"{expr} -> {got!r}, expected {expected!r}"
+
+
+def all_of(*reasons: str) -> str:
+    return next((r for r in reasons if r), "")
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    kind: str  # narrow | replace | extend | correct
+    where: str  # class | function
+    source: str
+    instruction: str
+    words: str
+    at: int | float  # tokens written before the redirect; 0 = before the first token; a float = that share of the region
+    check: Callable[[Check], str]
+
+
+def _stack_new(c: Check) -> str:
+    return c.run("(lambda s: (s.push(1), s.push(2), s.pop(), s.size()))(Stack(3))[-1]", 1)
+
+
+SCENARIOS = [
+    # The issue's two: narrow to one docstring after the model started hinting every method.
+    Scenario("stack-only-pop-doc", "narrow", "class", STACK, "add type hints to every method of Stack",
+             "no, only add a docstring to pop, nothing else", 30,
+             lambda c: all_of(c.docstring("Stack.pop"), c.others_unchanged(doc_only=("Stack.pop",)), _stack_new(c))),
+    Scenario("inventory-only-remove-doc", "narrow", "class", INVENTORY, "add type hints to every method of Inventory",
+             "no, only add a docstring to remove", 0,
+             lambda c: all_of(c.docstring("Inventory.remove"), c.others_unchanged(doc_only=("Inventory.remove",)))),
+    Scenario("stack-docs-only-push", "narrow", "class", STACK, "add a docstring to every method of Stack",
+             "no, only to push", 0.7,
+             lambda c: all_of(c.docstring("Stack.push"), c.others_unchanged(doc_only=("Stack.push",)), _stack_new(c))),
+    Scenario("prices-hints-only-total", "narrow", "function", PRICES, "add type hints to parse_price and total",
+             "no, only to total", 15,
+             lambda c: all_of(c.hinted("total"), c.others_unchanged("total"), c.run("total([1.5, 2.5])", 4.0))),
+    Scenario("stack-is-empty-not-clear", "replace", "class", STACK, "add a clear method to Stack",
+             "no, add an is_empty method instead", 8,
+             lambda c: all_of("" if "Stack.clear" not in c.nd else "clear was added",
+                              c.run("(Stack(2).is_empty(), (lambda s: (s.push(1), s.is_empty()))(Stack(2))[-1])",
+                                    (True, False)),
+                              c.others_unchanged("Stack.is_empty"))),
+    Scenario("prices-rename-to-running", "replace", "function", PRICES, "in total, rename result to acc",
+             "no, rename it to running instead", 0,
+             lambda c: all_of(c.run("total([1, 2, 3])", 6),
+                              "" if {n.id for n in ast.walk(c.nd["total"]) if isinstance(n, ast.Name)} >= {"running"}
+                              and not {n.id for n in ast.walk(c.nd["total"]) if isinstance(n, ast.Name)} & {"acc", "result"}
+                              else "total does not use `running` alone", c.others_unchanged("total"))),
+    Scenario("stack-doc-and-peek-none", "extend", "class", STACK, "add a docstring to the Stack class",
+             "also make peek return None when the stack is empty", 10,
+             lambda c: all_of(c.docstring("Stack"), c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])",
+                                                           (None, 7)),
+                              c.others_unchanged("Stack.peek", doc_only=("Stack",)))),
+    Scenario("prices-doc-and-commas", "extend", "function", PRICES, "add a docstring to parse_price",
+             "also make it ignore commas in the text", 8,
+             lambda c: all_of(c.docstring("parse_price"), c.run("parse_price(' $1,200.5 ')", 1200.5),
+                              c.others_unchanged("parse_price"))),
+    Scenario("records-dict-not-list", "correct", "function", RECORDS,
+             "implement index_by_name: collect (name, record) pairs in a list", "use a dict, not a list", 12,
+             lambda c: all_of(c.run("index_by_name([{'name': 'a', 'n': 1}, {'name': 'b', 'n': 2}])",
+                                    {"a": {"name": "a", "n": 1}, "b": {"name": "b", "n": 2}}),
+                              c.others_unchanged("index_by_name"))),
+    Scenario("inventory-cheapest-if-not-try", "correct", "class", INVENTORY,
+             "make cheapest return None for an empty inventory, using try/except",
+             "use an if statement, not try/except", 10,
+             lambda c: all_of(c.run("Inventory().cheapest()", None),
+                              c.run("(lambda i: (i.add('a', 2.0), i.add('b', 1.0), i.cheapest().name))(Inventory())[-1]", "b"),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Inventory.cheapest"]))
+                              else "cheapest still uses try", c.others_unchanged("Inventory.cheapest"))),
+]
+KINDS = ("narrow", "replace", "extend", "correct")
+
+
+# ---------------------------------------------------------------------------- running
+
+
+async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | None, fmt: str | None,
+                  verbose: bool) -> dict:
+    from app.files import Document
+    from app.prompts import region_lines, rewrite_region
+    from app.session import Session
+
+    path = tmp / f"{sc.name}.py"
+    path.write_text(sc.source, encoding="utf-8")
+    session = Session(Document.read(path), settings, client=client, edit_format=fmt)
+    if strategy:
+        session.redirect_strategy = strategy
+    # Mark the first delta of the new answer: every way a redirect starts one resets through
+    # one of these two methods.
+    marks: dict = {"enter": None, "reset": False, "first": None}
+    on_delta, restart, begin = session._on_delta, session._restart_after_steer, session._begin_attempt
+
+    def delta_hook(delta):
+        if marks["enter"] is not None and marks["reset"] and marks["first"] is None and delta:
+            marks["first"] = time.perf_counter()
+        on_delta(delta)
+
+    def reset_hook(*a, **k):
+        if marks["enter"] is not None:
+            marks["reset"] = True
+        return (restart if not a else begin)(*a, **k)
+
+    session._on_delta = delta_hook
+    session._restart_after_steer = reset_hook
+    session._begin_attempt = lambda region: reset_hook(region)
+    await session.start()
+    await session.warmed()
+    region = rewrite_region(sc.source, sc.instruction)
+    session.prewarm_region(region)  # the app does this when the cursor rests in the block
+    await session.warmed()
+    at = sc.at if isinstance(sc.at, int) else max(1, int(sc.at * len(region_lines(sc.source, region)) / 3.5))
+    await session.send(sc.instruction, region)
+    # Wait until the point of the redirect (the stream must exist: Enter goes to redirect then).
+    deadline = time.perf_counter() + 120
+    while time.perf_counter() < deadline and not session._turn_task.done():
+        if session._stream is not None and session._tokens >= at:
+            break
+        await asyncio.sleep(0.002)
+    written = session._tokens
+    partial = session.raw_text
+    marks["enter"] = time.perf_counter()
+    await session.redirect(sc.words)
+    result = await session.wait()
+    first = marks["first"] - marks["enter"] if marks["first"] is not None else None
+    raw = session.raw_text or result.raw_text
+    status, why = "not followed", ""
+    if session.has_proposal and not session.conflict:
+        session.accept_all()
+        new = path.read_text(encoding="utf-8")
+        try:
+            check = Check(sc.source, new)
+        except SyntaxError as exc:
+            status, why = "broken", f"does not parse: {exc.msg} (line {exc.lineno})"
+        else:
+            why = sc.check(check)
+            status = "followed" if not why else "not followed"
+    else:
+        why = f"no proposal ({result.status}: {result.reason})"
+    await session.close()
+    if verbose:
+        print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer:\n{raw}\n", file=sys.stderr)
+    return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": written, "status": status,
+            "why": why, "first_s": first}
+
+
+async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool) -> list[dict]:
+    from app.config import Settings
+    from app.transport.backends import open_backend, resolve_backend
+    from app.transport.launcher import GatewayProcess
+
+    tmp = Path(tempfile.mkdtemp(prefix="steer-bench-redirect-"))
+    gateway = await GatewayProcess.start(["--engine", "local"], timeout=900)
+    settings = Settings(backend=gateway.url)
+    client = await open_backend(resolve_backend(settings))
+    rows = []
+    try:
+        for sc in scenarios:
+            r = await run_one(client, settings, sc, tmp, strategy, fmt, verbose)
+            rows.append(r)
+            first = f"{r['first_s']:.2f}s" if r["first_s"] is not None else "-"
+            print(f"{r['name']}: {r['status']} (redirect after {r['at']} tokens, first token {first}) {r['why']}",
+                  file=sys.stderr, flush=True)
+    finally:
+        await client.close()
+        await gateway.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench redirect", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated scenario names")
+    parser.add_argument("--strategy", help="Session.redirect_strategy to use (default: the session's own)")
+    parser.add_argument("--format", help="edit format (default: the session's choice, a region rewrite here)")
+    parser.add_argument("--verbose", action="store_true", help="print each partial answer and final answer")
+    args = parser.parse_args(argv or [])
+    try:
+        import llama_cpp  # noqa: F401
+    except ImportError:
+        print("bench redirect: the local extra is missing (pip install 'steer-tui[local]')", file=sys.stderr)
+        return 2
+    wanted = set(args.only.split(",")) if args.only else None
+    scenarios = [s for s in SCENARIOS if wanted is None or s.name in wanted]
+    with open("/proc/loadavg") as f:
+        load_before = f.read().split()[:3]
+    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose))
+    with open("/proc/loadavg") as f:
+        load_after = f.read().split()[:3]
+    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, format {args.format or 'default'}",
+                ["scenario", "kind", "in", "redirect after (tokens)", "outcome", "Enter -> first token (s)", "why"],
+                [[r["name"], r["kind"], r["where"], r["at"], r["status"],
+                  r["first_s"] if r["first_s"] is not None else "-", r["why"][:60]] for r in rows])
+    summary = []
+    for kind in KINDS + ("all",):
+        mine = [r for r in rows if kind in ("all", r["kind"])]
+        if not mine:
+            continue
+        firsts = [r["first_s"] for r in mine if r["first_s"] is not None]
+        summary.append([kind, len(mine), sum(r["status"] == "followed" for r in mine),
+                        sum(r["status"] == "not followed" for r in mine), sum(r["status"] == "broken" for r in mine),
+                        f"{100 * sum(r['status'] == 'followed' for r in mine) / len(mine):.0f}%",
+                        statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-"])
+    print_table("summary per kind", ["kind", "redirects", "followed", "not followed", "broken code", "followed %",
+                                      "median Enter -> first token (s)", "max (s)"], summary)
+    print(f"\nload average before {' '.join(load_before)}, after {' '.join(load_after)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
