@@ -27,6 +27,7 @@ class Stored:
     messages: list[dict]  # the prompt plus the output as a final assistant message
     session_key: str
     texts: _Texts | None = field(default=None, repr=False)
+    contents: list = field(default_factory=list, repr=False)  # each message's text, for entries built on this
 
 
 class TranscriptStore:
@@ -66,16 +67,17 @@ class TranscriptStore:
     def put(self, rid: str, messages: list[dict], session_key: str, base_id: str | None = None) -> None:
         """Store `messages` for `rid`; `base_id`: the stored response they were built on, if any."""
         base = self._entries.get(base_id) if base_id is not None else None
-        added = messages
+        contents = [m.get("content") or "" for m in messages]
+        added = contents
         if base is not None:
-            n = len(base.messages)
+            n = len(base.contents)
             # Shared only if every earlier message holds the very same text object (a replaced
             # system message, say, is not shared: then the whole transcript is charged).
-            if len(messages) >= n and all(map(operator.is_, _contents(messages[:n]), _contents(base.messages))):
-                added = messages[n:]
+            if len(contents) >= n and all(map(operator.is_, contents, base.contents)):
+                added = contents[n:]
             else:
                 base = None
-        size = sum(map(sys.getsizeof, _contents(added)))
+        size = sum(map(sys.getsizeof, added))
         texts = _Texts(size, base.texts if base is not None else None)
         if texts.base is not None:
             texts.base.holders += 1
@@ -83,7 +85,7 @@ class TranscriptStore:
         old = self._entries.pop(rid, None)
         if old is not None:
             self._release(old)
-        self._entries[rid] = Stored(messages, session_key, texts)
+        self._entries[rid] = Stored(messages, session_key, texts, contents)
         while len(self._entries) > 1 and (len(self._entries) > self.max_entries or self.bytes > self.max_bytes):
             _, evicted = self._entries.popitem(last=False)
             self._release(evicted)
@@ -99,6 +101,3 @@ class TranscriptStore:
             self.bytes -= texts.size  # nothing stored holds these texts any more
             texts = texts.base
 
-
-def _contents(messages: list[dict]) -> list:
-    return [m.get("content") or "" for m in messages]
