@@ -163,27 +163,54 @@ def enclosing_region(text: str, line: int) -> tuple[int, int]:
     return _indent_block(lines, line)
 
 
+# A file this short is rewritten whole: the region could only leave out an import or a helper.
+SMALL_FILE_LINES = 12
+_RENAME = re.compile(r"\brename\s+(?:the\s+(?:function|method|class|def)\s+)?`?([A-Za-z_][A-Za-z0-9_.]*)", re.I)
+
+
 def rewrite_region(text: str, instruction: str = "", line: int | None = None) -> tuple[int, int]:
     """The region a region rewrite should cover: always a (start, end) 0-based end-exclusive range.
 
-    In order: the function/class around `line` (the cursor) if there is one; else the definitions
-    the instruction names (`backticked` names first, then bare words; several names: the span
-    covering them all); else the whole file. Give the same range to `build_input(region=...)` and
-    to the parser (region_text=region_lines(text, r), region_start=r[0])."""
+    In order: the function/class around `line` (the cursor) if there is one; the whole file when it
+    is small, or when the instruction renames one of its definitions (the uses change too); else
+    the definitions the instruction names, the narrowest first (a method, not its class; see
+    `_named`); several names: the span covering them all); else the whole file. Give the same
+    range to `build_input(region=...)` and to the parser (region_text=region_lines(text, r),
+    region_start=r[0])."""
     whole = (0, len(text.splitlines()))
     if line is not None:
         found = enclosing_region(text, line)
         if found != whole:
             return found
+    if whole[1] <= SMALL_FILE_LINES:
+        return whole
     defs = _definitions(text)
     if defs:
-        quoted = re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)", instruction)
-        words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", instruction)
-        for names in (quoted, words):
-            spans = [defs[n.split(".")[-1].rstrip("(")] for n in names if n.split(".")[-1] in defs]
+        renamed = _RENAME.search(instruction)
+        if renamed and renamed.group(1).split(".")[-1] in defs:
+            return whole
+        for names in _named(instruction):
+            spans = [defs[n] for n in names if n in defs]
             if spans:
+                # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
+                spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
                 return min(a for a, _ in spans), max(b for _, b in spans)
     return whole
+
+
+def _named(instruction: str) -> list[list[str]]:
+    """The names an instruction may mean, in tiers tried in order: `backticked` names; words that
+    look like code (an underscore, a digit, a dot, inner capitals, or a call's parenthesis); the
+    other words, leaving out the first (usually the verb: "add a docstring to cheapest" means
+    `cheapest`, not a method `add`); every word."""
+    quoted = [n.split(".")[-1] for n in re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)", instruction)]
+    code, plain = [], []
+    for i, m in enumerate(re.finditer(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?", instruction)):
+        word = m.group(0)
+        looks_like_code = ("_" in word or "." in word or any(c.isdigit() for c in word)
+                           or word[1:] != word[1:].lower() or instruction[m.end() : m.end() + 1] == "(")
+        (code if looks_like_code else plain).append((i, word.split(".")[-1]))
+    return [quoted, [w for _, w in code], [w for i, w in plain if i > 0], [w for _, w in plain]]
 
 
 def _definitions(text: str) -> dict[str, tuple[int, int]]:

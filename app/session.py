@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import difflib
 import os
+import re
 import time
 import uuid
 from dataclasses import dataclass
@@ -39,6 +40,18 @@ _BURST_DELTAS = 256
 _BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
+NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
+# Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
+# "nothing to change", not a failed attempt.
+_MAY_ASK_FOR_NOTHING = re.compile(
+    r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
+    r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
+    r"check (whether|if))", re.I)
+
+
+def asks_for_nothing(instruction: str) -> bool:
+    """The instruction allows leaving the code as it is (an answer changing nothing is then an answer)."""
+    return bool(_MAY_ASK_FOR_NOTHING.search(instruction or ""))
 
 
 # ---------------------------------------------------------------------------- events
@@ -131,6 +144,7 @@ class TurnResult:
     hunks: int = 0
     already_applied: bool = False
     raw_text: str = ""
+    no_change: bool = False  # refused because the model's answer (retried once) changed nothing
     draft_accepted: int = 0  # output tokens that came from accepted speculative drafts (local engine)
 
 
@@ -547,6 +561,7 @@ class Session:
         history: list[dict] = []
         ask = instruction
         result = TurnResult("nothing")
+        no_change_retried = False
         total_tokens = 0
         first_ttft = None
         rates: list[float] = []
@@ -560,6 +575,22 @@ class Session:
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
                     rates.append(result.tokens_per_s)
+                if result.status == "nothing" and not result.already_applied and not self._stopped \
+                        and not asks_for_nothing(instruction):
+                    # An answer that changes nothing is a failed attempt, not "nothing to change":
+                    # one retry that says so, then the turn reports it as a refusal.
+                    if attempt > retries or no_change_retried:
+                        result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
+                        break
+                    no_change_retried = True
+                    self._notice("warning", "the model's answer changed nothing; asking it again")
+                    history = history + [
+                        instruction_message(fmt, ask, self.document.text, region),
+                        {"role": "assistant", "content": result.raw_text},
+                    ]
+                    ask = self._no_change_instruction(fmt, instruction)
+                    self._discard_proposal(quiet=True)
+                    continue
                 if result.status != "refused" or attempt > retries or self._stopped:
                     break
                 self._notice("warning", f"edit refused ({result.reason}); asking the model to fix it")
@@ -569,7 +600,9 @@ class Session:
                 ]
                 ask = self._feedback_instruction()
                 self._discard_proposal(quiet=True)
-            if result.status == "refused":
+            if result.no_change:
+                self._notice("error", f"{NO_CHANGE}; the file is untouched")
+            elif result.status == "refused":
                 self._notice("error", f"edit refused, nothing changed: {result.reason}")
             elif result.status == "nothing":
                 self._notice("info", f"nothing to change: {result.reason}")
@@ -950,6 +983,15 @@ class Session:
                 first = next((x for x in search if x.strip()), "")
                 return (block.index if block.index is not None else pos), first
         return None
+
+    @staticmethod
+    def _no_change_instruction(fmt: str, instruction: str) -> str:
+        if fmt == "rewrite":
+            said = "Your answer is the region exactly as it was, so it changes nothing."
+        else:
+            said = "Your answer changes nothing: it leaves every line of the file as it is."
+        return (f"{said} The request needs a change to the code: {instruction.strip()}\n"
+                "Find what the request asks for and make that change now.")
 
     def _feedback_instruction(self) -> str:
         if getattr(self, "_feedback", ""):

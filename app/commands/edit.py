@@ -4,8 +4,8 @@ It drives the same Session as the app, without a screen. On a terminal it shows 
 diff while the answer streams and the final diff after; piped, stdout carries only the
 final unified diff and progress goes to stderr; `--json` prints one JSON object.
 
-Exit codes: 0 applied (or nothing to change), 1 the model's edit could not be applied
-(file untouched), 2 usage or file error, 3 backend error, 130 interrupted (Ctrl+C: the
+Exit codes: 0 applied (or nothing to change: already applied, or the instruction allowed no
+change), 1 the model's edit could not be applied or changed nothing (file untouched), 2 usage or file error, 3 backend error, 130 interrupted (Ctrl+C: the
 request is cancelled and the file untouched).
 """
 
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="edit format to ask for (default: the best one for the backend)")
     parser.add_argument("--dry-run", action="store_true", help="show the diff, do not write the file")
     parser.add_argument("--json", action="store_true", help="print a JSON result (applied, diff, tokens, ttft_s, "
-                        "tokens_per_s, attempts, reason) on stdout")
+                        "tokens_per_s, attempts, reason, answer) on stdout")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the diff (auto: on a terminal)")
 
@@ -214,6 +214,7 @@ async def _main(args, instruction: str, out: Output) -> int:
     from app.files import Document, DocumentError
     from app.session import (
         INTERRUPTED,
+        NO_CHANGE,
         ConnectionChanged,
         Notice,
         ProposalUpdated,
@@ -242,7 +243,8 @@ async def _main(args, instruction: str, out: Output) -> int:
     def on_event(ev) -> None:
         if isinstance(ev, ProposalUpdated):
             out.live(session)
-        elif isinstance(ev, Notice) and not ev.text.startswith(("edit refused, nothing changed", "nothing to change")):
+        elif isinstance(ev, Notice) and not ev.text.startswith(("edit refused, nothing changed", "nothing to change",
+                                                                NO_CHANGE)):
             out.progress(ev.text)  # the final verdict is printed once, below
         elif isinstance(ev, ConnectionChanged):
             if ev.state in ("connecting", "loading", "lost"):
@@ -288,10 +290,13 @@ async def _main(args, instruction: str, out: Output) -> int:
     try:
         stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
                  "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
-                 "attempts": result.attempts, **common}
+                 "attempts": result.attempts, "answer": result.raw_text, **common}
         if result.status == "error" or (result.status == "stopped" and session.state == INTERRUPTED):
             return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
                          **stats)
+        if result.no_change:
+            # Never "nothing to change" when the instruction asked for a change: the model failed it.
+            return _fail(out, args, EXIT_REFUSED, f"{result.reason}; the file is untouched", status="no_change", **stats)
         if result.status == "refused":
             return _fail(out, args, EXIT_REFUSED, f"the edit could not be applied: {result.reason}", **stats)
         if result.status != "proposal":

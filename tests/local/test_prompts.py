@@ -94,6 +94,53 @@ def test_rewrite_region_prefers_the_cursor_then_named_definitions_then_the_file(
     assert prompts.rewrite_region("not python (", "fix `x`") == (0, 1)
 
 
+STORE = '''"""Stock."""
+
+
+class Stack:
+    def push(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+
+class Inventory:
+    def add(self, name):
+        self.items.append(name)
+
+    def remove(self, name):
+        self.items.remove(name)
+
+    def total_value(self):
+        return sum(self.items)
+
+    def cheapest(self):
+        return min(self.items)
+'''
+
+
+def test_rewrite_region_is_the_method_the_instruction_names_not_its_class():
+    def named(instruction):
+        start, end = prompts.rewrite_region(STORE, instruction)
+        return STORE.splitlines()[start].strip(), end - start
+
+    assert named("add a docstring to cheapest") == ("def cheapest(self):", 2)  # not `add` .. `cheapest`
+    assert named("make Stack.pop raise IndexError when empty") == ("def pop(self):", 2)
+    assert named("make pop in Stack raise IndexError") == ("def pop(self):", 2)
+    assert named("make `Inventory.remove` ignore missing names") == ("def remove(self, name):", 2)
+    assert named("add logging to Stack") == ("class Stack:", 6)
+    assert named("add a docstring to add") == ("def add(self, name):", 2)  # the verb is the only name
+
+
+def test_rewrite_region_is_the_whole_file_when_small_or_for_a_renamed_definition():
+    whole = (0, len(STORE.splitlines()))
+    assert prompts.rewrite_region(STORE, "rename total_value to value") == whole  # its uses change too
+    assert prompts.rewrite_region(STORE, "in cheapest, rename the variable x to y") != whole
+    small = "import math\n\n\ndef area(r):\n    return 3 * r * r\n"
+    assert prompts.rewrite_region(small, "make `area` use math.pi") == (0, 5)
+
+
 def test_prewarm_with_a_region_covers_the_region_block_too():
     region = (8, 12)
     warm = prompts.prewarm_input(prompts.REWRITE, "m.py", SRC, region=region)

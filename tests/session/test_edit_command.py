@@ -121,6 +121,18 @@ async def test_refused_twice_exits_1_and_leaves_the_file(replay, calc):
     assert calc.read_text() == (DATA / "calc.py").read_text()
 
 
+async def test_an_answer_that_changes_nothing_is_retried_then_exits_1(replay, calc):
+    url, engine = await replay(["rewrite_same.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "make `mean` safe for an empty list", "--backend", url,
+                                      "--format", "rewrite", "--json")
+    assert code == 1, err
+    result = json.loads(out)
+    assert result["status"] == "no_change" and result["attempts"] == 2 and not result["applied"]
+    assert "the model made no change" in result["reason"] and "nothing to change" not in err
+    assert "changes nothing" in engine.requests[1].messages[-1]["content"]
+    assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
 async def test_already_applied_exits_0_and_says_so(replay, calc):
     calc.write_text(fixed_mean_text())
     url, _ = await replay(["fix_mean.txt"])

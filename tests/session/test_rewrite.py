@@ -64,13 +64,37 @@ async def test_accept_all_of_a_rewrite_writes_the_rewrite(replay, calc):
         await session.close()
 
 
-async def test_a_rewrite_that_changes_nothing_is_nothing_to_change(replay, calc):
+async def test_a_rewrite_that_changes_nothing_is_a_failed_attempt(replay, calc):
     url, _ = await replay(["rewrite_same.txt"])
     session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
     try:
         result = await session.edit("tidy `mean`", None, retries=0)
-        assert result.status == "nothing" and not session.has_proposal
-        assert calc.read_text() == original()
+        assert result.status == "refused" and result.no_change and result.reason == "the model made no change"
+        assert not session.has_proposal and calc.read_text() == original()
+    finally:
+        await session.close()
+
+
+async def test_a_no_change_rewrite_is_retried_once_with_feedback_that_says_so(replay, calc):
+    url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("make `mean` safe for an empty list")
+        assert result.status == "proposal" and result.attempts == 2
+        retry = engine.requests[1].messages[-1]["content"]
+        assert "changes nothing" in retry and "make `mean` safe for an empty list" in retry
+        assert session.accept_all() and NEW_RETURN in calc.read_text()
+    finally:
+        await session.close()
+
+
+async def test_an_instruction_that_allows_no_change_ends_in_nothing_to_change(replay, calc):
+    url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("fix `mean` if needed")
+        assert result.status == "nothing" and not result.no_change and result.attempts == 1
+        assert len(engine.requests) == 1 and calc.read_text() == original()
     finally:
         await session.close()
 
@@ -190,5 +214,24 @@ async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, c
         result = await session.wait()
         assert result.status == "stopped" and session.state == IDLE and not session.has_proposal
         assert calc.read_text() == original()
+    finally:
+        await session.close()
+
+
+
+async def test_one_method_of_a_class_with_four_is_its_region_and_the_others_stay(replay, tmp_path):
+    # "add a docstring to cheapest" in the app once rewrote the whole class with only `cheapest`.
+    source = (DATA.parents[2] / "examples" / "inventory.py").read_text()
+    target = tmp_path / "inventory.py"
+    target.write_text(source)
+    url, engine = await replay(["cheapest_doc.txt"])
+    session, _ = await open_session(url, target, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("add a docstring to cheapest", None, retries=0)
+        assert result.status == "proposal"
+        assert "def add(" not in engine.requests[0].messages[-1]["content"]  # the region is the method
+        assert session.accept_all()
+        doc = '        """The item with the lowest price."""\n'
+        assert target.read_text() == source.replace("    def cheapest(self):\n", "    def cheapest(self):\n" + doc)
     finally:
         await session.close()

@@ -349,12 +349,13 @@ async def test_identical_search_and_replace_not_in_the_file_is_refused(replay, c
         await session.close()
 
 
-async def test_identical_search_and_replace_in_the_file_is_nothing_to_change(replay, calc):
+async def test_identical_search_and_replace_in_the_file_is_retried_then_no_change(replay, calc):
     url, engine = await replay(["echo_same.txt"])
     session, client = await open_session(url, calc)
     try:
         result = await session.edit("make add return a + b")
-        assert result.status == "nothing" and result.attempts == 1 and not result.already_applied
+        assert result.status == "refused" and result.no_change and result.attempts == 2
+        assert "changes nothing" in engine.requests[1].messages[-1]["content"]
     finally:
         await session.close()
 
