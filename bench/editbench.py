@@ -17,19 +17,17 @@ error (backend error, timeout). One JSON line per task goes to --out so two runs
 (`--compare A.jsonl B.jsonl`).
 
 `python -m bench editbench [--set humanevalfix|polyglot|usertasks|all] [--limit N] [--only IDS]
- [--tool steer|aider|both] [--threads T] [--out FILE.jsonl] [--compare A B]`
+ [--tool steer|aider|both] [--threads T] [--out FILE.jsonl] [--compare A B] [--steer-root NAME=DIR]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import difflib
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -105,37 +103,55 @@ def _diff(old: str, new: str, name: str) -> str:
 
 
 class Steer:
-    """One `steer serve --engine local` child for the run; a `steer edit` process per task."""
+    """One `steer serve --engine local` child for the run; a `steer edit` process per task.
 
-    name = "steer"
+    `root`: the checkout whose steer runs (default: this one); another checkout (an older
+    commit, say) runs as its own tool, named `steer@NAME`, in the same run."""
 
-    def __init__(self, threads: int):
+    def __init__(self, threads: int, root: Path = ROOT, name: str = "steer"):
         self.threads = threads
-        self.gateway = None
+        self.root = root
+        self.name = name
+        self.proc = None
         self.url = ""
 
-    def start(self) -> None:
-        from app.transport.launcher import GatewayProcess
+    def _env(self) -> dict:
+        env = dict(os.environ, PYTHONPATH=str(self.root), NO_COLOR="1", PYTHONUNBUFFERED="1")
+        for k in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL"):
+            env.pop(k, None)
+        return env
 
-        # The child's pipes belong to this loop: it stays open until stop().
-        self.loop = asyncio.new_event_loop()
-        self.gateway = self.loop.run_until_complete(
-            GatewayProcess.start(["--engine", "local", "--threads", str(self.threads)], timeout=900))
-        self.url = self.gateway.url
+    def start(self) -> None:
+        import threading
+
+        # `steer serve` of that checkout; it exits when its stdin (held here) closes.
+        cmd = [sys.executable, "-m", "app", "serve", "--engine", "local", "--threads", str(self.threads),
+               "--host", "127.0.0.1", "--port", "0", "--exit-with-stdin"]
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=self._env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.log, text=True)
+        for line in self.proc.stdout:
+            if line.startswith("steer serve ready:"):
+                self.url = line.split()[3]
+                break
+        else:
+            self.log.seek(0)
+            raise RuntimeError(f"{self.name}: steer serve exited: {self.log.read()[-800:]}")
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()  # keep its stdout drained
 
     def stop(self) -> None:
-        if self.gateway is not None:
-            self.loop.run_until_complete(self.gateway.stop())
-            self.loop.close()
-            self.gateway = None
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
 
     def run(self, task: dict, workdir: Path) -> dict:
         target = workdir / task["file"]
         cmd = [sys.executable, "-m", "app", "edit", task["file"], "-m", task["instruction"], "--json",
                "--backend", self.url]
-        env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
-        for k in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL"):
-            env.pop(k, None)
+        env = self._env()
         t0 = time.perf_counter()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir, timeout=TOOL_TIMEOUT_S,
@@ -372,9 +388,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="model threads, the same for both tools")
     parser.add_argument("--out", help="JSONL file, one line per task (default: under the cache dir)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two JSONL runs and exit")
+    parser.add_argument("--tables", nargs="+", metavar="FILE", help="print the tables of earlier JSONL runs and exit")
+    parser.add_argument("--steer-root", action="append", default=[], metavar="NAME=DIR",
+                        help="also run the steer of another checkout (e.g. the previous commit) as tool steer@NAME")
     args = parser.parse_args(argv if argv is not None else [])
     if args.compare:
         return compare(*args.compare)
+    if args.tables:
+        rows = [json.loads(line) for f in args.tables for line in Path(f).read_text().splitlines() if line.strip()]
+        tools = list(dict.fromkeys(r["tool"] for r in rows))
+        for set_name in dict.fromkeys(r["set"] for r in rows):
+            # Only tasks every tool finished (a run cut short leaves the last task half done).
+            ids = set.intersection(*({r["task_id"] for r in rows if r["set"] == set_name and r["tool"] == t}
+                                     for t in tools))
+            summarize([r for r in rows if r["task_id"] in ids], set_name, tools)
+        return 0
     try:
         import llama_cpp  # noqa: F401
     except ImportError:
@@ -393,7 +421,13 @@ def main(argv: list[str] | None = None) -> int:
     out_path.parent.mkdir(parents=True, exist_ok=True)
 
     model_path = str(model_store.ensure_model(progress=True))
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # `kill` still stops the servers below
     tools = []
+    for spec in args.steer_root:
+        name, _, root = spec.partition("=")
+        tools.append(Steer(args.threads, Path(root).resolve(), f"steer@{name}"))
     if args.tool in ("steer", "both"):
         tools.append(Steer(args.threads))
     if args.tool in ("aider", "both"):
@@ -425,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
             tool.stop()
     for set_name in work:
         summarize(rows, set_name, [t.name for t in tools])
+    if any(t.name.startswith("steer@") for t in tools):
+        print("steer@NAME: " + ", ".join(f"{t.name} = {t.root}" for t in tools if t.name.startswith("steer@")))
     load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else "?"
     print(f"\nper-task results: {out_path}; loadavg at the end {load}")
     return 0
