@@ -310,3 +310,38 @@ def build_input(
 def build_messages(fmt: str, path: str, text: str, instruction: str, region=None, history=None) -> list[dict]:
     """The flattened chat (system first) for engines and tests that bypass the gateway."""
     return [{"role": "system", "content": system_prompt(fmt)}, *build_input(fmt, path, text, instruction, region, history)]
+
+
+# ---------------------------------------------------------------------------- redirects
+
+# Words that add to the request rather than change it ("also X", "and make it Y", "X too").
+_ADDS = re.compile(r"^\W*(also|and|plus|additionally|in addition)\b|\b(too|as well)\W*$", re.I)
+
+
+def redirect_adds(words: str) -> bool:
+    """The redirect's words extend the request ("also X") rather than narrow, replace or correct it."""
+    return bool(_ADDS.search(words or ""))
+
+
+def redirect_instruction(first: str, said: list[str]) -> str:
+    """The instruction of a turn that a redirect started over: the first request, then what the user
+    said while it was being answered (oldest first).
+
+    The small model follows a request stated once, plainly, far better than a transcript where its
+    own half-written answer precedes the new words (it goes on in the pattern it started, bench/
+    redirect.py): so the turn starts over with both requests in one message, the new words last and
+    said to win. The first request comes first so the tokens it shares with the interrupted turn's
+    message stay cached."""
+    first = first.strip()
+    lines = [first, ""] if first else []
+    for words in said:
+        words = words.strip()
+        if not words:
+            continue
+        if redirect_adds(words):
+            lines.append(f'Then the user added: "{words}". Do that as well.')
+        else:
+            lines.append(f'Then the user stopped you and changed the request: "{words}". This replaces the request '
+                         "above where they differ: do what it says, and nothing it rules out "
+                         '(with "only", change nothing else).')
+    return "\n".join(lines).strip()

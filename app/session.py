@@ -40,6 +40,11 @@ _BURST_DELTAS = 256
 _BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
+# How a redirect reaches the model, per edit format (Session.redirect_mode). Measured with the
+# embedded model by bench/redirect.py: "continue" (the successor answers after its own partial
+# answer) let the 1.5B model go on in the pattern it had started, or copy its cut-off partial
+# and stop; "restart" (one request with both instructions) follows the new words.
+REDIRECT_MODES = {"rewrite": "restart", "search_replace": "restart", "apply_patch": "restart", "udiff": "restart"}
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
 # Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
 # "nothing to change", not a failed attempt.
@@ -223,6 +228,9 @@ class Session:
     `client`: an already connected ResponsesClient (tests, or a UI that owns it); without one
     `start()` opens the configured backend (the embedded engine when none is configured).
     """
+
+    redirect_strategy: str | None = None  # "restart" | "continue"; None: REDIRECT_MODES for the format
+    _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
 
     def __init__(
         self,
@@ -536,22 +544,72 @@ class Session:
             pass
 
     async def redirect(self, words: str) -> None:
-        """Enter while generating: steer with the new words; the successor's output replaces the proposal."""
+        """Enter while generating: the new words redirect the turn; its new answer replaces the proposal.
+
+        How the words reach the model is `redirect_mode` (REDIRECT_MODES): "restart" stops the
+        answer and starts the turn over with the first instruction and the new words in one
+        request (file and region stay cached: only the instruction is evaluated again);
+        "continue" steers (`response.steer`): the model answers again after its partial answer
+        and the new words. Either way the superseded partial leaves the live diff at once.
+        """
         if self.state != GENERATING:
             await self.send(words, self.region)
             return
-        if self._stream is None:
-            # The request is still on its way: stop it and ask again with both instructions.
-            combined = f"{self.instruction}\n{words}" if self.instruction else words
-            await self.stop()
-            await self.wait()
-            await self.send(combined, self.region)
+        words = words.strip()
+        first, said = self._redirect_history()
+        said = said + [words]
+        self._notice("info", f"redirected: {' '.join(words.split())} (the answer starts over)")
+        if self._stream is None or self.redirect_mode == "restart":
+            # Also when the request is still on its way: there is nothing to steer yet.
+            await self._restart_turn(first, said)
             return
         self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
+        self._redirected = (self._turn_task, first, said)
         try:
             await self._stream.steer(words)
         except Exception as exc:
             self._notice("error", f"redirect failed: {exc}")
+
+    @property
+    def redirect_mode(self) -> str:
+        """How a redirect reaches the model: `redirect_strategy` if set, else the measured one for the format."""
+        return self.redirect_strategy or REDIRECT_MODES.get(self.format, "restart")
+
+    def _redirect_history(self) -> tuple[str, list[str]]:
+        """(first instruction, redirects so far) of the turn under way."""
+        got = self._redirected
+        if got is not None and got[0] is self._turn_task:
+            return got[1], list(got[2])
+        return self.instruction or "", []
+
+    async def _restart_turn(self, first: str, said: list[str]) -> None:
+        """Stop the answer and start the turn over with `redirect_instruction(first, said)`.
+
+        To the listener the turn goes on: the superseded turn's state changes, stats and end are
+        not shown (it is replaced, not stopped); its partial leaves the live diff before anything
+        is awaited, and no later delta of it reaches the diff.
+        """
+        from app.prompts import redirect_instruction
+
+        region, stream, listener = self.region, self._stream, self.on_event
+        combined = redirect_instruction(first, said) if first else "\n".join(said)
+        self._stopped = True
+        self._discard_proposal()
+
+        def quiet(ev) -> None:
+            if not isinstance(ev, (StateChanged, Stats, TurnEnded)):
+                listener(ev)
+
+        self.on_event = quiet
+        try:
+            if stream is not None:
+                await self._cancel_quietly(stream)
+            await self.wait()
+        finally:
+            if self.on_event is quiet:
+                self.on_event = listener
+        await self.send(combined, region)
+        self._redirected = (self._turn_task, first, said)
 
     async def _turn(self, instruction: str, region: tuple[int, int] | None, retries: int) -> None:
         from app.prompts import build_input, instruction_message, system_prompt

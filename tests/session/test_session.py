@@ -88,6 +88,7 @@ async def test_stop_mid_block_keeps_complete_blocks_only(replay, calc):
 async def test_redirect_replaces_the_proposal_with_the_successor(replay, calc):
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
     session, client = await open_session(url, calc)
+    session.redirect_strategy = "continue"  # steering; the default starts over (test_redirect_restart.py)
     try:
         await session.send("fix mean and describe")
         await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
