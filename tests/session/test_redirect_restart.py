@@ -1,0 +1,122 @@
+"""A redirect starts the turn over with both instructions: what the model is asked, what the screen sees.
+
+Recorded answers through the real gateway and client (tests/session/conftest.py): the answers
+are fixed, so these tests check the request the model gets and the session's events, not
+whether a model follows the words (bench/redirect.py measures that with the embedded model).
+"""
+
+from __future__ import annotations
+
+from app.prompts import redirect_adds, redirect_instruction
+from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW, Notice, ProposalUpdated, StateChanged, TurnEnded
+
+from .conftest import open_session, until
+
+
+def user_text(request) -> str:
+    return request.messages[-1]["content"]
+
+
+async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
+    events = []
+    session, _ = await open_session(url, calc, events)
+    try:
+        assert session.redirect_mode == "restart"
+        await session.send("fix mean and describe")
+        await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
+        await session.redirect("no: just rename sub to subtract")
+        result = await session.wait()
+        assert result.status == "proposal"
+        assert [h.new for h in session.proposal] == [("def subtract(a, b):",)]
+        first, second = engine.requests
+        # The model never sees its half-written answer: it would go on in its pattern.
+        assert not any(m["role"] == "assistant" for m in second.messages)
+        text = user_text(second)
+        assert text.index("fix mean and describe") < text.index("no: just rename sub to subtract")
+        assert "replaces the request" in text
+        # The cached prefix still serves: everything before the instruction is the first request's.
+        assert second.messages[:-1] == first.messages[:-1]
+        assert session.instruction == redirect_instruction("fix mean and describe", ["no: just rename sub to subtract"])
+    finally:
+        await session.close()
+
+
+async def test_the_screen_sees_one_turn_whose_partial_leaves_the_diff(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
+    events = []
+    session, _ = await open_session(url, calc, events)
+    try:
+        await session.send("fix mean and describe")
+        await until(lambda: session.live.hunk_count > 0)
+        start = len(events)
+        await session.redirect("no: just rename sub to subtract")
+        # Before the new answer writes anything, the superseded partial is gone from the diff.
+        assert not session.has_proposal and session.state == GENERATING
+        await session.wait()
+        after = events[start:]
+        updates = [e for e in after if isinstance(e, ProposalUpdated)]
+        assert updates and updates[0].hunks == 0
+        # No stop, no end, no idle for the replaced answer: one turn, ending once, in review.
+        states = [e.state for e in after if isinstance(e, StateChanged)]
+        assert INTERRUPTED not in states and states[-1] == REVIEW
+        assert IDLE not in states[:-1]
+        assert len([e for e in after if isinstance(e, TurnEnded)]) == 1
+        assert any(isinstance(e, Notice) and "redirected" in e.text for e in after)
+    finally:
+        await session.close()
+
+
+async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(replay, calc):
+    url, engine = await replay(["long_answer.txt", "long_answer.txt", "rename_sub.txt"], rate=400)
+    session, _ = await open_session(url, calc)
+    try:
+        await session.send("fix mean and describe")
+        await until(lambda: session._tokens > 5)
+        await session.redirect("only mean")
+        await until(lambda: len(engine.requests) == 2 and session._tokens > 5)
+        await session.redirect("also rename sub to subtract")
+        assert (await session.wait()).status == "proposal"
+        text = user_text(engine.requests[-1])
+        assert text.index("fix mean and describe") < text.index("only mean") < text.index("rename sub to subtract")
+        assert text.count("fix mean and describe") == 1
+    finally:
+        await session.close()
+
+
+async def test_redirect_before_the_first_token_restarts_too(replay, calc):
+    url, engine = await replay(["rename_sub.txt"], rate=400)
+    session, _ = await open_session(url, calc)
+    try:
+        await session.send("fix mean")
+        assert session._tokens == 0  # nothing answered yet
+        await session.redirect("no, rename sub to subtract")
+        assert (await session.wait()).status == "proposal"
+        assert "no, rename sub to subtract" in user_text(engine.requests[-1])
+    finally:
+        await session.close()
+
+
+async def test_redirect_when_idle_is_a_new_turn(replay, calc):
+    url, engine = await replay(["rename_sub.txt"])
+    session, _ = await open_session(url, calc)
+    try:
+        await session.redirect("rename sub to subtract")
+        assert (await session.wait()).status == "proposal"
+        assert len(engine.requests) == 1 and "changed the request" not in user_text(engine.requests[0])
+    finally:
+        await session.close()
+
+
+def test_redirect_instruction_wording():
+    assert redirect_adds("also make it ignore commas") and redirect_adds("and sort them")
+    assert redirect_adds("handle None too") and not redirect_adds("no, only to push")
+    assert not redirect_adds("use a dict, not a list")
+    narrowed = redirect_instruction("add type hints to every method", ["no, only to pop"])
+    assert narrowed.startswith("add type hints to every method\n")
+    assert '"no, only to pop"' in narrowed and "replaces the request" in narrowed
+    extended = redirect_instruction("add a docstring", ["also handle commas"])
+    assert '"also handle commas"' in extended and "as well" in extended and "replaces" not in extended
+    assert redirect_instruction("", ["just this"]).endswith('"just this". This replaces the request above where '
+                                                             'they differ: do what it says, and nothing it rules out '
+                                                             '(with "only", change nothing else).')
