@@ -231,6 +231,9 @@ class Session:
 
     redirect_strategy: str | None = None  # "restart" | "continue"; None: REDIRECT_MODES for the format
     _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
+    _refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
+    _syntax_key: tuple | None = None
+    _syntax = None
 
     def __init__(
         self,
@@ -512,9 +515,15 @@ class Session:
         return self.last_result or TurnResult("nothing")
 
     async def edit(self, instruction: str, region: tuple[int, int] | None = None, retries: int = MAX_RETRIES) -> TurnResult:
-        """One whole turn: send, wait, retrying with refusal feedback (what `steer edit` does)."""
-        await self.send(instruction, region, retries=retries)
-        return await self.wait()
+        """One whole turn: send, wait, retrying with refusal feedback (what `steer edit` does).
+
+        With no review to come, an answer that breaks a Python file's syntax is a refused attempt."""
+        self._refuse_broken_syntax = True
+        try:
+            await self.send(instruction, region, retries=retries)
+            return await self.wait()
+        finally:
+            self._refuse_broken_syntax = False
 
     async def stop(self) -> None:
         """Esc: stop now. Complete blocks stay as the proposal; a half-written block is dropped."""
@@ -1025,7 +1034,44 @@ class Session:
         if join_lines(self.live.new_lines(), self._final_nl) != new_text:
             self.live.reset(self.live.lines, _diff_hunks(self.live.lines, split_lines(new_text)[0]))
             self._proposal_changed()
-        return TurnResult("proposal")
+        return self._syntax_verdict(new_text) or TurnResult("proposal")
+
+    @property
+    def syntax_problem(self):
+        """The pending proposal breaks a Python file that parsed (app.edits.syntax.SyntaxProblem, its hunk
+        indexing `proposal`), else None. Computed once per proposal version, never while streaming."""
+        if self.state == GENERATING or not self.has_proposal:
+            return None
+        key = (self.live.version, self.document.digest)
+        if self._syntax_key != key:
+            from app.edits.syntax import check
+
+            new_text = join_lines(self.live.new_lines(), self._final_nl)
+            hunks = [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
+            self._syntax_key, self._syntax = key, check(self.document.path, self.document.text, new_text, hunks)
+        return self._syntax
+
+    def _syntax_verdict(self, new_text: str) -> TurnResult | None:
+        """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
+        in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
+        from app.edits.syntax import check
+
+        hunks = [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
+        problem = check(self.document.path, self.document.text, new_text, hunks)
+        if problem is None:
+            return None
+        if not self._refuse_broken_syntax:
+            self._notice("warning", f"{problem.describe()}; review it before accepting")
+            return None
+        lines = new_text.split("\n")
+        at = (problem.line or 1) - 1
+        shown = "\n".join(lines[max(0, at - 2): at + 3])
+        self._feedback = (f"Your edit was not applied: {problem.describe()}. Around that line the file would read:\n"
+                          f"```\n{shown}\n```\nNothing was changed. Reply again with the complete edit, "
+                          "keeping the code valid Python (every line you were not asked to change exactly as it is).")
+        self.live.clear()
+        self._proposal_changed()
+        return TurnResult("refused", problem.describe())
 
     def _identical_but_absent(self, blocks) -> tuple[int, str] | None:
         """(index, first line) of a block whose SEARCH == REPLACE and whose SEARCH is not in the file."""
