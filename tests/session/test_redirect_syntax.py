@@ -1,0 +1,69 @@
+"""A proposal that breaks a Python file's syntax (as a redirected answer once did) is flagged in review,
+with the hunk that breaks it; `Session.edit` (what `steer edit` runs) refuses it as a failed attempt
+and sends the model feedback. Recorded answers through the real gateway and client."""
+
+from __future__ import annotations
+
+from app.session import REVIEW, Notice
+
+from .conftest import open_session
+
+
+async def test_review_flags_the_breaking_hunk(replay, calc):
+    url, _ = await replay(["broken_sub.txt"])
+    events = []
+    session, _ = await open_session(url, calc, events)
+    try:
+        await session.send("document add and sub")
+        result = await session.wait()
+        assert result.status == "proposal" and session.state == REVIEW
+        problem = session.syntax_problem
+        assert problem is not None and problem.hunk == 1 and problem.line == 9
+        assert "def sub(a, b) -> :" in session.proposal[problem.hunk].new
+        assert any(isinstance(e, Notice) and "breaks the Python syntax" in e.text for e in events)
+        # Rejecting the breaking hunk leaves a proposal that parses.
+        assert session.reject_hunk(1)
+        assert session.syntax_problem is None and session.has_proposal
+    finally:
+        await session.close()
+
+
+async def test_a_proposal_that_parses_is_not_flagged(replay, calc):
+    url, _ = await replay(["fix_mean.txt"])
+    events = []
+    session, _ = await open_session(url, calc, events)
+    try:
+        await session.send("handle an empty list in mean")
+        assert (await session.wait()).status == "proposal"
+        assert session.syntax_problem is None
+        assert not any(isinstance(e, Notice) and "syntax" in e.text for e in events)
+    finally:
+        await session.close()
+
+
+async def test_edit_retries_a_breaking_answer_with_feedback(replay, calc):
+    url, engine = await replay(["broken_sub.txt", "fix_mean.txt"])
+    session, _ = await open_session(url, calc)
+    original = calc.read_text()
+    try:
+        result = await session.edit("handle an empty list in mean")
+        assert result.status == "proposal" and result.attempts == 2
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert "breaks the Python syntax at line 9 (hunk 2)" in feedback and "def sub(a, b) -> :" in feedback
+        assert calc.read_text() == original  # nothing written before accept
+    finally:
+        await session.close()
+
+
+async def test_edit_never_proposes_a_breaking_answer(replay, calc):
+    url, engine = await replay(["broken_sub.txt"])
+    session, _ = await open_session(url, calc)
+    try:
+        result = await session.edit("document add and sub", retries=1)
+        assert result.status == "refused" and "breaks the Python syntax" in result.reason
+        assert result.attempts == 2 and not session.has_proposal
+        # Outside edit() the same answer is a proposal to review again.
+        await session.send("document add and sub")
+        assert (await session.wait()).status == "proposal" and session.syntax_problem is not None
+    finally:
+        await session.close()
