@@ -490,7 +490,9 @@ class SteerApp(App):
         # user stopped it (the screen must be still), and the hunk keys start from the first.
         if session is not None and session.state == "review" and session.has_proposal:
             if self.current_hunk is None:
-                self._goto_hunk(0)
+                broken = session.syntax_problem
+                # A hunk that breaks the syntax is the one to look at first.
+                self._goto_hunk(broken.hunk if broken is not None and broken.hunk is not None else 0)
         self.status.extra = self._extra_status()
         self.refresh_bindings()
 
@@ -504,6 +506,10 @@ class SteerApp(App):
                 parts.append(f"hunk {cur}/{n}")
             if session.conflict:
                 parts.append("CONFLICT")
+            broken = session.syntax_problem if session.has_proposal else None
+            if broken is not None:
+                which = f"hunk {broken.hunk + 1} " if broken.hunk is not None else ""
+                parts.append(f"SYNTAX: {which}breaks line {broken.line or '?'}")
         if self.document is not None and self.document.is_new:
             parts.append("new file")
         if self.view_mode != "file":
