@@ -23,9 +23,10 @@ from __future__ import annotations
 import os.path
 from difflib import SequenceMatcher
 
+from app.edits.anchor import PartialRewrite, anchor_rewrite
 from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, ParseResult, _Record
 from app.edits.locate import (
-    Location, LocateError, Views, _indent, closest_lines, find_unique, is_elision, locate, split_lines,
+    Location, LocateError, Views, closest_lines, find_unique, is_elision, locate, split_lines,
 )
 from app.edits.parse import parse
 
@@ -81,8 +82,9 @@ class ApplyError(Exception):
     """Nothing was applied. block_index is 0-based (-1: the response as a whole).
 
     reason: no_blocks | malformed | not_found | ambiguous | empty_search | bad_elision |
-    placeholder | other_file | file_exists. message is one line; feedback is the text to send back to
-    the model (what failed, the closest real lines, what to do)."""
+    uncertain | partial_rewrite | placeholder | other_file | file_exists. message is one
+    line; feedback is the text to send back to the model (what failed, the closest real
+    lines, what to do)."""
 
     def __init__(self, block_index: int, reason: str, message: str, feedback: str):
         self.block_index = block_index
@@ -90,27 +92,6 @@ class ApplyError(Exception):
         self.message = message
         self.feedback = feedback
         super().__init__(message)
-
-
-def _common_indent(lines: list[str]) -> str:
-    return os.path.commonprefix([_indent(ln) for ln in lines if ln.strip()])
-
-
-def _reindent_rewrite(region: list[str], new: list[str]) -> list[str]:
-    """A rewritten region the model dedented (or over-indented) as a whole gets the
-    region's own common indentation back."""
-    if not any(x.strip() for x in region) or not any(x.strip() for x in new):
-        return new  # no indentation to go by
-    want, have = _common_indent(region), _common_indent(new)
-    if want == have:
-        return new
-    out = []
-    for ln in new:
-        if not ln.strip():
-            out.append("")
-        else:
-            out.append(want + ln[len(have) :])
-    return out
 
 
 def _longest_stripped(lines: list[str]) -> tuple[int, str]:
@@ -288,8 +269,11 @@ class _Buffer:
         return work if self.final_nl or not work else work[:-1]
 
 
-def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
-    """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines."""
+def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = False) -> ApplyResult:
+    """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines.
+
+    A region rewrite that leaves out part of its region is anchored to the part it
+    restates (app.edits.anchor) unless `allow_deletion` (the instruction asks to delete)."""
     if not blocks:
         raise ApplyError(
             -1, "no_blocks", "the response contains no edits",
@@ -302,8 +286,14 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
         idx = block.index if block.index is not None else pos
         s = split_lines(block.search)
         r = split_lines(block.replace)
+        narrow = None
         if block.kind == REWRITE:
-            r = _reindent_rewrite(s, r)
+            try:
+                a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
+            except PartialRewrite as e:
+                raise _error(blocks, pos, "partial_rewrite", e.message, e.feedback) from None
+            if (a, b) != (0, len(s)):
+                narrow, s = (a, b, s), s[a:b]
         if s == r and not block.create:
             reports.append(BlockReport(idx, block.kind, "unchanged"))
             continue
@@ -345,7 +335,10 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
             raise _error(blocks, pos, "file_exists", "the patch adds a file that already exists and is not empty",
                          "`*** Add File` creates a new file, but this file exists. Use `*** Update File` with hunks.")
         try:
-            loc = _place(lines, block, s, r, buf.views())
+            if narrow is not None:
+                loc = _narrowed(_place(lines, block, narrow[2], r, buf.views()), narrow[0], narrow[1])
+            else:
+                loc = _place(lines, block, s, r, buf.views())
         except LocateError as e:
             if e.reason == "not_found" and _is_applied_already(lines, s, r, None):
                 reports.append(BlockReport(idx, block.kind, "already_applied"))
@@ -354,7 +347,10 @@ def apply_blocks(text: str, blocks: list[EditBlock]) -> ApplyResult:
         if _is_applied_already(lines, s, r, loc):
             reports.append(BlockReport(idx, block.kind, "already_applied"))
             continue
-        new = loc.render(lines, s, r)
+        try:
+            new = loc.render(lines, s, r)
+        except LocateError as e:
+            raise _locate_failure(blocks, pos, e, lines, s) from None
         buf.splice_lines(loc.start, loc.end, new)
         reports.append(BlockReport(idx, block.kind, "applied", loc.strategy, loc.start, loc.end, loc.start + len(new)))
     return ApplyResult(buf.text(), reports)
@@ -369,6 +365,14 @@ def _place(lines: list[str], block: EditBlock, s: list[str], r: list[str], views
     return locate(lines, s, r, anchor=block.anchor, at_eof=block.at_eof, views=views)
 
 
+def _narrowed(loc: Location, a: int, b: int) -> Location:
+    """The located region's lines [a, b): where an anchored rewrite applies."""
+    if loc.mapping is not None or loc.pieces or loc.insert_only:
+        raise LocateError("not_found", "the region is not in the file as it was given")
+    loc.start, loc.end = loc.start + a, loc.start + b
+    return loc
+
+
 def apply_response(
     text: str,
     response: str,
@@ -376,13 +380,14 @@ def apply_response(
     region_text: str | None = None,
     region_start: int | None = None,
     path: str | None = None,
+    allow_deletion: bool = False,
 ) -> ApplyResult:
     """Parses a whole response and applies it all-or-nothing. `path` (the edited file)
-    picks that file's hunks out of a multi-file patch."""
+    picks that file's hunks out of a multi-file patch; `allow_deletion`: see apply_blocks."""
     result = parse(response, region_text, region_start)
     raise_if_malformed(result)
     blocks, others = select_blocks(result.blocks, path)
-    applied = apply_blocks(text, blocks)
+    applied = apply_blocks(text, blocks, allow_deletion=allow_deletion)
     applied.blocks.extend(BlockReport(b.index, b.kind, "other_file") for b in others)
     return applied
 
@@ -426,6 +431,10 @@ def _locate_failure(blocks: list[EditBlock], pos: int, e: LocateError, lines: li
             "\nInclude more of the surrounding lines in SEARCH so that it matches only the place you mean."
         )
         return _error(blocks, pos, "ambiguous", e.message, detail)
+    if e.reason == "uncertain":
+        return _error(blocks, pos, e.reason, e.message,
+                      "Quote the lines exactly as they are in the file, blank lines included, so that it is "
+                      "certain which lines the edit changes.")
     if e.reason != "not_found":
         return _error(blocks, pos, e.reason, e.message, "")
     detail_parts = []

@@ -72,6 +72,7 @@ class Hunk:
     ptr: int = 0
     pieces: list = field(default_factory=list)
     streamed: list[str] = field(default_factory=list)  # every complete new line, for finish()
+    where: dict | None = None  # old line -> its indices in `old` (built on the first far look-up)
 
     @property
     def tail_text(self) -> str:
@@ -456,11 +457,33 @@ class LiveDiff:
                         if old[j] == line:
                             skip = j - h.ptr
                             break
+            if skip < 0 and line.strip() and h.ptr < n_old:
+                far = self._far_match(h, line)
+                if far is not None:
+                    # Code the rewrite leaves out (the region's head, whole definitions) stays, as
+                    # accept will keep it (app.edits.anchor): context, not removed.
+                    at = h.base + h.ptr
+                    if h.new:
+                        piece = Hunk(at, at, h.new, key=(h.key, "piece", len(h.pieces)), streaming=True)
+                        self._hunks.insert(k, piece)
+                        self._by_key[piece.key] = piece
+                        h.pieces.append(piece)
+                        k += 1
+                        h.new = []
+                    h.ptr = far + 1
+                    h.start = h.end = h.base + h.ptr
+                    shifted = True
+                    continue
             if skip < 0:
                 h.new.append(line)
                 continue
             shifted = True
             at = h.base + h.ptr
+            if skip and h.ptr == 0 and not h.pieces and not h.new:
+                # The region's head, left out: kept (app.edits.anchor), so context, not removed.
+                h.ptr += skip
+                at += skip
+                skip = 0
             if h.new or skip:
                 # Close the open piece: the skipped old lines are removed, the lines
                 # written since the last match are added; the matched line is context.
@@ -482,6 +505,25 @@ class LiveDiff:
             self._touch(row, row + 1)
         self.cursor_row = self._row_starts[k] + max(0, h.rows - 1)
         return True
+
+    @staticmethod
+    def _far_match(h: Hunk, line: str) -> int | None:
+        """Where a streamed rewrite line that matched nothing near resumes the region, if the
+        old lines it skips are ones a partial rewrite keeps: the region's head (nothing matched
+        or written yet), or whole definitions. The line must occur once after the pointer."""
+        if h.where is None:
+            h.where = {}
+            for i, o in enumerate(h.old):
+                h.where.setdefault(o, []).append(i)
+        hits = [i for i in h.where.get(line, ()) if i > h.ptr]
+        if len(hits) != 1:
+            return None
+        j = hits[0]
+        if h.ptr == 0 and not h.pieces and not h.new:
+            return j
+        from app.edits.anchor import whole_definitions
+
+        return j if whole_definitions(h.old, h.ptr, j) else None
 
     def _drop_pieces(self, h: Hunk) -> None:
         """Take the closed pieces of an aligned hunk out of the list (before finish/remove)."""

@@ -16,8 +16,12 @@ more is a refusal (LocateError, reason "ambiguous"), never a guess:
                     the score high and clearly above any other place.
 
 Lines are plain strings without newline characters. A Location's `render()` builds the
-new lines for file[start:end]: lines the block keeps unchanged are taken from the file,
-not from the model, so tolerant matches never rewrite bytes the model did not mean to.
+new lines for file[start:end] from the block's own diff (SEARCH against REPLACE, see
+block_ops): lines the block keeps unchanged are taken from the file, not from the model,
+so tolerant matches never rewrite bytes the model did not mean to (trailing whitespace,
+tabs, blank lines). Where the model's intent for a line is not certain (it changes a line
+SEARCH misquotes; blank lines SEARCH has and the file does not, read two ways) render()
+refuses with LocateError "uncertain" rather than guess.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["Location", "LocateError", "locate", "find_unique", "closest_lines", "Views", "split_lines", "is_elision"]
+__all__ = ["Location", "LocateError", "block_ops", "locate", "find_unique", "closest_lines", "Views", "split_lines", "is_elision"]
 
 _AMBIGUOUS_LIMIT = 2
 
@@ -131,20 +135,123 @@ class Location:
             return self._adapt(replace)
         if self.strategy == "exact" and self.mapping is None:
             return list(replace)
-        mapping = self.mapping if self.mapping is not None else list(range(self.start, self.start + len(search)))
-        if self.mapping is not None:
-            search, replace, mapping = _drop_spurious_pairs(search, replace, mapping)
+        if self.mapping is None:
+            return self._render(lines, search, replace, list(range(self.start, self.start + len(search))))
+        return self._render_phantoms(lines, search, replace, self.mapping)
+
+    def _render_phantoms(self, lines, search, replace, mapping) -> list[str]:
+        """SEARCH has blank (or fence) lines at its ends that the file does not have there
+        (mapping None: phantoms). A phantom is either the model's copy of a blank line REPLACE
+        has at the same end (both go), or a line REPLACE drops (nothing happens): the block
+        is read three ways (see _phantom_reading and _pair_phantoms) and applied only where
+        the readings that change fewest lines agree; otherwise the intent is not certain."""
+        if replace and not any(x.strip() for x in replace):
+            # REPLACE is blank lines only: its leading and trailing runs are the same lines,
+            # so whether they are the file's or the phantoms' cannot be told.
+            raise LocateError(
+                "uncertain",
+                "SEARCH has blank lines the file does not have there and REPLACE is only blank lines, "
+                "so which blank lines should stay is not certain",
+            )
+        free, free_ops = self._phantom_reading(lines, search, replace, mapping, anchored=False)
+        anchored, _ = self._phantom_reading(lines, search, replace, mapping, anchored=True)
+        s, r, m = _pair_phantoms(search, replace, mapping)
+        readings = [anchored, self._render(lines, s, r, m)]
+        # (Free and anchored readings that differ only in which of the file's blank lines stay
+        # are one reading: the anchored one keeps the blank lines next to the phantoms.)
+        if free != anchored and [x.strip() for x in free] != [x.strip() for x in anchored]:
+            if _crosses(search, replace, mapping, free_ops):
+                raise LocateError(
+                    "uncertain",
+                    "SEARCH has blank lines the file does not have there, and REPLACE's blank lines at "
+                    "that end could be the file's or copies of those: which is not certain",
+                )
+            readings.append(free)
+        span = lines[self.start : self.end]
+        costs = []
+        for out in readings:
+            ops = SequenceMatcher(None, span, out, autojunk=False).get_opcodes()
+            costs.append(sum(i2 - i1 + j2 - j1 for tag, i1, i2, j1, j2 in ops if tag != "equal"))
+        # A block is meant to change something: of the readings that do, those that change
+        # fewest of the file's lines must agree.
+        low = min((c for c in costs if c), default=0)
+        best = [out for out, c in zip(readings, costs) if c == low]
+        if any(out != best[0] for out in best):
+            raise LocateError(
+                "uncertain",
+                "SEARCH has blank lines the file does not have there, and whether REPLACE's blank "
+                "lines at that end are the file's or copies of those is not certain",
+            )
+        return best[0]
+
+    def _phantom_reading(self, lines, search, replace, mapping, anchored: bool):
+        """(new lines, diff): the block's diff with phantoms matching nothing; a REPLACE blank
+        line left over in the same change as a phantom at that end is the phantom's copy.
+        `anchored`: REPLACE's blank lines at each end pair only with SEARCH's real blank
+        lines at that end (innermost first), never with lines further in."""
+        n = len(search)
+        keyed = [f"\x00phantom {k}" if m is None else x for k, (x, m) in enumerate(zip(search, mapping))]
+        rkeyed = list(replace)
+        if anchored:
+            for side, seq in ((0, keyed), (0, rkeyed), (1, keyed), (1, rkeyed)):
+                idx = range(len(seq)) if side == 0 else range(len(seq) - 1, -1, -1)
+                # the blank run at this end (after the phantoms), numbered from its inner end
+                run = []
+                for k in idx:
+                    if seq[k].startswith("\x00phantom"):
+                        continue
+                    if not _spurious(seq[k]) or seq[k].startswith("\x00"):
+                        break
+                    run.append(k)
+                for d, k in enumerate(reversed(run)):
+                    seq[k] = f"\x00edge {side} {d}"
+        ops = block_ops(keyed, rkeyed, self.tolerant())
+        skip: set[int] = set()
+        for (tag, i1, i2, j1, j2), front in ((ops[0], True), (ops[-1], False)):
+            if tag == "equal" or (front and i1 != 0) or (not front and i2 != n):
+                continue
+            ks = range(i1, i2) if front else range(i2 - 1, i1 - 1, -1)
+            js = range(j1, j2) if front else range(j2 - 1, j1 - 1, -1)
+            ph = 0
+            for k in ks:
+                if mapping[k] is not None:
+                    break
+                ph += 1
+            for j in js:
+                if ph == 0 or not _spurious(replace[j]) or j in skip:
+                    break
+                skip.add(j)
+                ph -= 1
+        return self._render(lines, search, replace, mapping, ops, skip), ops
+
+    def _render(self, lines, search, replace, mapping, ops=None, skip=frozenset()) -> list[str]:
         out = []
-        for tag, i1, i2, j1, j2 in SequenceMatcher(None, search, replace, autojunk=False).get_opcodes():
+        if ops is None:
+            ops = block_ops(search, replace, self.tolerant())
+        for tag, i1, i2, j1, j2 in ops:
             if tag == "equal":
                 # Unchanged lines: keep the file's own bytes (whitespace, quotes) as they are.
                 for k in range(i1, i2):
                     m = mapping[k]
                     if m is not None:
                         out.append(lines[m])
-            elif tag in ("replace", "insert"):
-                out.extend(self._adapt(replace[j1:j2]))
+                continue
+            for k in range(i1, i2):
+                # A line the block removes or rewrites must be the file's line: a misquoted
+                # one leaves the model's intent for that line uncertain, so refuse.
+                m = mapping[k]
+                if m is not None and _key_strip(search[k]) != _key_strip(lines[m]):
+                    raise LocateError(
+                        "uncertain",
+                        f"the edit changes line {m + 1} but SEARCH quotes it as `{search[k].strip()}` "
+                        f"where the file has `{lines[m].strip()}`",
+                    )
+            out.extend(self._adapt([replace[j] for j in range(j1, j2) if j not in skip]))
         return out
+
+    def tolerant(self) -> bool:
+        """Whether the match ignored trailing whitespace (then so does pairing SEARCH with REPLACE)."""
+        return self.strip_new or self.fold_new or self.strategy == "region"
 
     def adapts(self) -> bool:
         """Whether adapt() changes lines at all (False: show REPLACE lines as written)."""
@@ -178,12 +285,63 @@ class Location:
         return list(new)
 
 
-def _drop_spurious_pairs(
+def _key_strip(line: str) -> str:
+    return line.translate(_FOLD).strip()
+
+
+def block_ops(search: list[str], replace: list[str], tolerant: bool = False) -> list[tuple[str, int, int, int, int]]:
+    """The block's own diff, SEARCH against REPLACE: which lines the model keeps and which it
+    changes. `tolerant`: lines that differ only in trailing whitespace (or typographic
+    punctuation) are the same line too, since the model's copy of those bytes is
+    unreliable; lines written identically pair first (so of two lines alike but for their
+    whitespace, the one the model copied exactly is the one it keeps)."""
+    ops = SequenceMatcher(None, search, replace, autojunk=False).get_opcodes()
+    if not tolerant or all(tag == "equal" for tag, *_ in ops):
+        return ops
+    out = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "replace":
+            out.append((tag, i1, i2, j1, j2))
+            continue
+        s = [ln.translate(_FOLD).rstrip() for ln in search[i1:i2]]
+        r = [ln.translate(_FOLD).rstrip() for ln in replace[j1:j2]]
+        for t, a1, a2, b1, b2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
+            out.append((t, i1 + a1, i1 + a2, j1 + b1, j1 + b2))
+    return out
+
+
+def _crosses(search: list[str], replace: list[str], mapping: list[int | None], ops) -> bool:
+    """Whether the diff pairs a blank line at an end of REPLACE where SEARCH has phantoms
+    with a SEARCH line beyond a line with text: then that blank line may as well be the
+    phantoms' copy, and the two readings of the block are equally good."""
+    n, total = len(search), len(replace)
+    pair = {}
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            for d in range(i2 - i1):
+                pair[j1 + d] = i1 + d
+    if mapping and mapping[0] is None:
+        j = 0
+        while j < total and _spurious(replace[j]):
+            i = pair.get(j)
+            if i is not None and any(search[k].strip() and mapping[k] is not None for k in range(i)):
+                return True
+            j += 1
+    if mapping and mapping[-1] is None:
+        j = total - 1
+        while j >= 0 and _spurious(replace[j]):
+            i = pair.get(j)
+            if i is not None and any(search[k].strip() and mapping[k] is not None for k in range(i + 1, n)):
+                return True
+            j -= 1
+    return False
+
+
+def _pair_phantoms(
     search: list[str], replace: list[str], mapping: list[int | None]
 ) -> tuple[list[str], list[str], list[int | None]]:
-    """A spurious blank line at an end of SEARCH usually comes with one at the same end of
-    REPLACE (the model's picture of the file has it). Pair them off before diffing so the
-    diff cannot pair REPLACE's blank with a real blank line instead."""
+    """SEARCH's phantom lines at each end paired off with REPLACE's blank lines at the same end."""
+
     def lead(xs, pred):
         k = 0
         while k < len(xs) and pred(xs[k]):
@@ -198,7 +356,8 @@ def _drop_spurious_pairs(
 
 
 class LocateError(Exception):
-    """SEARCH could not be placed. reason: not_found | ambiguous | empty_search | bad_elision."""
+    """SEARCH could not be placed. reason: not_found | ambiguous | empty_search | bad_elision |
+    uncertain (placed, but a line the block changes is misquoted: Location.render raises it)."""
 
     def __init__(self, reason: str, message: str, closest: str = "", candidates: list[int] | None = None):
         self.reason = reason
@@ -597,7 +756,7 @@ def _locate_fuzzy(views: Views, s: list[str], r: list[str]) -> Location | None:
     fs = views.get("fold_strip")[best_start : best_start + n]
     # Lines the block removes or rewrites must be quoted right; only context may be off.
     changed: set[int] = set()
-    for tag, i1, i2, _j1, _j2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
+    for tag, i1, i2, _j1, _j2 in block_ops(s, r, tolerant=True):  # as render() will pair them
         if tag != "equal":
             changed.update(range(i1, i2))
     exact = nonblank = 0

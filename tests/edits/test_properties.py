@@ -227,12 +227,28 @@ def test_shifted_or_dropped_indentation_mistake(ch, drop):
 @given(change_st(), st.booleans())
 def test_spurious_blank_line_mistake(ch, at_start):
     old, new, i, j, ins = ch
-    _, search, replace = block_parts(old, new, i, j, ins)
+    a, search, replace = block_parts(old, new, i, j, ins)
+    # A blank line where the file has none, next to a line with text (where the file has
+    # blank lines, one more in SEARCH alone is the other mistake, whose REPLACE keeps the
+    # file's: tests/edits/test_never_wrong.py; both read the same).
+    b = a + len(search)
+    if at_start:
+        assume(search[0].strip() and (a == 0 or old[a - 1].strip()))
+    else:
+        assume(search[-1].strip() and (b == len(old) or old[b].strip()))
     if at_start:
         s2, r2 = [""] + search, [""] + replace
     else:
         s2, r2 = search + [""], replace + [""]
-    check(old, new, sr_block(s2, r2))
+    try:
+        res = apply_response(text(old), sr_block(s2, r2))
+    except ApplyError as e:
+        # Where the edit changes lines next to the blank lines at that end (or keeps no line
+        # with text), whether REPLACE's blank lines are the file's or the spurious ones is
+        # not certain: refusing is right, applying a guess is not.
+        assert e.reason == "uncertain"
+        return
+    assert res.new_text == text(new)
 
 
 @settings(SETTINGS, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

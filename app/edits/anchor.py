@@ -1,0 +1,227 @@
+"""Anchoring a region rewrite: the span of the region the model's answer restates; code it left out stays.
+
+A model asked to rewrite a region sometimes answers with part of it: the one method it
+changed out of a class, the region without its head or tail, or with a run of whole
+definitions gone. Taken as written, that deletes the code it left out. Unless the
+instruction asks to delete, the answer is anchored instead:
+
+- lines of the region before the first line the answer matches (its head) and after the
+  last (its tail) are left out of the span and kept;
+- a run of whole definitions missing between matched lines is kept in place;
+- if the answer still drops a whole definition (its name gone and most of its body), it
+  cannot be anchored: PartialRewrite, with feedback the model can act on.
+
+Lines are compared with surrounding whitespace stripped. Pure: no I/O, no state.
+"""
+
+from __future__ import annotations
+
+import os.path
+import re
+from difflib import SequenceMatcher
+
+__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "reindent", "whole_definitions"]
+
+# Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
+_DELETE = re.compile(
+    r"\b(?:delet|remov|drop|eliminat|eras|discard|purg|prun)\w*"
+    r"|\bget\s+rid\b|\b(?:take|cut|strip|rip)\s+out\b|\binlin\w*|\bmerg\w*",
+    re.I,
+)
+# A definition header in the languages steer sees most (Python, JS/TS, Go, Rust, C-likes).
+_DEF = re.compile(
+    r"^\s*(?:@\w|(?:async\s+)?def\s|class\s|(?:export\s+)?(?:async\s+)?function\b|func\s|fn\s|pub\s+fn\s|impl\b|struct\s)"
+)
+_NAME = re.compile(r"^\s*(?:@\w+\s*)?(?:(?:export|pub|async|def|class|function|func|fn|impl|struct)\s+)+(\w+)")
+_MIN_RATIO = 0.6  # a changed line at the head or tail must be at least this like the region line it stands for
+
+
+class PartialRewrite(ValueError):
+    """The rewrite leaves out code it cannot be anchored around. message: one line;
+    feedback: what to send back to the model."""
+
+    def __init__(self, message: str, feedback: str):
+        self.message = message
+        self.feedback = feedback
+        super().__init__(message)
+
+
+def asks_to_delete(instruction: str | None) -> bool:
+    """Whether the instruction asks for code to be deleted (then a rewrite may drop code)."""
+    return bool(instruction) and _DELETE.search(instruction) is not None
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def _common_indent(lines: list[str]) -> str:
+    return os.path.commonprefix([_indent(ln) for ln in lines if ln.strip()])
+
+
+def reindent(region: list[str], new: list[str]) -> list[str]:
+    """A rewrite the model dedented (or over-indented) as a whole gets the region's own
+    common indentation back."""
+    if not any(x.strip() for x in region) or not any(x.strip() for x in new):
+        return new  # no indentation to go by
+    want, have = _common_indent(region), _common_indent(new)
+    if want == have:
+        return new
+    return [want + ln[len(have) :] if ln.strip() else "" for ln in new]
+
+
+def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the definitions whose header is in lines[lo:hi]: the header (with
+    its decorators) and the lines after it indented deeper (blank lines inside included).
+    Those one after another, or with `nested` also those inside them."""
+    out = []
+    i = lo
+    while i < hi:
+        if not _DEF.match(lines[i]):
+            i += 1
+            continue
+        head = i
+        while i < hi and lines[i].lstrip().startswith("@"):
+            i += 1  # decorators belong to the definition below them
+        if i >= hi:
+            break
+        depth = len(_indent(lines[head]))
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or len(_indent(lines[j])) > depth):
+            j += 1
+        while j > i + 1 and not lines[j - 1].strip():
+            j -= 1  # trailing blank lines separate definitions; they are not part of one
+        out.append((head, j))
+        i = i + 1 if nested else j
+    return out
+
+
+def whole_definitions(lines: list[str], i1: int, i2: int) -> bool:
+    """lines[i1:i2] is one or more whole definitions (blank lines between or around them)."""
+    body = [k for k in range(i1, i2) if lines[k].strip()]
+    if not body:
+        return False
+    k = i1
+    found = False
+    for start, end in _definitions(lines, i1, i2):
+        if any(lines[x].strip() for x in range(k, start)) or end > i2:
+            return False
+        k, found = end, True
+    return found and not any(lines[x].strip() for x in range(k, i2))
+
+
+def _best_match(line: str, region_keys: list[str], lo: int, hi: int) -> int | None:
+    """The region line in [lo, hi) most like `line` (stripped), if it is like enough and the only best."""
+    best, best_k, tie = 0.0, None, False
+    for k in range(lo, hi):
+        if not region_keys[k]:
+            continue
+        r = SequenceMatcher(None, line, region_keys[k], autojunk=False).ratio()
+        if r > best:
+            best, best_k, tie = r, k, False
+        elif r == best:
+            tie = True
+    return best_k if best >= _MIN_RATIO and not tie else None
+
+
+def _name(line: str) -> str | None:
+    m = _NAME.match(line)
+    return m.group(1) if m else None
+
+
+def anchor_rewrite(
+    region: list[str], new: list[str], allow_delete: bool = False
+) -> tuple[int, int, list[str], list[tuple[int, int]]]:
+    """(start, end, lines, kept): the rewrite `new` of `region` replaces region[start:end]
+    by `lines` (re-indented to that span, with the runs of whole definitions it left out
+    in place); `kept` lists the region runs [i1, i2) the answer left out and that stay.
+    Raises PartialRewrite when it drops a whole definition that cannot be anchored."""
+    whole = (0, len(region), reindent(region, new), [])
+    if allow_delete or not any(x.strip() for x in region) or not any(x.strip() for x in new):
+        return whole
+    rk = [x.strip() for x in region]
+    nk = [x.strip() for x in new]
+    ops = SequenceMatcher(None, rk, nk, autojunk=False).get_opcodes()
+    if not any(tag == "equal" and any(rk[i1:i2]) for tag, i1, i2, _j1, _j2 in ops):
+        return whole  # nothing in common: a new version of the whole region, not a part of it
+
+    start, end = 0, len(region)
+    kept: list[tuple[int, int]] = []
+    # The head: region lines before the answer's first matched line are left out, not deleted.
+    tag, i1, i2, j1, j2 = ops[0]
+    if tag == "delete":
+        start = i2
+    elif tag == "replace" and i2 - i1 > j2 - j1:
+        k = _best_match(nk[j1], rk, i1, i2) if nk[j1] else None
+        if k is not None:
+            start = k
+    # The tail, the same way from the end.
+    tag, i1, i2, j1, j2 = ops[-1]
+    if tag == "delete" and i1 >= start:
+        end = i1
+    elif tag == "replace" and i2 - i1 > j2 - j1 and i1 >= start:
+        k = _best_match(nk[j2 - 1], rk, i1, i2) if nk[j2 - 1] else None
+        if k is not None:
+            end = k + 1
+    if start:
+        kept.append((0, start))
+    # Between matched lines: a missing run of whole definitions stays where it is.
+    middle: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in ops[1:-1]:
+        if not (start <= i1 and i2 <= end):
+            continue
+        if tag == "delete" and whole_definitions(region, i1, i2):
+            middle.append((i1, i2))
+        elif tag == "replace" and i2 - i1 > j2 - j1 and nk[j1]:
+            # Definitions gone just before a changed line: the changed line stands for the
+            # region line it is most like; the whole definitions before that one stay.
+            k = _best_match(nk[j1], rk, i1, i2)
+            if k is not None and k > i1 and whole_definitions(region, i1, k):
+                middle.append((i1, k))
+    kept += middle
+    if end < len(region):
+        kept.append((end, len(region)))
+    if not kept:
+        _refuse_if_dropped(region, new, 0, len(region), [])
+        return whole
+    span = region[start:end]
+    lines = reindent(span, new) if any(x.strip() for x in span) else new
+    if middle:
+        # Put each kept run back after the answer's line that matched the region line before it.
+        at = {}
+        for tag, i1, i2, j1, j2 in ops:
+            if tag == "equal":
+                for d in range(i2 - i1):
+                    at[i1 + d] = j1 + d
+        out, pos = [], 0
+        for i1, i2 in middle:
+            j = at.get(i1 - 1, -1) + 1 if i1 > 0 else 0
+            out += lines[pos:j] + region[i1:i2]
+            pos = j
+        lines = out + lines[pos:]
+    _refuse_if_dropped(region, lines, start, end, kept)
+    return start, end, lines, kept
+
+
+def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int, kept: list[tuple[int, int]]) -> None:
+    """A definition in region[start:end] whose name the answer never mentions and most of
+    whose body it lacks is dropped: refuse rather than delete it."""
+    text = "\n".join(lines)
+    have = {x.strip() for x in lines if x.strip()}
+    for d1, d2 in _definitions(region, start, end, nested=True):
+        if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept):
+            continue
+        header = next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
+        name = _name(region[header])
+        if name is None or re.search(rf"\b{re.escape(name)}\b", text):
+            continue
+        body = [region[k].strip() for k in range(header, d2) if region[k].strip()]
+        if sum(1 for x in body if x in have) * 2 >= len(body):
+            continue
+        first = region[header].strip()
+        raise PartialRewrite(
+            f"the rewrite leaves out `{first}` (lines {d1 + 1}-{d2} of the region) without being asked to delete it",
+            f"Your rewrite of the region leaves out `{first}` and the rest of that definition, so it would "
+            "delete code that the instruction did not ask to delete. Reply with the whole region "
+            "rewritten: every line of it, changed or not, in order.",
+        )
