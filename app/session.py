@@ -926,7 +926,16 @@ class Session:
             return
         start, end, _, loc = found
         search, replace = L.split_lines(block.search), L.split_lines(block.replace)
-        new = replace if loc is None else loc.render(self.live.lines, search, replace)
+        try:
+            new = self._rewrite_lines(start, end, replace) if loc is None else loc.render(self.live.lines, search, replace)
+        except (L.LocateError, ValueError) as exc:
+            # A misquoted line the block changes, or a rewrite that drops code it cannot be
+            # anchored around: refused, with the reason the applier gives.
+            if streaming_key is not None:
+                self.live.remove(streaming_key)
+            b.status, b.reason = "failed", getattr(exc, "message", str(exc))
+            b.feedback = f"Block {index + 1}: {getattr(exc, 'feedback', '') or b.reason + '.'}"
+            return
         if streaming_key is not None and (b.start, b.end) != (start, end):
             # The full block located elsewhere than its SEARCH alone: move the hunk.
             self.live.remove(streaming_key)
@@ -937,6 +946,17 @@ class Session:
             streaming_key = b.hunk_key
         made = self.live.finish(streaming_key, "".join(x + "\n" for x in new))
         b.status = "complete" if made else "unchanged"
+
+    def _rewrite_lines(self, start: int, end: int, replace: list[str]) -> list[str]:
+        """The region's new lines as accept will write them: a rewrite that restates only part
+        of the region is anchored to that part (app.edits.anchor); the rest stays. Raises
+        PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
+        from app.edits.anchor import anchor_rewrite, asks_to_delete
+        from app.edits.locate import Location
+
+        region = self.live.lines[start:end]
+        a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction))
+        return region[:a] + Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 
     def _check_already_applied(self, b: BlockState, block) -> None:
         """Not found as written: if the replacement is already in the file, the edit was made."""
@@ -999,6 +1019,7 @@ class Session:
         them in order. If both agree (the usual case) the live diff stays as drawn; otherwise it
         is rebuilt once from the applier's result, so what is accepted is what `steer apply` does.
         """
+        from app.edits.anchor import asks_to_delete
         from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 
         result = self._parser.result() if self._parser is not None else None
@@ -1008,7 +1029,7 @@ class Session:
             if result is not None:
                 raise_if_malformed(result)
             mine, _others = select_blocks(blocks, self.path)
-            applied = apply_blocks(self.document.text, mine)
+            applied = apply_blocks(self.document.text, mine, allow_deletion=asks_to_delete(self.instruction))
         except ApplyError as exc:
             self._feedback = exc.feedback
             self.live.clear()  # a response applies all or nothing

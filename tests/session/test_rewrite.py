@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+
+import pytest
 
 from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW
 
@@ -235,3 +238,114 @@ async def test_one_method_of_a_class_with_four_is_its_region_and_the_others_stay
         assert target.read_text() == source.replace("    def cheapest(self):\n", "    def cheapest(self):\n" + doc)
     finally:
         await session.close()
+
+
+# ------------------------------------------------------------------ a rewrite that restates part of its region
+
+EXAMPLE = DATA.parents[2] / "examples" / "inventory.py"
+CLASS = (12, 36)  # 0-based end-exclusive: `@dataclass class Inventory` with its four methods
+DOCSTRING = '        """The item with the lowest price; ValueError if there are no items."""'
+OTHER_METHODS = ("    def add(self, name, price, quantity=1):", "    def remove(self, name, quantity=1):",
+                 "    def total_value(self):")
+
+
+@pytest.fixture
+def inventory(tmp_path):
+    target = tmp_path / "inventory.py"
+    shutil.copy(EXAMPLE, target)
+    return target
+
+
+def with_docstring() -> str:
+    text = EXAMPLE.read_text()
+    head = "    def cheapest(self):\n"
+    return text.replace(head, head + DOCSTRING + "\n")
+
+
+@pytest.mark.parametrize("answer", ["rewrite_cheapest_only.txt", "rewrite_class_cheapest_only.txt"])
+async def test_a_rewrite_of_one_method_keeps_the_others(replay, inventory, answer):
+    """The region is the whole class; the answer is only `cheapest` (alone, or in its class
+    with the other methods gone): anchored to what it restates, the rest kept."""
+    url, _ = await replay([answer])
+    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("add a docstring to cheapest", CLASS, retries=0)
+        assert result.status == "proposal", result.reason
+        assert [(h.start, h.end, h.new) for h in session.proposal] == [(35, 35, (DOCSTRING,))]
+        assert session.accept_all()
+        assert inventory.read_text() == with_docstring()
+        assert all(m in inventory.read_text() for m in OTHER_METHODS)
+    finally:
+        await session.close()
+
+
+async def test_the_live_diff_of_a_partial_rewrite_never_shows_the_left_out_code_removed(replay, inventory):
+    url, _ = await replay(["rewrite_cheapest_only.txt"], rate=300)
+    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
+    seen_doc = False
+    try:
+        await session.send("add a docstring to cheapest", CLASS)
+        await until(lambda: session.state == GENERATING)
+        while session.state == GENERATING:
+            live = session.live
+            rows = [(r.kind, r.text) for r in live.rows(0, live.row_count)]
+            assert not [r for r in rows if r[0] == "removed"], rows
+            added = [t for k, t in rows if k == "added"]
+            if DOCSTRING in added:
+                # Drawn where accept will put it: right under `def cheapest`.
+                i = rows.index(("added", DOCSTRING))
+                assert rows[i - 1] == ("context", "    def cheapest(self):")
+                seen_doc = True
+            await asyncio.sleep(0.001)
+        assert (await session.wait()).status == "proposal"
+        assert seen_doc
+    finally:
+        await session.close()
+
+
+async def test_an_instruction_to_delete_lets_the_rewrite_delete(replay, inventory):
+    url, _ = await replay(["rewrite_class_cheapest_only.txt"])
+    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("remove add, remove and total_value; give cheapest a docstring", CLASS, retries=0)
+        assert result.status == "proposal"
+        assert session.accept_all()
+        text = inventory.read_text()
+        assert DOCSTRING in text and not any(m in text for m in OTHER_METHODS)
+    finally:
+        await session.close()
+
+
+async def test_a_rewrite_that_cannot_be_anchored_is_refused_not_applied(replay, inventory):
+    url, _ = await replay(["rewrite_class_drops_methods.txt"])
+    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("add a docstring to cheapest", CLASS, retries=0)
+        assert result.status == "refused" and "leaves out" in result.reason
+        assert not session.has_proposal
+        assert inventory.read_text() == EXAMPLE.read_text()
+        assert "every line of it" in session._feedback_instruction()
+    finally:
+        await session.close()
+
+
+async def test_steer_edit_anchors_a_partial_rewrite(replay, inventory):
+    from .test_edit_command import steer_edit
+
+    url, _ = await replay(["rewrite_cheapest_only.txt"])
+    code, out, err = await steer_edit(str(inventory), "-m", "add a docstring to cheapest", "--format", "rewrite",
+                                      "--region", "13:36", "--backend", url)
+    assert code == 0, err
+    assert inventory.read_text() == with_docstring()
+    assert f"+{DOCSTRING}" in out and not [x for x in out.splitlines() if x.startswith("-") and not x.startswith("---")]
+
+
+async def test_steer_edit_refuses_a_rewrite_that_drops_methods(replay, inventory):
+    from .test_edit_command import steer_edit
+
+    url, _ = await replay(["rewrite_class_drops_methods.txt"])
+    code, out, err = await steer_edit(str(inventory), "-m", "add a docstring to cheapest", "--format", "rewrite",
+                                      "--region", "13:36", "--backend", url)
+    assert code == 1, (out, err)
+    assert inventory.read_text() == EXAMPLE.read_text()
+    assert "leaves out" in err
