@@ -118,3 +118,17 @@ def test_region_anchor_none_when_the_cut_falls_inside_a_token():
         return list(s)
 
     assert region_anchor(text, tokenize, tokens) is None
+
+
+def test_a_callable_anchor_is_asked_only_when_a_draft_is_needed():
+    calls = []
+
+    def anchor():
+        calls.append(1)
+        return 3
+
+    d = Drafter([1, 2, 3, 20, 21, 22, 23, 24, 4], anchor, ends_line=lambda t: t == NL)
+    d.accept([77])
+    assert calls == []
+    d.accept([NL])
+    assert d.draft(2) == [20, 21] and calls == [1]

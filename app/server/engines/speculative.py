@@ -17,7 +17,10 @@ A stop (cancel) aborts a verify in flight through llama.cpp's abort callback.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -43,29 +46,40 @@ class Drafter:
     """Proposes the tokens that come next by copying from `corpus` (prompt tokens; the answer is appended).
 
     `anchor`: the corpus position where the answer is expected to start copying (a rewrite's
-    region), tried once the answer's first line (its opening fence) is written.
+    region), tried once the answer's first line (its opening fence) is written; a callable is
+    asked on first use. Indexing the prompt also waits for the first draft: the first token
+    goes out before either costs anything (tens of ms for a 16k-token prompt).
     """
 
-    def __init__(self, corpus: list[int], anchor: int | None = None, *,
+    def __init__(self, corpus: list[int], anchor: int | Callable[[], int | None] | None = None, *,
                  ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX) -> None:
         self.corpus = list(corpus)
         self.n_prompt = len(corpus)
-        self.anchor = anchor if anchor is not None and 0 <= anchor < len(corpus) else None
+        self._anchor = anchor
         self.ends_line = ends_line
         self.max_draft = max_draft
         self.ptr: int | None = None  # corpus position of the token expected next, while copying
         self.last_ptr: int | None = None  # where copying last stopped (locality for re-sync)
         self.k = DRAFT_START
         self.copied = False
-        self._index: dict[tuple, list[int]] = {}
-        for n in range(NGRAM_MIN, NGRAM_MAX + 1):
-            self._index_range(n, n, len(self.corpus))
+        self._index: dict[tuple, list[int]] | None = None
 
-    def _index_range(self, n: int, start: int, stop: int) -> None:
-        """Index every n-gram of corpus that ends before `stop`, by the position right after it."""
-        c, idx = self.corpus, self._index
-        for end in range(max(start, n), stop):
-            idx.setdefault(tuple(c[end - n : end]), []).append(end)
+    @property
+    def anchor(self) -> int | None:
+        if callable(self._anchor):
+            self._anchor = self._anchor()
+        a = self._anchor
+        return a if a is not None and 0 <= a < self.n_prompt else None
+
+    def _built_index(self) -> dict[tuple, list[int]]:
+        """n-gram -> corpus positions right after it, for every n in NGRAM_MIN..NGRAM_MAX."""
+        if self._index is None:
+            c, idx = self.corpus, {}
+            for n in range(NGRAM_MIN, NGRAM_MAX + 1):
+                for end in range(n, len(c)):
+                    idx.setdefault(tuple(c[end - n : end]), []).append(end)
+            self._index = idx
+        return self._index
 
     def accept(self, tokens: list[int]) -> None:
         """The answer grew by `tokens`: follow or drop the pointer, and make them searchable too."""
@@ -79,10 +93,11 @@ class Drafter:
                 self.k = DRAFT_START
             end = len(self.corpus)
             self.corpus.append(t)
-            # n-grams ending at the previous last token now have a continuation: index them.
-            for n in range(NGRAM_MIN, NGRAM_MAX + 1):
-                if end >= n:
-                    self._index.setdefault(tuple(self.corpus[end - n : end]), []).append(end)
+            if self._index is not None:
+                # n-grams ending at the previous last token now have a continuation: index them.
+                for n in range(NGRAM_MIN, NGRAM_MAX + 1):
+                    if end >= n:
+                        self._index.setdefault(tuple(self.corpus[end - n : end]), []).append(end)
 
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft while the model keeps agreeing with all of it; start small after a miss."""
@@ -107,11 +122,13 @@ class Drafter:
     def _resync(self) -> int | None:
         hist = self.corpus
         n_out = len(hist) - self.n_prompt
-        if self.anchor is not None and not self.copied and n_out > 0 and self.ends_line(hist[-1]):
-            anchor, self.anchor = self.anchor, None
-            return anchor
+        if not self.copied and n_out > 0 and self._anchor is not None and self.ends_line(hist[-1]):
+            anchor, self._anchor = self.anchor, None
+            if anchor is not None:
+                return anchor
+        index = self._built_index()
         for n in range(min(NGRAM_MAX, n_out), NGRAM_MIN - 1, -1):
-            hits = self._index.get(tuple(hist[-n:]))
+            hits = index.get(tuple(hist[-n:]))
             if not hits:
                 continue
             hits = [h for h in hits if h < len(hist)]
@@ -145,6 +162,24 @@ def region_anchor(prompt_text: str, tokenize: Callable[[str], list[int]], prompt
     return n
 
 
+@contextmanager
+def abort_when(cpp, ctx, stopped: Callable[[], bool]) -> Iterator[None]:
+    """Inside: llama_decode on `ctx` stops between two graph nodes once `stopped()` is true
+    (it returns 2; rows of the aborted batch may remain in the KV cache: remove them)."""
+    callback = cpp.ggml_abort_callback(lambda _data: bool(stopped()))  # referenced until reset below
+    cpp.llama_set_abort_callback(ctx, callback, None)
+    # llama.cpp logs every abort as an error ("removing memory module entries ..."); a stop is
+    # not one, and the return code says all the caller needs.
+    log = logging.getLogger("llama-cpp-python")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+        cpp.llama_set_abort_callback(ctx, cpp.ggml_abort_callback(), None)
+
+
 class SpeculativeDecoder:
     """Greedy decoding with draft verification over a llama_cpp.Llama (logits_all=False).
 
@@ -164,6 +199,7 @@ class SpeculativeDecoder:
         self.max_batch = min(max_batch or llm.n_batch, llm.n_batch, DRAFT_MAX + 1)
         self.stats = SpecStats()
         self.aborted = False
+        self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self._n_vocab = llm.n_vocab()
 
     # -- llama.cpp calls --------------------------------------------------------------------
@@ -179,14 +215,14 @@ class SpeculativeDecoder:
         llm, cpp = self.llm, self.cpp
         llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
         if len(tokens) > 1:
-            # A verify takes up to ~11 one-token steps: let a stop abort it between graph nodes.
-            # (One-row steps skip it: the callback takes the GIL at every node.)
-            cb = cpp.ggml_abort_callback(lambda _data: bool(self.stopped()))
-            cpp.llama_set_abort_callback(llm._ctx.ctx, cb, None)
+            # A verify takes up to ~11 one-token steps: a stop aborts it between graph nodes.
+            # (One-row steps go without: the callback takes the GIL at every node.)
+            self.verify_started = time.perf_counter()
             try:
-                rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+                with abort_when(cpp, llm._ctx.ctx, self.stopped):
+                    rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
             finally:
-                cpp.llama_set_abort_callback(llm._ctx.ctx, cpp.ggml_abort_callback(), None)
+                self.verify_started = None
         else:
             rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
         if rc == 2 or (rc != 0 and self.stopped()):
