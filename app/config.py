@@ -49,6 +49,7 @@ class Settings:
     upstream_url: str | None = None  # override for OpenAI-compatible backends
     temperature: float | None = None
     max_output_tokens: int | None = None
+    speculation: bool = True  # local engine: speculative edits (`steer serve --no-speculation` turns them off)
     keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
     extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
 

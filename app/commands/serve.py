@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "server; replay: plays a recorded text (demos/tests, not a model)")
     parser.add_argument("--model", help="local: a GGUF path (default: the embedded model); upstream: model name")
     parser.add_argument("--threads", type=int, help="local: CPU threads")
+    parser.add_argument("--no-speculation", action="store_true",
+                        help="local: decode one token per step (no speculative edits; also `speculation = false` "
+                             "in the config file)")
     parser.add_argument("--upstream", metavar="URL", help="upstream: base URL, e.g. http://127.0.0.1:8000/v1")
     parser.add_argument("--upstream-key-env", metavar="VAR",
                         help=f"upstream: environment variable holding the API key (default {UPSTREAM_KEY_ENV}, "
@@ -98,7 +101,19 @@ def build_engine(args):
     except ImportError as exc:
         raise ValueError(f"the local engine is not available ({exc}); install the 'local' extra "
                          "(pip install 'steer-tui[local]') or use --engine upstream") from None
-    return LocalEngine(model_path=args.model, n_threads=args.threads)
+    return LocalEngine(model_path=args.model, n_threads=args.threads, speculation=_speculation(args))
+
+
+def _speculation(args) -> bool:
+    """Speculative edits unless --no-speculation or the config file's `speculation = false` says otherwise."""
+    if getattr(args, "no_speculation", False):
+        return False
+    from app.config import ConfigError, load_settings
+
+    try:
+        return bool(load_settings().speculation)
+    except ConfigError:
+        return True  # the client reports a bad config file; the gateway keeps its default
 
 
 async def _serve(args) -> int:

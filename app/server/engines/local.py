@@ -10,7 +10,11 @@ How it stays fast on a CPU:
   transcript + partial answer + new words) starts almost at once.
 - When another session takes the model, the leaving session's KV sequence is copied out
   (llama_state_seq_get_data) and restored when it comes back, within a memory budget.
-- Cancellation is checked before every decode step (each prompt chunk and each token).
+- Greedy answers are decoded speculatively (speculative.py): the text the edit copies (the
+  region, the file) is the draft, and one forward pass verifies up to 32 of its tokens.
+  `speculation=False` (`steer serve --no-speculation`) decodes one token per step.
+- Cancellation is checked before every decode step (each prompt chunk and each token), and a
+  stop aborts a speculative verify in flight (llama.cpp's abort callback).
 - A prompt that does not fit the context window is an EngineError, never truncated.
 """
 
@@ -28,10 +32,11 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
+from app.server.engines.speculative import Drafter, SpeculativeDecoder, abort_when, region_anchor
 
 DEFAULT_CTX = 16384
 DEFAULT_MAX_OUTPUT = 1024
-PREFILL_CHUNK = 256  # prompt tokens per decode call: bounds how long a cancel waits during prefill
+PREFILL_CHUNK = 256  # prompt tokens per decode call (a stop aborts a chunk in flight)
 RESTORE_MIN_GAIN = 4  # a restore is a memcpy (~30 KB a token); evaluating one token costs far more
 
 
@@ -56,6 +61,9 @@ class EngineCounters:
     cancelled: int = 0
     state_saves: int = 0
     state_restores: int = 0
+    spec_steps: int = 0  # speculative verify batches decoded
+    draft_tokens: int = 0  # draft tokens proposed for verification
+    draft_accepted: int = 0  # draft tokens the model agreed with
 
     def snapshot(self) -> dict:
         return asdict(self)
@@ -139,6 +147,7 @@ class LocalEngine(Engine):
         state_budget_bytes: int = 768 << 20,
         progress: bool = True,
         verbose: bool = False,
+        speculation: bool = True,
     ):
         self._model_arg = model_path
         self.n_threads = n_threads or default_threads()
@@ -147,6 +156,8 @@ class LocalEngine(Engine):
         self.state_budget_bytes = state_budget_bytes
         self._progress = progress
         self._verbose = verbose
+        self.speculation = speculation  # greedy requests decode with drafts (speculative.py)
+        self.spec_active: SpeculativeDecoder | None = None  # the request decoding now, if speculative
         self.counters = EngineCounters()
         self.model_path: Path | None = None
         self._llm = None
@@ -322,8 +333,10 @@ class LocalEngine(Engine):
             req.finish_reason = "cancelled"
             c.cancelled += 1
             return
+        text = None
         if req.generate:
-            prompt = self.tokenize_messages(req.messages, add_generation_prompt=True)
+            text = self.render(req.messages, add_generation_prompt=True)
+            prompt = self._tokenize(text)
         else:
             prompt = self._prewarm_tokens(req.messages)
         n_prompt = len(prompt)
@@ -344,23 +357,31 @@ class LocalEngine(Engine):
         keep = _common_prefix(llm.input_ids, llm.n_tokens, prompt)
         if req.generate and keep == n_prompt:
             keep -= 1  # sampling needs fresh logits from evaluating at least the last prompt token
-        if keep < llm.n_tokens and not llm._ctx.kv_cache_seq_rm(-1, keep, -1):
+        if keep < llm.n_tokens and not self._seq_rm(keep):
             keep = 0  # this model cannot drop a suffix (recurrent): start over
             llm.reset()
         llm.n_tokens = keep
         usage.cached_tokens = keep
         c.prompt_tokens_reused += keep
 
-        # Prefill the rest in chunks, checking cancel before each decode step.
+        # Prefill the rest in chunks; a stop aborts the chunk in flight (a superseded prewarm
+        # must not hold up the turn that replaced it for a whole chunk: seconds on two cores).
         pos = keep
-        while pos < n_prompt:
-            if job.stopped():
-                break
-            chunk = prompt[pos : pos + PREFILL_CHUNK]
-            llm.eval(chunk)
-            pos += len(chunk)
-            usage.evaluated_tokens += len(chunk)
-            c.prompt_tokens_evaluated += len(chunk)
+        with abort_when(self._llama_cpp, llm._ctx.ctx, job.stopped):
+            while pos < n_prompt:
+                if job.stopped():
+                    break
+                chunk = prompt[pos : pos + PREFILL_CHUNK]
+                try:
+                    llm.eval(chunk)
+                except RuntimeError:
+                    if not job.stopped():
+                        raise
+                    self._seq_rm(llm.n_tokens)  # rows of the aborted chunk
+                    break
+                pos += len(chunk)
+                usage.evaluated_tokens += len(chunk)
+                c.prompt_tokens_evaluated += len(chunk)
         if job.stopped():
             req.finish_reason = "cancelled"
             c.cancelled += 1
@@ -368,11 +389,75 @@ class LocalEngine(Engine):
         if not req.generate:
             req.finish_reason = "stop"
             return
-        self._generate(job, max_out)
-
-    def _generate(self, job: _Job, max_out: int) -> None:
-        req, c, llm = job.request, self.counters, self._llm
         temp = req.temperature if req.temperature is not None else 0.0
+        if self.speculation and temp == 0.0:
+            self._generate_speculative(job, max_out, prompt, text)
+        else:
+            self._generate(job, max_out, temp)
+
+    def _seq_rm(self, p0: int) -> bool:
+        """Drop the KV cache from position p0 on; False when the model cannot (recurrent memory).
+
+        Through llama_memory_seq_rm, not Llama._ctx.kv_cache_seq_rm: llama-cpp-python 0.3.16's
+        wrapper returns None, which read as a failure and reset the cache on every turn."""
+        cpp = self._llama_cpp
+        return bool(cpp.llama_memory_seq_rm(cpp.llama_get_memory(self._llm._ctx.ctx), 0, p0, -1))
+
+    def _emit(self, job: _Job, decoder, token: int, max_out: int) -> bool:
+        """Count and send one generated token; False when generation must end here."""
+        req, c, llm = job.request, self.counters, self._llm
+        req.usage.output_tokens += 1
+        c.tokens_generated += 1
+        if job.stopped():
+            c.tokens_after_cancel += 1  # counted, never sent: the stop wins
+            req.finish_reason = "cancelled"
+            c.cancelled += 1
+            return False
+        text = decoder.decode(llm._model.detokenize([token], special=False))
+        if text:
+            job.send(text)
+        if req.usage.output_tokens >= max_out or llm.n_tokens >= self.n_ctx:
+            req.finish_reason = "length"
+            return False
+        return True
+
+    def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str) -> None:
+        """Greedy decoding that verifies drafts copied from the prompt (speculative.py)."""
+        req, c, llm = job.request, self.counters, self._llm
+        model, vocab, is_eog = llm._model, self._vocab, self._llama_cpp.llama_vocab_is_eog
+        drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
+                          ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"))
+        spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        tokens = spec.run(lambda: max_out - req.usage.output_tokens)
+        self.spec_active = spec
+        try:
+            for token in tokens:
+                if not self._emit(job, decoder, token, max_out):
+                    break
+            else:
+                if job.stopped():
+                    req.finish_reason = "cancelled"
+                    c.cancelled += 1
+                elif req.usage.output_tokens >= max_out or llm.n_tokens >= self.n_ctx:
+                    req.finish_reason = "length"
+                else:
+                    req.finish_reason = "stop"
+        finally:
+            tokens.close()  # trims the cache to the tokens the answer holds
+            self.spec_active = None
+        tail = decoder.decode(b"", final=True)
+        if tail and req.finish_reason != "cancelled":
+            job.send(tail)
+        s = spec.stats
+        c.spec_steps += s.steps
+        c.draft_tokens += s.drafted
+        c.draft_accepted += s.accepted
+        req.usage.draft_tokens = s.drafted
+        req.usage.draft_accepted = s.accepted
+
+    def _generate(self, job: _Job, max_out: int, temp: float) -> None:
+        req, c, llm = job.request, self.counters, self._llm
         sampler = llm._init_sampler(temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         is_eog = self._llama_cpp.llama_vocab_is_eog
@@ -386,18 +471,7 @@ class LocalEngine(Engine):
                 if is_eog(self._vocab, token):
                     req.finish_reason = "stop"
                     break
-                req.usage.output_tokens += 1
-                c.tokens_generated += 1
-                if job.stopped():
-                    c.tokens_after_cancel += 1  # counted, never sent: the stop wins
-                    req.finish_reason = "cancelled"
-                    c.cancelled += 1
-                    break
-                text = decoder.decode(llm._model.detokenize([token], special=False))
-                if text:
-                    job.send(text)
-                if req.usage.output_tokens >= max_out or llm.n_tokens >= self.n_ctx:
-                    req.finish_reason = "length"
+                if not self._emit(job, decoder, token, max_out):
                     break
                 if job.stopped():
                     req.finish_reason = "cancelled"
@@ -458,7 +532,7 @@ class LocalEngine(Engine):
         llm, cpp = self._llm, self._llama_cpp
         saved = self._saved[key]
         if cpp.llama_state_seq_set_data(llm._ctx.ctx, saved.data, saved.size, 0) == 0:
-            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            self._seq_rm(0)
             llm.n_tokens = 0
             return
         llm.input_ids[: len(saved.tokens)] = saved.tokens
