@@ -293,21 +293,27 @@ def block_ops(search: list[str], replace: list[str], tolerant: bool = False) -> 
     """The block's own diff, SEARCH against REPLACE: which lines the model keeps and which it
     changes. `tolerant`: lines that differ only in trailing whitespace (or typographic
     punctuation) are the same line too, since the model's copy of those bytes is
-    unreliable; lines written identically pair first (so of two lines alike but for their
-    whitespace, the one the model copied exactly is the one it keeps)."""
+    unreliable. Of two such diffs keeping as many lines, the one that pairs lines written
+    identically first wins (of two lines alike but for their whitespace, the one the model
+    copied exactly is the one it keeps)."""
     ops = SequenceMatcher(None, search, replace, autojunk=False).get_opcodes()
     if not tolerant or all(tag == "equal" for tag, *_ in ops):
         return ops
-    out = []
+    s_key = [ln.translate(_FOLD).rstrip() for ln in search]
+    r_key = [ln.translate(_FOLD).rstrip() for ln in replace]
+    exact_first = []
     for tag, i1, i2, j1, j2 in ops:
         if tag != "replace":
-            out.append((tag, i1, i2, j1, j2))
+            exact_first.append((tag, i1, i2, j1, j2))
             continue
-        s = [ln.translate(_FOLD).rstrip() for ln in search[i1:i2]]
-        r = [ln.translate(_FOLD).rstrip() for ln in replace[j1:j2]]
-        for t, a1, a2, b1, b2 in SequenceMatcher(None, s, r, autojunk=False).get_opcodes():
-            out.append((t, i1 + a1, i1 + a2, j1 + b1, j1 + b2))
-    return out
+        for t, a1, a2, b1, b2 in SequenceMatcher(None, s_key[i1:i2], r_key[j1:j2], autojunk=False).get_opcodes():
+            exact_first.append((t, i1 + a1, i1 + a2, j1 + b1, j1 + b2))
+    loose = SequenceMatcher(None, s_key, r_key, autojunk=False).get_opcodes()
+
+    def kept(o):
+        return sum(i2 - i1 for tag, i1, i2, _j1, _j2 in o if tag == "equal")
+
+    return exact_first if kept(exact_first) >= kept(loose) else loose
 
 
 def _crosses(search: list[str], replace: list[str], mapping: list[int | None], ops) -> bool:

@@ -264,9 +264,10 @@ def test_search_starts_with_one_blank_line_more_than_the_file(ed, data):
 @given(edits(), FORMATS, st.booleans())
 def test_crlf_answer(ed, fmt, trailing_ws_lost):
     old, new, search, replace, start, _ = ed
+    s2, r2 = search, replace
     if trailing_ws_lost:
-        search, replace = [x.rstrip() for x in search], [x.rstrip() for x in replace]
-    never_wrong(old, new, response(fmt, search, replace, start + 1, nl="\r\n"), must_apply=fmt == "sr",
+        s2, r2 = [x.rstrip() for x in search], [x.rstrip() for x in replace]
+    never_wrong(old, new, response(fmt, s2, r2, start + 1, nl="\r\n"), must_apply=fmt == "sr",
                 alike=search if trailing_ws_lost else None)
 
 
