@@ -324,24 +324,50 @@ def redirect_adds(words: str) -> bool:
 
 
 def redirect_instruction(first: str, said: list[str]) -> str:
-    """The instruction of a turn that a redirect started over: the first request, then what the user
-    said while it was being answered (oldest first).
+    """The instruction of a turn that a redirect started over: the first request and what the user
+    said while it was being answered (oldest first), as one request.
 
     The small model follows a request stated once, plainly, far better than a transcript where its
-    own half-written answer precedes the new words (it goes on in the pattern it started, bench/
-    redirect.py): so the turn starts over with both requests in one message, the new words last and
-    said to win. The first request comes first so the tokens it shares with the interrupted turn's
-    message stay cached."""
-    first = first.strip()
-    lines = [first, ""] if first else []
+    own half-written answer precedes the new words (it goes on in the pattern it started), and it
+    follows the first line of a message over later ones (bench/redirect.py): so the new words come
+    first, and the request they replace follows only as context. Words that add ("also X") keep
+    the request they add to."""
+    request, replaced = first.strip(), ""
     for words in said:
         words = words.strip()
         if not words:
             continue
-        if redirect_adds(words):
-            lines.append(f'Then the user added: "{words}". Do that as well.')
+        if redirect_adds(words) and request:
+            request = f"{request}\n{words}"
         else:
-            lines.append(f'Then the user stopped you and changed the request: "{words}". This replaces the request '
-                         "above where they differ: do what it says, and nothing it rules out "
-                         '(with "only", change nothing else).')
-    return "\n".join(lines).strip()
+            request, replaced = words, (request or replaced)
+    if not replaced:
+        return request
+    return (f"{request}\n\n(Said while you were answering an earlier request: \"{replaced}\". Where the line "
+            "above leaves something out, take it from that request; change nothing it does not ask for.)")
+
+
+_FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|only|just|also|and|plus|please|but|"
+                     r"then|ok|okay|sorry)\b)+\W*", re.I)
+
+
+def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:
+    """The region of a turn that a redirect started over: narrowed to the definitions the new words name
+    inside it ("no, only add a docstring to pop"), widened to take in those they name outside it or
+    add to the request ("also fix peek"); as it was when the words name none.
+
+    Given the whole class, the small model changes every method alike, whatever the words say; a
+    region of just the method named cannot be changed elsewhere."""
+    if region is None:
+        return None
+    whole = (0, len(text.splitlines()))
+    for words in said:
+        # Leading "no, only ..." is not the verb: the request's first word is skipped as one.
+        named = rewrite_region(text, _FILLER.sub("", words.strip()))
+        if named == whole:
+            continue  # names no definition (or the file is small enough to rewrite whole)
+        if region[0] <= named[0] and named[1] <= region[1] and not redirect_adds(words):
+            region = named
+        else:  # outside the region (or added to it): the span covering both
+            region = (min(region[0], named[0]), max(region[1], named[1]))
+    return region

@@ -598,9 +598,10 @@ class Session:
         not shown (it is replaced, not stopped); its partial leaves the live diff before anything
         is awaited, and no later delta of it reaches the diff.
         """
-        from app.prompts import redirect_instruction
+        from app.prompts import redirect_instruction, redirect_region
 
-        region, stream, listener = self.region, self._stream, self.on_event
+        stream, listener = self._stream, self.on_event
+        region = redirect_region(self.document.text, self.region, said[-1:])
         combined = redirect_instruction(first, said) if first else "\n".join(said)
         self._stopped = True
         self._discard_proposal()
