@@ -7,7 +7,7 @@ whether a model follows the words (bench/redirect.py measures that with the embe
 
 from __future__ import annotations
 
-from app.prompts import redirect_adds, redirect_instruction
+from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW, Notice, ProposalUpdated, StateChanged, TurnEnded
 
 from .conftest import open_session, until
@@ -33,8 +33,10 @@ async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(re
         # The model never sees its half-written answer: it would go on in its pattern.
         assert not any(m["role"] == "assistant" for m in second.messages)
         text = user_text(second)
-        assert text.index("fix mean and describe") < text.index("no: just rename sub to subtract")
-        assert "replaces the request" in text
+        # The new words first (the small model follows a message's first line), the request they
+        # replace after them, as context.
+        assert text.startswith("no: just rename sub to subtract\n")
+        assert 'earlier request: "fix mean and describe"' in text
         # The cached prefix still serves: everything before the instruction is the first request's.
         assert second.messages[:-1] == first.messages[:-1]
         assert session.instruction == redirect_instruction("fix mean and describe", ["no: just rename sub to subtract"])
@@ -78,7 +80,7 @@ async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(
         await session.redirect("also rename sub to subtract")
         assert (await session.wait()).status == "proposal"
         text = user_text(engine.requests[-1])
-        assert text.index("fix mean and describe") < text.index("only mean") < text.index("rename sub to subtract")
+        assert text.startswith("only mean\nalso rename sub to subtract\n")
         assert text.count("fix mean and describe") == 1
     finally:
         await session.close()
@@ -113,10 +115,56 @@ def test_redirect_instruction_wording():
     assert redirect_adds("handle None too") and not redirect_adds("no, only to push")
     assert not redirect_adds("use a dict, not a list")
     narrowed = redirect_instruction("add type hints to every method", ["no, only to pop"])
-    assert narrowed.startswith("add type hints to every method\n")
-    assert '"no, only to pop"' in narrowed and "replaces the request" in narrowed
-    extended = redirect_instruction("add a docstring", ["also handle commas"])
-    assert '"also handle commas"' in extended and "as well" in extended and "replaces" not in extended
-    assert redirect_instruction("", ["just this"]).endswith('"just this". This replaces the request above where '
-                                                             'they differ: do what it says, and nothing it rules out '
-                                                             '(with "only", change nothing else).')
+    assert narrowed.startswith("no, only to pop\n\n(")
+    assert 'earlier request: "add type hints to every method"' in narrowed
+    # Words that add keep the request they add to, and need no context.
+    assert redirect_instruction("add a docstring", ["also handle commas"]) == "add a docstring\nalso handle commas"
+    assert redirect_instruction("", ["just this"]) == "just this"
+    # The earlier request is the one the latest words replace.
+    twice = redirect_instruction("a", ["no, b", "no, c"])
+    assert twice.startswith("no, c\n") and 'request: "no, b"' in twice
+
+
+STACK = """class Stack:
+    def __init__(self, limit):
+        self.limit = limit
+
+    def push(self, item):
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+    def size(self):
+        return len(self.items)
+
+
+def helper():
+    return 1
+"""
+
+
+def test_redirect_region_narrows_to_what_the_words_name():
+    whole_class = (0, 12)
+    assert redirect_region(STACK, whole_class, ["no, only add a docstring to pop, nothing else"]) == (7, 9)
+    assert redirect_region(STACK, whole_class, ["no, only to push"]) == (4, 6)
+    # Naming nothing, or adding: the region stays or grows to take the named definition in.
+    assert redirect_region(STACK, whole_class, ["use a dict, not a list"]) == whole_class
+    assert redirect_region(STACK, (7, 9), ["also fix size"]) == (7, 12)
+    # Named outside the region: both.
+    assert redirect_region(STACK, (7, 9), ["no, only helper"]) == (7, 16)
+    assert redirect_region(STACK, None, ["only pop"]) is None
+
+
+async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rewrite_mean.txt"], rate=400)
+    session, _ = await open_session(url, calc, edit_format="rewrite")
+    try:
+        await session.send("add a docstring to every function", (0, 28))
+        await until(lambda: session._tokens > 5)
+        await session.redirect("no, only to mean")
+        await session.wait()
+        assert session.region == (11, 16)
+        assert user_text(engine.requests[-1]).startswith("Region (lines 12-16):\n```\ndef mean(values):")
+    finally:
+        await session.close()
