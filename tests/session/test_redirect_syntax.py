@@ -4,6 +4,8 @@ and sends the model feedback. Recorded answers through the real gateway and clie
 
 from __future__ import annotations
 
+import json
+
 from app.session import REVIEW, Notice
 
 from .conftest import open_session
@@ -67,3 +69,16 @@ async def test_edit_never_proposes_a_breaking_answer(replay, calc):
         assert (await session.wait()).status == "proposal" and session.syntax_problem is not None
     finally:
         await session.close()
+
+
+async def test_steer_edit_never_writes_a_breaking_answer(replay, calc):
+    from .test_edit_command import steer_edit
+
+    url, engine = await replay(["broken_sub.txt"])
+    original = calc.read_text()
+    code, out, err = await steer_edit(str(calc), "-m", "document add and sub", "--backend", url,
+                                      "--format", "search_replace", "--json")
+    assert code == 1
+    assert calc.read_text() == original
+    assert "breaks the Python syntax" in json.loads(out)["reason"]
+    assert len(engine.requests) == 3  # the first attempt and two retries with the feedback
