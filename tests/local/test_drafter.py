@@ -132,3 +132,31 @@ def test_a_callable_anchor_is_asked_only_when_a_draft_is_needed():
     assert calls == []
     d.accept([NL])
     assert d.draft(2) == [20, 21] and calls == [1]
+
+
+def test_drafts_rejected_at_the_first_token_back_off():
+    line = [50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60]
+    d = _drafter([1, *line, 2, *line, 3])
+    d.accept([50, 51])
+    assert d.draft(8)
+    d.feedback(8, 0)
+    d.accept([99])
+    d.accept([50, 51])  # matches again, but the miss just cost a batch: wait one step
+    assert d.draft(8) == []
+    assert d.draft(8) == [52, 53, 54, 55, 56, 57, 58, 59]
+    d.feedback(8, 0)
+    d.accept([98, 50, 51])
+    assert [d.draft(8) for _ in range(2)] == [[], []]  # twice as long
+    assert d.draft(8)
+    d.feedback(8, 3)  # a draft that pays resets the back-off
+    d.accept([52, 53, 54, 97, 50, 51])
+    assert d.draft(8)
+
+
+def test_a_pointer_that_keeps_copying_is_not_held_back():
+    d = _drafter(list(range(100, 200)))
+    d.accept([100, 101])
+    first = d.draft(8)
+    d.feedback(len(first), len(first))
+    d.accept(first)
+    assert d.draft(8) == list(range(110, 118))

@@ -28,6 +28,7 @@ NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
 NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
 DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss costs little
 DRAFT_MAX = 32  # on two cores a batch of 32 costs ~11 one-token steps; longer barely pays (issue 12's table)
+MAX_BACKOFF = 8  # most steps without drafts after drafts rejected at their first token
 LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after where copying last stopped
 
 _FENCE = re.compile(r"```[^\n`]*\n")
@@ -62,6 +63,8 @@ class Drafter:
         self.last_ptr: int | None = None  # where copying last stopped (locality for re-sync)
         self.k = DRAFT_START
         self.copied = False
+        self.backoff = 0  # steps to wait after the next draft rejected at its first token
+        self.wait = 0  # steps left before the next re-sync
         self._index: dict[tuple, list[int]] | None = None
 
     @property
@@ -100,11 +103,23 @@ class Drafter:
                         self._index.setdefault(tuple(self.corpus[end - n : end]), []).append(end)
 
     def feedback(self, proposed: int, accepted: int) -> None:
-        """Grow the draft while the model keeps agreeing with all of it; start small after a miss."""
-        if proposed and accepted == proposed:
+        """Grow the draft while the model keeps agreeing with all of it; start small after a miss.
+
+        A draft rejected at its first token cost a batch (a 9-row verify takes ~5 one-token steps
+        on two cores) for nothing: the next re-syncs wait 1, 2, 4, up to 8 steps, so text that
+        matches the prompt only by accident (SEARCH/REPLACE markers, the changed line) is not
+        drafted at every token."""
+        if not proposed:
+            return
+        if accepted == proposed:
             self.k = min(self.max_draft, self.k * 2)
-        elif proposed:
+        else:
             self.k = DRAFT_START
+        if accepted == 0:
+            self.backoff = min(MAX_BACKOFF, max(1, self.backoff * 2))
+            self.wait = self.backoff
+        else:
+            self.backoff = 0
 
     def draft(self, limit: int) -> list[int]:
         """Up to `limit` tokens to verify next (empty: decode one token the plain way)."""
@@ -112,6 +127,9 @@ class Drafter:
         if limit <= 0:
             return []
         if self.ptr is None:
+            if self.wait > 0:
+                self.wait -= 1
+                return []
             self.ptr = self._resync()
             if self.ptr is None:
                 return []
