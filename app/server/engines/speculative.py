@@ -28,7 +28,8 @@ NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
 NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
 DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss costs little
 DRAFT_MAX = 32  # on two cores a batch of 32 costs ~11 one-token steps; longer barely pays (issue 12's table)
-MAX_BACKOFF = 8  # most steps without drafts after drafts rejected at their first token
+MAX_BACKOFF = 8  # most steps without drafts after drafts that did not pay
+PAYING = 3  # accepted tokens a draft needs to have been worth its batch
 LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after where copying last stopped
 
 _FENCE = re.compile(r"```[^\n`]*\n")
@@ -105,18 +106,18 @@ class Drafter:
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft while the model keeps agreeing with all of it; start small after a miss.
 
-        A draft rejected at its first token cost a batch (a 9-row verify takes ~5 one-token steps
-        on two cores) for nothing: the next re-syncs wait 1, 2, 4, up to 8 steps, so text that
-        matches the prompt only by accident (SEARCH/REPLACE markers, the changed line) is not
-        drafted at every token."""
+        A draft that did not pay for its batch (a 9-row verify takes ~5 one-token steps on two
+        cores; fewer than PAYING tokens accepted) makes the next re-syncs wait 2, 4, up to 8
+        steps, so text that matches the prompt only by accident (SEARCH/REPLACE markers, the
+        changed line) is not drafted at every token."""
         if not proposed:
             return
         if accepted == proposed:
             self.k = min(self.max_draft, self.k * 2)
         else:
             self.k = DRAFT_START
-        if accepted == 0:
-            self.backoff = min(MAX_BACKOFF, max(1, self.backoff * 2))
+        if accepted < min(PAYING, proposed):
+            self.backoff = min(MAX_BACKOFF, max(2, self.backoff * 2))
             self.wait = self.backoff
         else:
             self.backoff = 0
