@@ -285,16 +285,247 @@ async def _decode_rounds(baseline: "_Baseline", n_threads: int, n_ctx: int, roun
     return ours, base
 
 
+# ---------------------------------------------------------------- speculative edits: plain vs speculative
+
+
+def make_function(lines: int = 40) -> str:
+    """A `lines`-line function (the rewrite's region); SPEC_INSTRUCTION changes one line near its middle."""
+    body = ['def settle_accounts(ledger, fees, limit=100):', '    """Settle every account in the ledger, in order."""',
+            "    rate = 2", "    settled = []", "    skipped = 0"]
+    i = 0
+    while len(body) < lines - 2:
+        body += [f"    for entry in ledger.get('batch_{i}', []):",
+                 f"        if entry.amount > limit * {i + 1}:",
+                 "            skipped += 1",
+                 "            continue",
+                 f"        settled.append((entry.account, entry.amount * rate - fees.get('batch_{i}', 0)))"]
+        i += 1
+    body = body[: lines - 2] + ["    settled.sort()", "    return settled, skipped"]
+    return "\n".join(body) + "\n"
+
+
+SPEC_INSTRUCTION = "In `settle_accounts`, change `limit * 4` to `limit * 5`. Change nothing else."
+
+
+def _spec_messages(fmt: str, nonce: str) -> tuple[list[dict], list[dict]]:
+    """(prewarm messages, turn messages) for a one-line change in a 40-line function, as the app sends them."""
+    from app import prompts
+
+    text = f'"""Ledger ({nonce})."""\n\nimport math\n\n\n' + make_function(40) + "\n\nLIMIT = 10\n"
+    region = prompts.rewrite_region(text, SPEC_INSTRUCTION) if fmt == prompts.REWRITE else None
+    warm = [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "ledger.py", text, region)]
+    return warm, prompts.build_messages(fmt, "ledger.py", text, SPEC_INSTRUCTION, region=region)
+
+
+async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, speculation: bool, max_tokens: int) -> dict:
+    """Prewarm (not timed, as the app does while the user types), then Enter -> edit done."""
+    ours = _Ours(engine)
+    await ours.run(warm, session, generate=False)
+    engine.speculation = speculation
+    steps = engine.counters.spec_steps
+    t0 = time.perf_counter()
+    ttft, tps, text, req, _ = await ours.run(msgs, session, max_tokens=max_tokens)
+    whole = time.perf_counter() - t0
+    engine.speculation = True
+    n = req.usage.output_tokens
+    # Plain decoding evaluates one token per step; speculative counts its verify batches.
+    steps = engine.counters.spec_steps - steps if speculation else n
+    return {"whole": whole, "ttft": ttft, "tps": n / (whole - ttft) if whole > ttft else float("nan"), "tokens": n,
+            "text": text, "accepted": req.usage.draft_accepted, "drafted": req.usage.draft_tokens, "finish": req.finish_reason,
+            "steps": steps}
+
+
+async def _stop_mid_verify(engine, msgs: list[dict], session: str) -> float | None:
+    """Seconds from a stop set while a multi-token verify is running to the end of the stream."""
+    from app.server.engines.base import EngineRequest
+
+    req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", msgs, session, max_output_tokens=512, temperature=0.0)
+    cancel = threading.Event()
+    fired: dict = {}
+
+    def watch() -> None:
+        while not cancel.is_set():
+            spec = engine.spec_active
+            started = spec.verify_started if spec is not None else None
+            # Well inside a verify (a 32-row batch takes ~0.5 s on two cores), not at its first node.
+            if started is not None and time.perf_counter() - started > 0.05 and engine.counters.draft_accepted:
+                fired["t"] = time.perf_counter()
+                cancel.set()
+                return
+            time.sleep(0.001)
+
+    engine.speculation = True
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    async for _ in engine.stream(req, cancel):
+        pass
+    ended = time.perf_counter()
+    cancel.set()
+    watcher.join()
+    return ended - fired["t"] if "t" in fired and req.finish_reason == "cancelled" else None
+
+
+def _decode_costs(engine, sizes=(1, 9, 17, 33), reps: int = 3) -> dict[int, float]:
+    """Median seconds of one llama_decode of N rows with logits for every row (a verify of N-1 drafts),
+    on the engine's own context before it serves anything (its worker is idle)."""
+    llm, cpp = engine._llm, engine._llama_cpp
+    mem = cpp.llama_get_memory(llm._ctx.ctx)
+    base = llm.tokenize(("def f(x):\n    return x * 2\n" * 8).encode(), add_bos=False)[:64]
+    llm.eval(base)
+    out = {}
+    for n in sizes:
+        times = []
+        for _ in range(reps):
+            llm._batch.set_batch(batch=(base * 2)[:n], n_past=len(base), logits_all=True)
+            t = time.perf_counter()
+            cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+            cpp.llama_get_logits(llm._ctx.ctx)
+            times.append(time.perf_counter() - t)
+            cpp.llama_memory_seq_rm(mem, 0, len(base), -1)
+        out[n] = statistics.median(times)
+    cpp.llama_memory_seq_rm(mem, 0, 0, -1)
+    llm.n_tokens = 0
+    return out
+
+
+async def _bench_speculation(n_threads: int, rounds: int) -> dict:
+    from app import prompts
+    from app.server.engines.local import LocalEngine
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=8192)
+    await engine.start()
+    out: dict = {fmt: {"plain": [], "spec": []} for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE)}
+    try:
+        out["costs"] = await asyncio.to_thread(_decode_costs, engine)
+        for r in range(rounds):
+            for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE):
+                # Alternating order, each on a file it has never seen: both see the same load.
+                order = (False, True) if r % 2 == 0 else (True, False)
+                for spec in order:
+                    warm, msgs = _spec_messages(fmt, uuid.uuid4().hex)
+                    res = await _timed_edit(engine, warm, msgs, f"spec-{fmt}-{r}-{spec}", spec, 512)
+                    print(f"  {fmt:15} {'speculative' if spec else 'plain':11} {res['whole']:6.2f} s {res['tokens']:4d} tokens "
+                          f"{res['tps']:5.1f} tok/s, {res['accepted']} accepted; load {os.getloadavg()[0]:.2f}",
+                          file=sys.stderr, flush=True)
+                    if os.environ.get("STEER_BENCH_SHOW") and r == 0:
+                        print(res["text"], file=sys.stderr, flush=True)
+                    out[fmt]["spec" if spec else "plain"].append(res)
+        stops = []
+        for r in range(3):
+            _, msgs = _spec_messages(prompts.REWRITE, uuid.uuid4().hex)
+            stops.append(await _stop_mid_verify(engine, msgs, f"spec-stop-{r}"))
+        out["stops"] = [s for s in stops if s is not None]
+        out["spec_counters"] = engine.counters.snapshot()
+    finally:
+        await engine.close()
+    return out
+
+
+def _main_speculation(n_threads: int, rounds: int) -> int:
+    load = os.getloadavg()
+    print(f"\nbench local --speculation: 40-line function, one-line change, {n_threads} threads, greedy, "
+          f"{rounds} rounds (plain and speculative alternating); load average at start {load[0]:.2f} {load[1]:.2f}")
+    res = asyncio.run(_bench_speculation(n_threads, rounds))
+    rows = []
+    flips = []
+    for fmt in ("rewrite", "search_replace"):
+        plain, spec = res[fmt]["plain"], res[fmt]["spec"]
+        pw, sw = statistics.median(x["whole"] for x in plain), statistics.median(x["whole"] for x in spec)
+        pt, st = statistics.median(x["tps"] for x in plain), statistics.median(x["tps"] for x in spec)
+        acc = sum(x["accepted"] for x in spec) / max(1, sum(x["tokens"] for x in spec))
+        same = sum(p["text"] == q["text"] for p, q in zip(plain, spec))
+        flips += [(fmt, p["text"], q["text"]) for p, q in zip(plain, spec) if p["text"] != q["text"]]
+        rows.append([fmt, "output tokens (median)", statistics.median(x["tokens"] for x in plain),
+                     statistics.median(x["tokens"] for x in spec), ""])
+        rows.append([fmt, "Enter -> edit done (s)", pw, sw, f"{pw / sw:.2f}x faster" + (" (target >= 1.8x)" if fmt == "rewrite" else "")])
+        rows.append([fmt, "decode tokens/s (after first token)", pt, st, f"{st / pt:.2f}x" + (" (target >= 2x)" if fmt == "rewrite" else "")])
+        rows.append([fmt, "TTFT (s)", statistics.median(x["ttft"] for x in plain), statistics.median(x["ttft"] for x in spec), ""])
+        rows.append([fmt, "decode steps (median)", statistics.median(x["steps"] for x in plain),
+                     statistics.median(x["steps"] for x in spec), ""])
+        rows.append([fmt, "draft tokens accepted / proposed", "",
+                     f"{sum(x['accepted'] for x in spec)}/{sum(x['drafted'] for x in spec)}", ""])
+        rows.append([fmt, "output tokens from accepted drafts", "", f"{acc:.0%}", ""])
+        rows.append([fmt, "answers equal to plain greedy", "", f"{same}/{len(plain)}", ""])
+    stops = res["stops"]
+    rows.append(["rewrite", "stop mid-verify -> engine stopped (ms)", "", 1000 * max(stops) if stops else "n/a",
+                 f"max of {len(stops)}; plain decode step ~{1000 / statistics.median(x['tps'] for x in res['rewrite']['plain']):.0f} ms"])
+    print_table("speculative edits vs plain greedy decoding (same engine, same process)",
+                ["format", "measure", "plain", "speculative", "ratio"], rows)
+    costs = res["costs"]
+    print_table("one decode of N rows, logits for every row (measured at the start of this run)",
+                ["rows", "ms", "ms per row", "one-row steps"],
+                [[n, 1000 * t, 1000 * t / n, t / costs[1]] for n, t in costs.items()])
+    print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for fmt, a, b in flips:
+        print(f"\nFLIP ({fmt}):\n--- plain\n{a}\n--- speculative\n{b}")
+    return 0
+
+
+async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[list]:
+    """Every catalog task (bench/tasks) in both local formats, plain and speculative: same answer? how fast?"""
+    from app import prompts
+    from app.server.engines.local import LocalEngine
+    from bench.formats import MAX_TOKENS, function_region
+    from bench.tasks import load_tasks
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=4096)
+    await engine.start()
+    rows = []
+    try:
+        for task in load_tasks(only, limit):
+            for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE):
+                path = f"{task.name.split('_')[0]}.py"
+                region = function_region(task.source, task.region) if fmt == prompts.REWRITE else None
+                warm = [{"role": "system", "content": prompts.system_prompt(fmt)},
+                        *prompts.prewarm_input(fmt, path, task.source, region)]
+                msgs = prompts.build_messages(fmt, path, task.source, task.instruction, region=region)
+                res = {}
+                for spec in (False, True):
+                    res[spec] = await _timed_edit(engine, warm, msgs, f"task-{task.name}-{fmt}-{spec}", spec, MAX_TOKENS)
+                p, q = res[False], res[True]
+                rows.append([task.name, fmt, p["tokens"], p["whole"], q["whole"], f"{p['whole'] / q['whole']:.2f}x",
+                             f"{q['accepted']}/{q['drafted']}", "yes" if p["text"] == q["text"] else "NO (flip)"])
+                print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
+                if p["text"] != q["text"]:
+                    print(f"--- plain\n{p['text']}\n--- speculative\n{q['text']}", file=sys.stderr, flush=True)
+    finally:
+        await engine.close()
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     from app.server import model_store
     from app.server.engines.local import default_threads
 
     argv = list(argv or [])
     if "-h" in argv or "--help" in argv:
-        print("usage: python -m bench.local [--decode-only]  (env: STEER_BENCH_THREADS, STEER_BENCH_ROUNDS)\n" + (__doc__ or ""))
+        print("usage: python -m bench.local [--decode-only | --speculation [--tasks [N] [--only a,b]]]  "
+              "(env: STEER_BENCH_THREADS, STEER_BENCH_ROUNDS)\n"
+              + (__doc__ or ""))
         return 0
     if "--decode-only" in argv:
         return _main_decode(int(os.environ.get("STEER_BENCH_ROUNDS") or 3))
+    if "--speculation" in argv:
+        try:
+            model_store.require_llama_cpp()
+            model_store.ensure_model(progress=True)
+        except model_store.ModelStoreError as exc:
+            print(f"bench local: skipped: {exc}", file=sys.stderr)
+            return 0
+        n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())
+        if "--tasks" in argv:
+            # `--tasks [N] [--only a,b]`: the catalog's tasks, plain vs speculative, answers compared.
+            i = argv.index("--tasks")
+            limit = int(argv[i + 1]) if i + 1 < len(argv) and argv[i + 1].isdigit() else 0
+            only = argv[argv.index("--only") + 1] if "--only" in argv else ""
+            load = os.getloadavg()
+            rows = asyncio.run(_bench_task_equality(n_threads, limit, only))
+            print_table(f"bench tasks, plain vs speculative greedy (load average {load[0]:.2f} at start, "
+                        f"{os.getloadavg()[0]:.2f} at end)",
+                        ["task", "format", "tokens", "plain (s)", "speculative (s)", "speed-up", "drafts accepted", "same answer"],
+                        rows)
+            return 0
+        return _main_speculation(n_threads, int(os.environ.get("STEER_BENCH_ROUNDS") or 2))
 
     try:
         model_store.require_llama_cpp()

@@ -69,10 +69,48 @@ async def run(rounds: int) -> list[tuple[str, str, float]]:
     return out
 
 
+# The instructions issue 12 timed on examples/inventory.py (cursor never placed: the region comes
+# from the name the instruction mentions).
+TTFT_ASKS = ["make total_value skip items with zero quantity", "add a docstring to parse_line",
+             "make cheapest return None when there are no items"]
+
+
+def token_counts() -> list[list]:
+    """Tokens the engine evaluates after Enter, per prewarm state, for TTFT_ASKS (tokenizer only, no decoding)."""
+    from app import prompts
+    from app.server.engines.local import LocalEngine, _common_prefix
+
+    text = (ROOT / "examples" / "inventory.py").read_text(encoding="utf-8")
+    fmt = prompts.REWRITE
+    system = {"role": "system", "content": prompts.system_prompt(fmt)}
+    engine = LocalEngine(n_ctx=4096, progress=False)
+    engine.load()  # maps the weights; nothing is evaluated here
+    try:
+        file_warm = engine._prewarm_tokens([system, *prompts.prewarm_input(fmt, "inventory.py", text)])
+        rows = [["(the prewarm after opening: system + file)", "", len(file_warm), "", ""]]
+        for ask in TTFT_ASKS:
+            region = prompts.rewrite_region(text, ask)
+            turn = engine.tokenize_messages(prompts.build_messages(fmt, "inventory.py", text, ask, region=region))
+            region_warm = engine._prewarm_tokens([system, *prompts.prewarm_input(fmt, "inventory.py", text, region)])
+            after_file = len(turn) - _common_prefix(file_warm, len(file_warm), turn)
+            after_region = len(turn) - _common_prefix(region_warm, len(region_warm), turn)
+            rows.append([ask, f"lines {region[0] + 1}-{region[1]}", len(turn), after_file, after_region])
+        return rows
+    finally:
+        asyncio.run(engine.close())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench region")
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--tokens", action="store_true",
+                        help="only count the tokens evaluated after Enter for issue 12's instructions (no decoding)")
     args = parser.parse_args(argv or [])
+    if args.tokens:
+        print_table("examples/inventory.py, rewrite format: prompt tokens evaluated after Enter",
+                    ["instruction", "region", "turn prompt tokens", "file prewarmed", "file + region prewarmed"],
+                    token_counts())
+        return 0
     results = asyncio.run(run(args.rounds))
     rows = []
     for name, _region in BLOCKS:
