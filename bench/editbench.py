@@ -384,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", default="humanevalfix", choices=(*ALL_SETS, "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
-    parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both"))
+    parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),
+                        help="none: only the --steer-root checkouts")
     parser.add_argument("--threads", type=int, default=2, help="model threads, the same for both tools")
     parser.add_argument("--out", help="JSONL file, one line per task (default: under the cache dir)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two JSONL runs and exit")
