@@ -160,3 +160,32 @@ def test_a_pointer_that_keeps_copying_is_not_held_back():
     d.feedback(len(first), len(first))
     d.accept(first)
     assert d.draft(8) == list(range(110, 118))
+
+
+def test_resync_drafts_are_declined_when_their_rows_cost_more_than_they_save():
+    from types import SimpleNamespace
+
+    from app.server.engines.speculative import SpeculativeDecoder
+
+    llm = SimpleNamespace(n_batch=512, n_vocab=lambda: 10)
+    d = _drafter([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    dec = SpeculativeDecoder(llm, None, d, is_eog=lambda t: False, stopped=lambda: False)
+    d.accept([2, 3])
+    assert d.draft(4) and d.fresh
+    assert dec._worth(d)  # no costs measured yet: verify
+    dec._time(1, 0.050)
+    dec._time(9, 0.250)  # 25 ms a further row, a one-row step 50 ms
+    d.resync_rate = 0.6
+    assert dec._worth(d)  # 0.6 * 50 ms saved per row > 25 ms
+    d.resync_rate = 0.3
+    assert not dec._worth(d)
+    d.declined = 16
+    assert dec._worth(d)  # every 16th is verified anyway, to keep measuring the rate
+    d.declined = 0
+    d.ptr = None
+    d.accept([4])  # a copy in progress is never declined
+    d.feedback(4, 4)
+    d.accept([5, 6, 7])
+    d.ptr = 7
+    d.draft(2)
+    assert not d.fresh and dec._worth(d)

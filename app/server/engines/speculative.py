@@ -65,6 +65,9 @@ class Drafter:
         self.k = DRAFT_START
         self.copied = False
         self.backoff = 0  # steps to wait after the next draft rejected at its first token
+        self.fresh = False  # the last draft came from an n-gram re-sync (not a copy in progress, not the anchor)
+        self.resync_rate = 0.6  # running share of re-sync drafts' tokens the model accepted
+        self.declined = 0  # re-sync drafts declined in a row (see SpeculativeDecoder.run)
         self.wait = 0  # steps left before the next re-sync
         self._index: dict[tuple, list[int]] | None = None
 
@@ -112,6 +115,8 @@ class Drafter:
         changed line) is not drafted at every token."""
         if not proposed:
             return
+        if self.fresh:
+            self.resync_rate = 0.7 * self.resync_rate + 0.3 * accepted / proposed
         if accepted == proposed:
             self.k = min(self.max_draft, self.k * 2)
         else:
@@ -125,6 +130,7 @@ class Drafter:
     def draft(self, limit: int) -> list[int]:
         """Up to `limit` tokens to verify next (empty: decode one token the plain way)."""
         limit = min(limit, self.k)
+        self.fresh = False
         if limit <= 0:
             return []
         if self.ptr is None:
@@ -138,6 +144,12 @@ class Drafter:
         end = min(self.ptr + limit, self.n_prompt if self.ptr < self.n_prompt else len(self.corpus))
         return self.corpus[self.ptr : end]
 
+    def decline(self) -> None:
+        """The decoder will not verify the re-sync draft just made: forget where it pointed."""
+        if self.ptr is not None:
+            self.ptr = None
+        self.declined += 1
+
     def _resync(self) -> int | None:
         hist = self.corpus
         n_out = len(hist) - self.n_prompt
@@ -145,6 +157,7 @@ class Drafter:
             anchor, self._anchor = self.anchor, None
             if anchor is not None:
                 return anchor
+        self.fresh = True
         index = self._built_index()
         for n in range(min(NGRAM_MAX, n_out), NGRAM_MIN - 1, -1):
             hits = index.get(tuple(hist[-n:]))
@@ -218,6 +231,8 @@ class SpeculativeDecoder:
         self.max_batch = min(max_batch or llm.n_batch, llm.n_batch, DRAFT_MAX + 1)
         self.stats = SpecStats()
         self.aborted = False
+        self.step_s: float | None = None  # running cost of a one-row decode
+        self.row_s: float | None = None  # running extra cost of each further row in a verify
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self._n_vocab = llm.n_vocab()
 
@@ -233,6 +248,7 @@ class SpeculativeDecoder:
 
         llm, cpp = self.llm, self.cpp
         llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
+        started = time.perf_counter()
         if len(tokens) > 1:
             # A verify takes up to ~11 one-token steps: a stop aborts it between graph nodes.
             # (One-row steps go without: the callback takes the GIL at every node.)
@@ -252,7 +268,27 @@ class SpeculativeDecoder:
             self._seq_rm(n_past)
             raise RuntimeError(f"llama_decode returned {rc}")
         logits = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(tokens), self._n_vocab))
-        return logits.argmax(axis=1).tolist()
+        rows = logits.argmax(axis=1).tolist()
+        self._time(len(tokens), time.perf_counter() - started)
+        return rows
+
+    def _time(self, n: int, seconds: float) -> None:
+        """Keep the running costs that decide whether a re-sync draft is worth its batch."""
+        if n == 1:
+            self.step_s = seconds if self.step_s is None else 0.8 * self.step_s + 0.2 * seconds
+        elif self.step_s is not None:
+            extra = max(0.0, seconds - self.step_s) / (n - 1)
+            self.row_s = extra if self.row_s is None else 0.8 * self.row_s + 0.2 * extra
+
+    def _worth(self, drafter: Drafter) -> bool:
+        """Whether a re-sync draft is expected to save more steps than its extra rows cost.
+
+        On two quiet cores a further row costs about half a one-row step; on a loaded machine
+        nearly a whole one, and accidental n-gram matches lose time. Every 16th declined draft
+        is verified anyway, so the acceptance rate keeps being measured."""
+        if not drafter.fresh or self.step_s is None or self.row_s is None or drafter.declined >= 16:
+            return True
+        return drafter.resync_rate * self.step_s > self.row_s
 
     def first_token(self) -> int:
         """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
@@ -277,6 +313,11 @@ class SpeculativeDecoder:
                 if room < 0 or self.stopped():
                     return
                 draft = drafter.draft(room)
+                if draft and not self._worth(drafter):
+                    drafter.decline()
+                    draft = []
+                elif draft and drafter.fresh:
+                    drafter.declined = 0
                 rows = self._argmax_rows([token, *draft], n_past)
                 if rows is None:
                     return
