@@ -339,12 +339,29 @@ def redirect_instruction(first: str, said: list[str]) -> str:
             continue
         if redirect_adds(words) and request:
             request = f"{request}\n{words}"
+        elif _stands_alone(words):
+            request, replaced = words, ""
         else:
             request, replaced = words, (request or replaced)
     if not replaced:
         return request
     return (f"{request}\n\n(Said while you were answering an earlier request: \"{replaced}\". Where the line "
             "above leaves something out, take it from that request; change nothing it does not ask for.)")
+
+
+# A request that replaces the earlier one and says all it means ("no, only add a docstring to pop"):
+# shown the earlier request as context, the small model did that one instead (bench/redirect.py).
+_REPLACES = re.compile(r"\b(only|instead|nothing else|just|rather)\b", re.I)
+_ACTS = re.compile(r"^(add|remove|delete|rename|make|use|change|replace|write|implement|return|fix|convert|document|"
+                   r"annotate|raise|handle|sort|move|extract|split|call|keep|drop|insert|create|turn|log|validate|"
+                   r"check|skip|strip|ignore|put|give|type|update|simplify|refactor)\b", re.I)
+_REFERS = re.compile(r"\b(it|its|them|they|that|this|those|these|one)\b", re.I)
+
+
+def _stands_alone(words: str) -> bool:
+    """The words replace the request and need nothing from it: "only"/"instead", an action, no "it"."""
+    bare = _FILLER.sub("", words.strip())
+    return bool(_REPLACES.search(words) and _ACTS.match(bare) and not _REFERS.search(bare))
 
 
 _FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|only|just|also|and|plus|please|but|"

@@ -33,10 +33,9 @@ async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(re
         # The model never sees its half-written answer: it would go on in its pattern.
         assert not any(m["role"] == "assistant" for m in second.messages)
         text = user_text(second)
-        # The new words first (the small model follows a message's first line), the request they
-        # replace after them, as context.
-        assert text.startswith("no: just rename sub to subtract\n")
-        assert 'earlier request: "fix mean and describe"' in text
+        # Words that say all they mean replace the request: the earlier one is not shown (the small
+        # model did that one instead).
+        assert text.startswith("no: just rename sub to subtract\n") and "fix mean" not in text
         # The cached prefix still serves: everything before the instruction is the first request's.
         assert second.messages[:-1] == first.messages[:-1]
         assert session.instruction == redirect_instruction("fix mean and describe", ["no: just rename sub to subtract"])
@@ -117,6 +116,11 @@ def test_redirect_instruction_wording():
     narrowed = redirect_instruction("add type hints to every method", ["no, only to pop"])
     assert narrowed.startswith("no, only to pop\n\n(")
     assert 'earlier request: "add type hints to every method"' in narrowed
+    # Words that replace it and say all they mean stand alone; "it" needs the earlier request.
+    assert redirect_instruction("add type hints to every method", ["no, only add a docstring to pop"]) == \
+        "no, only add a docstring to pop"
+    assert 'request: "rename x to y"' in redirect_instruction("rename x to y", ["no, rename it to z instead"])
+    assert 'request: "collect pairs in a list"' in redirect_instruction("collect pairs in a list", ["use a dict, not a list"])
     # Words that add keep the request they add to, and need no context.
     assert redirect_instruction("add a docstring", ["also handle commas"]) == "add a docstring\nalso handle commas"
     assert redirect_instruction("", ["just this"]) == "just this"
