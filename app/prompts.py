@@ -341,6 +341,8 @@ def redirect_instruction(first: str, said: list[str]) -> str:
             request = f"{request}\n{words}"
         elif _stands_alone(words):
             request, replaced = words, ""
+        elif (merged := _merge(request, words)) is not None:
+            request, replaced = merged, ""
         else:
             request, replaced = words, (request or replaced)
     if not replaced:
@@ -362,6 +364,28 @@ def _stands_alone(words: str) -> bool:
     """The words replace the request and need nothing from it: "only"/"instead", an action, no "it"."""
     bare = _FILLER.sub("", words.strip())
     return bool(_REPLACES.search(words) and _ACTS.match(bare) and not _REFERS.search(bare))
+
+
+_TAIL = re.compile(r"[\s,.;!]*(\b(instead|nothing else|please|then)\b[\s,.;!]*)*$", re.I)
+_RENAMED = re.compile(r"^(?:rename|call|name)\s+(?:it|that|this|them)\s+(?:to\s+)?`?([A-Za-z_]\w*)`?$", re.I)
+_TARGET = re.compile(r"^(?:(?:only|just)\s+)?(?:to|in|on|for)\s+(.+)$|^`?([A-Za-z_]\w*)`?$", re.I)
+
+
+def _merge(earlier: str, words: str) -> str | None:
+    """Words that say only part of the new request, completed from the earlier one, or None:
+    "rename it to B" after "rename A to C" -> "rename A to B"; "only to X" after "add Y to Z" ->
+    "add Y to X only". Quoted as context, the earlier request is what the small model carried out."""
+    bare = _TAIL.sub("", _FILLER.sub("", words.strip()))
+    renamed = _RENAMED.match(bare)
+    if renamed:
+        head = re.match(r"^(.*\brename\s+.+?\s+to\s+)`?[A-Za-z_]\w*`?\s*$", earlier.strip(), re.I | re.S)
+        return f"{head.group(1)}{renamed.group(1)}" if head else None
+    target = _TARGET.match(bare)
+    if target:
+        head = re.match(r"^(.+?)\s+(?:to|in|on|for)\s+\S", earlier.strip(), re.S)
+        if head:
+            return f"{head.group(1)} to {target.group(1) or target.group(2)} only, and change nothing else"
+    return None
 
 
 _FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|only|just|also|and|plus|please|but|"

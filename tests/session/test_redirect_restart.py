@@ -113,13 +113,18 @@ def test_redirect_instruction_wording():
     assert redirect_adds("also make it ignore commas") and redirect_adds("and sort them")
     assert redirect_adds("handle None too") and not redirect_adds("no, only to push")
     assert not redirect_adds("use a dict, not a list")
-    narrowed = redirect_instruction("add type hints to every method", ["no, only to pop"])
-    assert narrowed.startswith("no, only to pop\n\n(")
-    assert 'earlier request: "add type hints to every method"' in narrowed
+    # Words that say only part of the request are completed from the earlier one.
+    assert redirect_instruction("add type hints to every method", ["no, only to pop"]) == \
+        "add type hints to pop only, and change nothing else"
+    assert redirect_instruction("in total, rename result to acc", ["no, rename it to running instead"]) == \
+        "in total, rename result to running"
+    # When they cannot be, the earlier request follows them as context.
+    narrowed = redirect_instruction("fix every method", ["no, only pop"])
+    assert narrowed.startswith("no, only pop\n\n(") and 'earlier request: "fix every method"' in narrowed
     # Words that replace it and say all they mean stand alone; "it" needs the earlier request.
     assert redirect_instruction("add type hints to every method", ["no, only add a docstring to pop"]) == \
         "no, only add a docstring to pop"
-    assert 'request: "rename x to y"' in redirect_instruction("rename x to y", ["no, rename it to z instead"])
+    assert 'request: "make x a list"' in redirect_instruction("make x a list", ["no, turn it into a dict"])
     assert 'request: "collect pairs in a list"' in redirect_instruction("collect pairs in a list", ["use a dict, not a list"])
     # Words that add keep the request they add to, and need no context.
     assert redirect_instruction("add a docstring", ["also handle commas"]) == "add a docstring\nalso handle commas"
