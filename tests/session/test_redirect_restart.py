@@ -21,8 +21,8 @@ async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(re
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
     events = []
     session, _ = await open_session(url, calc, events)
+    session.redirect_strategy = "restart"
     try:
-        assert session.redirect_mode == "restart"
         await session.send("fix mean and describe")
         await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
         await session.redirect("no: just rename sub to subtract")
@@ -47,6 +47,7 @@ async def test_the_screen_sees_one_turn_whose_partial_leaves_the_diff(replay, ca
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
     events = []
     session, _ = await open_session(url, calc, events)
+    session.redirect_strategy = "restart"
     try:
         await session.send("fix mean and describe")
         await until(lambda: session.live.hunk_count > 0)
@@ -71,6 +72,7 @@ async def test_the_screen_sees_one_turn_whose_partial_leaves_the_diff(replay, ca
 async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(replay, calc):
     url, engine = await replay(["long_answer.txt", "long_answer.txt", "rename_sub.txt"], rate=400)
     session, _ = await open_session(url, calc)
+    session.redirect_strategy = "restart"
     try:
         await session.send("fix mean and describe")
         await until(lambda: session._tokens > 5)
@@ -88,6 +90,7 @@ async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(
 async def test_redirect_before_the_first_token_restarts_too(replay, calc):
     url, engine = await replay(["rename_sub.txt"], rate=400)
     session, _ = await open_session(url, calc)
+    session.redirect_strategy = "restart"
     try:
         await session.send("fix mean")
         assert session._tokens == 0  # nothing answered yet
@@ -177,3 +180,31 @@ async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(repl
         assert user_text(engine.requests[-1]).startswith("Region (lines 12-16):\n```\ndef mean(values):")
     finally:
         await session.close()
+
+
+async def test_auto_restarts_a_rewrite_only_when_the_words_move_its_region(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rewrite_mean.txt"], rate=400)
+    session, _ = await open_session(url, calc, edit_format="rewrite")
+    try:
+        assert session.redirect_mode == "auto"
+        await session.send("add a docstring to every function", (0, 28))
+        await until(lambda: session._tokens > 5)
+        await session.redirect("no, use one line each")  # names nothing: steer, partial kept
+        await session.wait()
+        last = engine.requests[-1].messages
+        assert any(m["role"] == "assistant" for m in last) and last[-1]["content"] == "no, use one line each"
+        await session.send("add a docstring to every function", (0, 28))
+        await until(lambda: len(engine.requests) == 3 and session._tokens > 5)
+        await session.redirect("no, only to mean")  # names mean: start over on mean
+        await session.wait()
+        last = engine.requests[-1].messages
+        assert not any(m["role"] == "assistant" for m in last) and session.region == (11, 16)
+    finally:
+        await session.close()
+
+
+def test_formats_not_measured_keep_steering():
+    from app.session import REDIRECT_MODES
+
+    assert REDIRECT_MODES["rewrite"] == "auto"
+    assert {REDIRECT_MODES[f] for f in ("search_replace", "apply_patch", "udiff")} == {"continue"}
