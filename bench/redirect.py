@@ -276,6 +276,7 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
     def delta_hook(delta):
         if marks["enter"] is not None and marks["reset"] and marks["first"] is None and delta:
             marks["first"] = time.perf_counter()
+            marks["stream"] = session._stream
         on_delta(delta)
 
     def reset_hook(*a, **k):
@@ -305,6 +306,8 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
     await session.redirect(sc.words)
     result = await session.wait()
     first = marks["first"] - marks["enter"] if marks["first"] is not None else None
+    usage = getattr(getattr(marks.get("stream"), "stats", None), "usage", None) or {}
+    cached = (usage.get("input_tokens_details") or {}).get("cached_tokens")
     raw = session.raw_text or result.raw_text
     status, why = "not followed", ""
     if session.has_proposal and not session.conflict:
@@ -321,7 +324,8 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
         why = f"no proposal ({result.status}: {result.reason})"
     await session.close()
     if verbose:
-        print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer:\n{raw}\n", file=sys.stderr)
+        print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer (prompt {usage.get('input_tokens')} "
+              f"tokens, {cached} cached):\n{raw}\n", file=sys.stderr)
     return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": written, "status": status,
             "why": why, "first_s": first}
 
