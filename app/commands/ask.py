@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import sys
 
 EXIT_OK, EXIT_USAGE, EXIT_BACKEND, EXIT_INTERRUPTED = 0, 2, 3, 130
@@ -56,6 +55,7 @@ def _markdown(args, out) -> bool:
 async def _main(args, question: str) -> int:
     from app.ask import Asking
     from app.commands.edit import UsageError, parse_region
+    from app.commands.interrupt import SigintCancels
     from app.config import ConfigError, load_settings
     from app.files import Document, DocumentError
     from app.prompts import default_format
@@ -107,19 +107,7 @@ async def _main(args, question: str) -> int:
             out.flush()
             shown = len(text)
 
-    loop = asyncio.get_running_loop()
-    main_task = asyncio.current_task()
-    interrupted = False
-
-    def on_sigint() -> None:
-        nonlocal interrupted
-        interrupted = True
-        main_task.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGINT, on_sigint)
-    except (NotImplementedError, RuntimeError):
-        pass
+    sigint = SigintCancels.install()
     try:
         info = getattr(client, "server_info", None)
         engine = info.get("engine") if isinstance(info, dict) else None
@@ -140,7 +128,7 @@ async def _main(args, question: str) -> int:
             await asking.start(fmt, path, doc.text, question, region)
             answer = await asking.wait()
         except asyncio.CancelledError:
-            if not interrupted:
+            if not sigint.interrupted:
                 raise
             await asking.stop()
             print("\nsteer: interrupted; the request was cancelled", file=err)
@@ -158,10 +146,7 @@ async def _main(args, question: str) -> int:
             print(f"steer: the answer was {answer.reason}", file=err)
         return EXIT_OK
     finally:
-        try:
-            loop.remove_signal_handler(signal.SIGINT)
-        except (NotImplementedError, RuntimeError):
-            pass
+        sigint.remove()
         try:
             await asyncio.wait_for(client.close(), 5)
         except Exception:

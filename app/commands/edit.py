@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import sys
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BACKEND, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -211,6 +210,7 @@ def _payload(args, **fields) -> dict:
 
 async def _main(args, instruction: str, out: Output) -> int:
     from app.config import ConfigError, load_settings
+    from app.commands.interrupt import SigintCancels
     from app.files import Document, DocumentError
     from app.session import (
         INTERRUPTED,
@@ -254,19 +254,7 @@ async def _main(args, instruction: str, out: Output) -> int:
 
     session = Session(doc, settings, on_event, edit_format=args.format)
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
-    loop = asyncio.get_running_loop()
-    main_task = asyncio.current_task()
-    interrupted = False
-
-    def on_sigint() -> None:
-        nonlocal interrupted
-        interrupted = True
-        main_task.cancel()
-
-    try:
-        loop.add_signal_handler(signal.SIGINT, on_sigint)
-    except (NotImplementedError, RuntimeError):
-        pass
+    sigint = SigintCancels.install()
     try:
         try:
             await session.start(prewarm=False)
@@ -277,16 +265,13 @@ async def _main(args, instruction: str, out: Output) -> int:
         common.update(model=settings.model or session.server_model, format=session.format)
         result = await session.edit(instruction, region)
     except asyncio.CancelledError:
-        if not interrupted:
+        if not sigint.interrupted:
             raise
         await _cleanup(session)
         return _fail(out, args, EXIT_INTERRUPTED, "interrupted; the request was cancelled and the file is untouched",
                      **common)
     finally:
-        try:
-            loop.remove_signal_handler(signal.SIGINT)
-        except (NotImplementedError, RuntimeError):
-            pass
+        sigint.remove()
     try:
         stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
                  "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
