@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.region import first_token_of_edit
 from bench.table import print_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,18 +49,6 @@ async def _first_token_of_answer(session, question: str, text: str, region) -> f
     ttft = answer.ttft_s if answer.ttft_s is not None else time.perf_counter() - started
     await asking.stop()
     await asking.wait()
-    return ttft
-
-
-async def _first_token_of_edit(session, instruction: str, region) -> float:
-    started = time.perf_counter()
-    await session.send(instruction, region)
-    while session._ttft is None and not session._turn_task.done():
-        await asyncio.sleep(0.002)
-    ttft = session._ttft if session._ttft is not None else time.perf_counter() - started
-    await session.stop()
-    await session.wait()
-    session.reject_all()
     return ttft
 
 
@@ -89,7 +78,7 @@ async def run(rounds: int, new_file: bool) -> tuple[list[tuple[str, float]], dic
             out.append(("answer, block prewarmed", await _first_token_of_answer(session, QUESTIONS[i % 3], text, BLOCK)))
             session.prewarm(BLOCK)  # the answer's tokens follow the block in the cache: back to the block alone
             await asyncio.wait([session._prewarm_task])
-            out.append(("edit, block prewarmed", await _first_token_of_edit(session, EDITS[i % 3], BLOCK)))
+            out.append(("edit, block prewarmed", await first_token_of_edit(session, EDITS[i % 3], BLOCK)))
             other = f"# round {i}\n" + text  # differs from its first line on: none of the file is cached
             out.append(("answer, file not cached", await _first_token_of_answer(session, QUESTIONS[i % 3], other, BLOCK)))
         if new_file:

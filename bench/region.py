@@ -29,6 +29,19 @@ BLOCKS = [("class Inventory", (12, 36)), ("def parse_line", (38, 41)), ("def loa
 ASKS = ["add a docstring to the first method", "strip whitespace from each field", "skip blank lines"]
 
 
+async def first_token_of_edit(session, instruction: str, region) -> float:
+    """Send an edit turn, stop it at its first token, reject it; Enter -> first token in seconds."""
+    started = time.perf_counter()
+    await session.send(instruction, region)
+    while session._ttft is None and not session._turn_task.done():
+        await asyncio.sleep(0.002)
+    ttft = session._ttft if session._ttft is not None else time.perf_counter() - started
+    await session.stop()
+    await session.wait()
+    session.reject_all()
+    return ttft
+
+
 async def run(rounds: int) -> list[tuple[str, str, float]]:
     from app.config import Settings
     from app.files import Document
@@ -53,14 +66,7 @@ async def run(rounds: int) -> list[tuple[str, str, float]]:
             if kind == "warm":
                 session.prewarm_region(region)
                 await session._prewarm_task
-            started = time.perf_counter()
-            await session.send(f"{ASKS[i % len(ASKS)]} (turn {i})", region)
-            while session._ttft is None and not session._turn_task.done():
-                await asyncio.sleep(0.002)
-            ttft = session._ttft if session._ttft is not None else time.perf_counter() - started
-            await session.stop()
-            await session.wait()
-            session.reject_all()
+            ttft = await first_token_of_edit(session, f"{ASKS[i % len(ASKS)]} (turn {i})", region)
             out.append((kind, name, ttft))
     finally:
         await client.close()
