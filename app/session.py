@@ -1075,11 +1075,17 @@ class Session:
         indexing `proposal`), else None. Computed once per proposal version, never while streaming."""
         if self.state == GENERATING or not self.has_proposal:
             return None
+        return self._checked_syntax()
+
+    def _checked_syntax(self, new_text: str | None = None):
+        """app.edits.syntax.check of the live proposal (whose text is `new_text` when the caller
+        has it), kept per proposal version: _judge's check is the one review reads."""
         key = (self.live.version, self.document.digest)
         if self._syntax_key != key:
             from app.edits.syntax import check
 
-            new_text = join_lines(self.live.new_lines(), self._final_nl)
+            if new_text is None:
+                new_text = join_lines(self.live.new_lines(), self._final_nl)
             hunks = [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
             self._syntax_key, self._syntax = key, check(self.document.path, self.document.text, new_text, hunks)
         return self._syntax
@@ -1087,10 +1093,7 @@ class Session:
     def _syntax_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
         in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
-        from app.edits.syntax import check
-
-        hunks = [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
-        problem = check(self.document.path, self.document.text, new_text, hunks)
+        problem = self._checked_syntax(new_text)
         if problem is None:
             return None
         if not self._refuse_broken_syntax:
