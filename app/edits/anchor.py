@@ -20,6 +20,8 @@ import os.path
 import re
 from difflib import SequenceMatcher
 
+from app.edits.locate import _indent
+
 __all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "reindent", "whole_definitions"]
 
 # Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
@@ -49,10 +51,6 @@ class PartialRewrite(ValueError):
 def asks_to_delete(instruction: str | None) -> bool:
     """Whether the instruction asks for code to be deleted (then a rewrite may drop code)."""
     return bool(instruction) and _DELETE.search(instruction) is not None
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _common_indent(lines: list[str]) -> str:
