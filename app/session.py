@@ -1,11 +1,13 @@
-"""The pair-programming state machine shared by the TUI and `steer edit` (no Textual here).
+"""The pair-programming session shared by the TUI and `steer edit` (no Textual here): it orchestrates.
 
-One Session edits one Document. It connects to a backend (H2's launcher and client),
-prewarms the model's cache with the file, streams a turn through H1's StreamParser,
-locates every block as soon as its SEARCH part is complete and keeps the LiveDiff the
-view draws. Stop, redirect, review (all or per hunk), accept through Document, an undo
-journal and external file changes all go through here. Everything the UI shows comes
-out as events to one callback, called on the event loop's thread.
+One Session edits one Document. It connects to a backend (app.backend), prewarms the model's
+cache with the file, runs turns (retries with refusal feedback, stop, redirect) and feeds each
+answer's deltas to an app.edits.proposal.ProposalBuilder, which keeps the LiveDiff the view
+draws; app.edits.judge decides what a finished answer does. Review (all or per hunk) and
+accept write through Document; app.journal holds undo/redo; an external change of the file is
+carried over by app.edits.rebase. Its state is app.state.State, changed only through the
+transition table there. Everything the UI shows comes out as app.events objects to one
+callback, called on the event loop's thread.
 
 Per delta the work is O(delta): parser.feed, LiveDiff.update of one hunk, one callback.
 Anything O(file) (locate, accept, re-locate) happens once per block or per user action.
@@ -14,23 +16,33 @@ Anything O(file) (locate, accept, re-locate) happens once per block or per user 
 from __future__ import annotations
 
 import asyncio
-import difflib
+import logging
 import os
-import re
 import time
 import uuid
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
+from app.backend import Backend, SessionError, open_backend
 from app.config import Settings
+from app.edits.lines import document_lines, join_lines, unified_diff
 from app.edits.livediff import LiveDiff
+from app.edits.rebase import carry_over
+from app.events import (
+    Applied,
+    ConnectionChanged,
+    Event,
+    Notice,
+    NoticeCode,
+    ProposalUpdated,
+    StateChanged,
+    Stats,
+    TurnEnded,
+    TurnResult,
+)
+from app.journal import Journal
+from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW, State, check_transition
 
-# States a session can be in.
-IDLE = "idle"  # no proposal
-CONNECTING = "connecting"  # start() before the backend answered
-GENERATING = "generating"  # a turn is streaming
-INTERRUPTED = "interrupted"  # the user stopped a turn; what was complete is the proposal
-REVIEW = "review"  # a finished turn left a proposal to accept or reject
+__all__ = ["Session", "SessionError", "open_backend", "MAX_RETRIES", "REDIRECT_MODES"]
 
 MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many times
 _STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
@@ -48,187 +60,13 @@ _MAX_NOOP_BLOCKS = 3
 # region and instruction again (seconds on a loaded 2-core CPU). "auto": restart when the words
 # narrow or move the region, else continue. Other formats are not measured: continue, as before.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
-NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
-# Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
-# "nothing to change", not a failed attempt.
-_MAY_ASK_FOR_NOTHING = re.compile(
-    r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
-    r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
-    r"check (whether|if))", re.I)
-
-
-def asks_for_nothing(instruction: str) -> bool:
-    """The instruction allows leaving the code as it is (an answer changing nothing is then an answer)."""
-    return bool(_MAY_ASK_FOR_NOTHING.search(instruction or ""))
-
-
-# ---------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class StateChanged:
-    state: str
-    previous: str
-
-
-@dataclass(frozen=True, slots=True)
-class ProposalUpdated:
-    """The live diff changed: redraw `live.changed_since(last drawn version)`."""
-
-    version: int
-    hunks: int
-    cursor_row: int | None  # the row being written (follow it unless the user scrolled away)
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    ttft_s: float | None
-    tokens: int
-    tokens_per_s: float | None
-    elapsed_s: float
-    final: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    level: str  # info | warning | error
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionChanged:
-    state: str  # connecting | loading | ready | lost | closed | error
-    detail: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Applied:
-    """The file on disk was written by us: accept, accept_hunk, undo or redo."""
-
-    action: str  # accept | accept_hunk | undo | redo
-    diff: str  # unified diff of what was written
-    hunks: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded:
-    """A turn (with its retries) is over; `result` says how."""
-
-    result: "TurnResult"
-
-
-Event = StateChanged | ProposalUpdated | Stats | Notice | ConnectionChanged | Applied | TurnEnded
-
-
-# ---------------------------------------------------------------------------- data
-
-
-@dataclass
-class BlockState:
-    """One block of the model's answer, as the session tracks it."""
-
-    index: int
-    kind: str = ""
-    status: str = "streaming"  # streaming | located | complete | failed | already_applied | unchanged | dropped
-    start: int | None = None  # located old line range (0-based, end exclusive)
-    end: int | None = None
-    reason: str = ""
-    feedback: str = ""
-    search: str = ""
-    hunk_key: Any = None
-
-
-@dataclass
-class TurnResult:
-    """How a turn ended, with what `steer edit --json` reports."""
-
-    status: str  # proposal | nothing | refused | stopped | error
-    reason: str = ""
-    attempts: int = 0
-    ttft_s: float | None = None
-    tokens: int = 0
-    tokens_per_s: float | None = None
-    error_code: str = ""
-    hunks: int = 0
-    already_applied: bool = False
-    raw_text: str = ""
-    no_change: bool = False  # refused because the model's answer (retried once) changed nothing
-    draft_accepted: int = 0  # output tokens that came from accepted speculative drafts (local engine)
-
-
-class SessionError(Exception):
-    """A backend or usage error the caller should show (code like `backend_unreachable`)."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def split_lines(text: str) -> tuple[list[str], bool]:
-    """Document text ("\\n" newlines) -> lines without newlines, and whether it ended with one
-    (an empty file counts as ending with one: what is written into it gets a final newline)."""
-    if not text:
-        return [], True
-    lines = text.split("\n")
-    final = lines[-1] == ""
-    if final:
-        lines.pop()
-    return lines, final
-
-
-def join_lines(lines: list[str], final_newline: bool) -> str:
-    if not lines:
-        return ""
-    return "\n".join(lines) + ("\n" if final_newline else "")
-
-
-def unified_diff(path: str, old: str, new: str) -> str:
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    out = []
-    for line in difflib.unified_diff(a, b, f"a/{path}", f"b/{path}"):
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
-
-
-# ---------------------------------------------------------------------------- backend
-
-
-async def open_backend(settings: Settings, on_status: Callable[[str, str], None] | None = None):
-    """A connected ResponsesClient for `settings.backend` (H2's resolve_backend/open_backend).
-
-    `local` (the default) starts the embedded engine in a `steer serve` child that the client
-    owns and stops on close. Every failure becomes a SessionError with a user-facing message.
-    """
-    from app.transport.backends import BackendError, open_backend as _open, resolve_backend
-    from app.transport.launcher import GatewayStartError
-
-    status = on_status or (lambda state, detail="": None)
-    try:
-        spec = resolve_backend(settings)
-    except BackendError as exc:
-        raise SessionError("backend_config", str(exc)) from exc
-    if spec.kind == "spawn":
-        status("loading", f"starting {spec}")
-    try:
-        return await _open(spec)
-    except GatewayStartError as exc:
-        raise SessionError("backend_unavailable", f"{spec} did not start: {exc}") from exc
-    except (OSError, asyncio.TimeoutError) as exc:
-        raise SessionError("backend_unreachable", f"cannot reach {spec}: {exc}") from exc
-    except Exception as exc:
-        if type(exc).__name__ in ("ConnectError", "TransportError", "InvalidStatus", "InvalidHandshake"):
-            raise SessionError("backend_unreachable", f"cannot reach {spec}: {exc}") from exc
-        raise
-
-
-# ---------------------------------------------------------------------------- session
+_CODES = {"refused": NoticeCode.REFUSED, "nothing": NoticeCode.NOTHING}
 
 
 class Session:
-    """The state machine. Create it, `await start()`, then `send`/`stop`/`redirect`/accept...
+    """Create it, `await start()`, then `send`/`stop`/`redirect`/accept...
 
-    `client`: an already connected ResponsesClient (tests, or a UI that owns it); without one
+    `client`: an already connected Backend (tests, or a UI that owns it); without one
     `start()` opens the configured backend (the embedded engine when none is configured).
     """
 
@@ -244,7 +82,7 @@ class Session:
         settings: Settings | None = None,
         on_event: Callable[[Event], None] | None = None,
         *,
-        client=None,
+        client: Backend | None = None,
         edit_format: str | None = None,
         model: str | None = None,
     ):
@@ -253,37 +91,32 @@ class Session:
         self.on_event = on_event or (lambda ev: None)
         self.client = client
         self._owns_client = client is None
-        self._backend = None  # whatever open_backend returned that must be closed
         # A local GGUF path is the engine's business, not a per-request model name.
         self.model = model or (self.settings.model if self.settings.backend != "local" else None)
         self.edit_format = edit_format or self.settings.edit_format
-        self.state = IDLE
+        self.state: State = IDLE
         self.connection = "closed"
         self.stream_id = "s-" + uuid.uuid4().hex[:12]
-        lines, self._final_nl = split_lines(document.text)
+        lines, self._final_nl = document_lines(document.text)
         self.live = LiveDiff(lines)
-        self.blocks: dict[int, BlockState] = {}
         self.conflict: str | None = None  # why accept is blocked (the file changed under the proposal)
         self.instruction: str | None = None
         self.region: tuple[int, int] | None = None
         self.last_result: TurnResult | None = None
-        self._undo: list[tuple[str, str, str]] = []  # (action, before, after)
-        self._redo: list[tuple[str, str, str]] = []
-        self._chunks: list[str] = []
-        self._parser = None
+        self.journal = Journal()
+        self._answer = None  # the ProposalBuilder of the answer streaming or last streamed
         self._stream = None
         self._turn_task: asyncio.Task | None = None
         self._prewarm_task: asyncio.Task | None = None
         self._warm: tuple[str, tuple[int, int] | None] | None = None  # (text, region) last prewarmed
-        self._stopped = False
         self._stats_at = 0.0
         self._t0 = 0.0
         self._ttft: float | None = None
         self._tokens = 0
+        # The file changed on disk while generating: re-located when the turn ends. Not a state:
+        # the turn goes on streaming exactly as it would without it.
         self._pending_external = False
         self._feedback = ""
-        self._noop_blocks = 0
-        self._region_base: tuple[int, int] | None = None
 
     # ------------------------------------------------------------ properties
 
@@ -307,9 +140,12 @@ class Session:
     @property
     def raw_text(self) -> str:
         """The model's answer so far (for the raw view)."""
-        if len(self._chunks) > 1:
-            self._chunks[:] = ["".join(self._chunks)]
-        return self._chunks[0] if self._chunks else ""
+        return self._answer.raw_text if self._answer is not None else ""
+
+    @property
+    def blocks(self) -> dict:
+        """The blocks of the answer streaming or last streamed (app.edits.proposal.BlockState by index)."""
+        return self._answer.blocks if self._answer is not None else {}
 
     @property
     def proposal(self) -> list:
@@ -322,11 +158,11 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self.journal.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.journal.can_redo
 
     @property
     def format(self) -> str:
@@ -357,8 +193,10 @@ class Session:
 
     def proposal_diff(self) -> str:
         """The pending proposal as a unified diff (O(file): for the diff view and `steer edit`)."""
-        new = join_lines(self.live.new_lines(), self._final_nl)
-        return unified_diff(self.path, self.document.text, new)
+        return unified_diff(self.path, self.document.text, self._proposed_text())
+
+    def _proposed_text(self) -> str:
+        return join_lines(self.live.new_lines(), self._final_nl)
 
     # ------------------------------------------------------------ events
 
@@ -366,12 +204,11 @@ class Session:
         try:
             self.on_event(ev)
         except Exception as exc:  # a broken listener must not kill the stream
-            import logging
-
             logging.getLogger(__name__).exception("session listener failed: %s", exc)
 
-    def _set_state(self, state: str) -> None:
-        if state != self.state:
+    def _set_state(self, state: State) -> None:
+        if state is not self.state:
+            check_transition(self.state, state)
             prev, self.state = self.state, state
             self._emit(StateChanged(state, prev))
 
@@ -379,8 +216,8 @@ class Session:
         self.connection = state
         self._emit(ConnectionChanged(state, detail))
 
-    def _notice(self, level: str, text: str) -> None:
-        self._emit(Notice(level, text))
+    def _notice(self, level: str, code: NoticeCode, text: str) -> None:
+        self._emit(Notice(level, text, code))
 
     def _proposal_changed(self) -> None:
         self._emit(ProposalUpdated(self.live.version, self.live.hunk_count, self.live.cursor_row))
@@ -392,7 +229,7 @@ class Session:
         if self.client is None:
             self._set_connection("connecting", self.settings.backend)
             try:
-                self.client = await open_backend(self.settings, self._backend_status)
+                self.client = await open_backend(self.settings, self._set_connection)
             except SessionError as exc:
                 self._set_connection("error", exc.message)
                 raise
@@ -402,9 +239,6 @@ class Session:
         self._set_connection("ready", getattr(self.client, "url", ""))
         if prewarm:
             self.prewarm()
-
-    def _backend_status(self, state: str, detail: str = "") -> None:
-        self._set_connection(state, detail)
 
     def prewarm(self, region: tuple[int, int] | None = None) -> None:
         """Ask the engine to evaluate system prompt + file now (in the background).
@@ -436,7 +270,7 @@ class Session:
     def prewarm_region(self, region: tuple[int, int]) -> None:
         """The cursor rests in `region`, the likely scope of the next edit: prewarm its block,
         unless it already is, or a turn or a proposal is under way (nothing may delay those)."""
-        if self.format != "rewrite" or self.state != IDLE or self._warm == (self.document.text, region):
+        if self.format != "rewrite" or self.state is not IDLE or self._warm == (self.document.text, region):
             return
         self.prewarm(region)
 
@@ -454,7 +288,7 @@ class Session:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # prewarm is an optimisation: say so, never fail the session
-            self._notice("warning", f"prewarm failed: {exc}")
+            self._notice("warning", NoticeCode.PREWARM_FAILED, f"prewarm failed: {exc}")
 
     async def close(self) -> None:
         await self.stop()
@@ -482,14 +316,14 @@ class Session:
         """
         if self.client is None:
             raise SessionError("not_connected", "the session is not connected")
-        if self.state == GENERATING:
+        if self.state is GENERATING:
             await self.redirect(instruction)
             return
         if self.has_proposal:
             self._discard_proposal()
         if self.format == "rewrite" and region is None:
             # Not the whole file: rewriting it is slow on a CPU and defeats the prewarm. The
-            # definitions the instruction names, else the whole file (H3's rewrite_region).
+            # definitions the instruction names, else the whole file.
             from app.prompts import rewrite_region
 
             region = rewrite_region(self.document.text, instruction)
@@ -499,22 +333,19 @@ class Session:
         self.instruction = instruction
         self.region = region
         self.last_result = None
-        self._stopped = False
         self._turn_task = asyncio.ensure_future(self._turn(instruction, region, retries))
         # Let the task send its request before returning, so `stop()` right after works.
         self._set_state(GENERATING)
         await asyncio.sleep(0)
 
+    def _stopped(self, turn) -> bool:
+        """Whether the turn running as task `turn` was stopped: Esc or a lost connection took the
+        session out of GENERATING, or a redirect started the turn over (a new task is the turn)."""
+        return self.state is not GENERATING or self._turn_task is not turn
+
     async def wait(self) -> TurnResult:
         """Wait for the current turn (with its retries) to end."""
-        if self._turn_task is not None:
-            try:
-                await asyncio.shield(self._turn_task)
-            except asyncio.CancelledError:
-                if self._turn_task.cancelled():
-                    pass
-                else:
-                    raise
+        await _ended(self._turn_task)
         return self.last_result or TurnResult("nothing")
 
     async def edit(self, instruction: str, region: tuple[int, int] | None = None, retries: int = MAX_RETRIES) -> TurnResult:
@@ -538,22 +369,19 @@ class Session:
         """The part of stop() that needs no waiting, done before this returns: no delta reaches
         the live diff any more and the proposal and state are final (a screen can draw its last
         picture at once). Returns the rest to await (the server-side cancel), or None."""
-        if self.state != GENERATING:
+        if self.state is not GENERATING:
             return None
-        self._stopped = True  # from here on no delta reaches the live diff
-        self._drop_partial(keep_closed=True)
+        self._interrupt()  # from here on no delta reaches the live diff
+        stream = self._stream
+        return _cancel_quietly(stream) if stream is not None else None
+
+    def _interrupt(self) -> None:
+        """Leave GENERATING with what the answer completed (Esc, a lost connection)."""
+        if self._answer is not None:
+            self._answer.drop_partial(keep_closed=True)
         # Nothing left to review: idle, not "interrupted" over an empty proposal.
         self._set_state(INTERRUPTED if self.has_proposal else IDLE)
         self._proposal_changed()
-        stream = self._stream
-        return self._cancel_quietly(stream) if stream is not None else None
-
-    @staticmethod
-    async def _cancel_quietly(stream) -> None:
-        try:
-            await stream.cancel()
-        except Exception:
-            pass
 
     async def redirect(self, words: str) -> None:
         """Enter while generating: the new words redirect the turn; its new answer replaces the proposal.
@@ -566,13 +394,13 @@ class Session:
         ("no, only pop") and continues otherwise. Either way the superseded partial leaves the
         live diff at once.
         """
-        if self.state != GENERATING:
+        if self.state is not GENERATING:
             await self.send(words, self.region)
             return
         words = words.strip()
         first, said = self._redirect_history()
         said = said + [words]
-        self._notice("info", f"redirected: {' '.join(words.split())} (the answer starts over)")
+        self._notice("info", NoticeCode.REDIRECTED, f"redirected: {' '.join(words.split())} (the answer starts over)")
         mode = self.redirect_mode
         if mode == "auto":
             from app.prompts import redirect_region
@@ -588,7 +416,7 @@ class Session:
         try:
             await self._stream.steer(words)
         except Exception as exc:
-            self._notice("error", f"redirect failed: {exc}")
+            self._notice("error", NoticeCode.REDIRECT_FAILED, f"redirect failed: {exc}")
 
     @property
     def redirect_mode(self) -> str:
@@ -607,14 +435,14 @@ class Session:
 
         To the listener the turn goes on: the superseded turn's state changes, stats and end are
         not shown (it is replaced, not stopped); its partial leaves the live diff before anything
-        is awaited, and no later delta of it reaches the diff.
+        is awaited, and no later delta of it reaches the diff (it is no longer `_turn_task`).
         """
         from app.prompts import redirect_instruction, redirect_region
 
-        stream, listener = self._stream, self.on_event
+        stream, listener, old = self._stream, self.on_event, self._turn_task
         region = redirect_region(self.document.text, self.region, said[-1:])
         combined = redirect_instruction(first, said) if first else "\n".join(said)
-        self._stopped = True
+        self._turn_task = None
         self._discard_proposal()
 
         def quiet(ev) -> None:
@@ -624,8 +452,8 @@ class Session:
         self.on_event = quiet
         try:
             if stream is not None:
-                await self._cancel_quietly(stream)
-            await self.wait()
+                await _cancel_quietly(stream)
+            await _ended(old)
         finally:
             if self.on_event is quiet:
                 self.on_event = listener
@@ -633,8 +461,10 @@ class Session:
         self._redirected = (self._turn_task, first, said)
 
     async def _turn(self, instruction: str, region: tuple[int, int] | None, retries: int) -> None:
+        from app.edits.judge import NO_CHANGE, asks_for_nothing, no_change_instruction
         from app.prompts import build_input, instruction_message, system_prompt
 
+        turn = asyncio.current_task()
         fmt = self.format
         attempt = 0
         history: list[dict] = []
@@ -649,12 +479,13 @@ class Session:
                 attempt += 1
                 self._begin_attempt(region)
                 messages = build_input(fmt, self.prompt_path, self.document.text, ask, region, history or None)
-                result = await self._stream_once(fmt, system_prompt(fmt), messages, region)
+                result = await self._stream_once(system_prompt(fmt), messages)
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
                     rates.append(result.tokens_per_s)
-                if result.status == "nothing" and not result.already_applied and not self._stopped \
+                stopped = self._stopped(turn)
+                if result.status == "nothing" and not result.already_applied and not stopped \
                         and not asks_for_nothing(instruction):
                     # An answer that changes nothing is a failed attempt, not "nothing to change":
                     # one retry that says so, then the turn reports it as a refusal.
@@ -662,35 +493,32 @@ class Session:
                         result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
                         break
                     no_change_retried = True
-                    self._notice("warning", "the model's answer changed nothing; asking it again")
-                    history = history + [
-                        instruction_message(fmt, ask, self.document.text, region),
-                        {"role": "assistant", "content": result.raw_text},
-                    ]
-                    ask = self._no_change_instruction(fmt, instruction)
-                    self._discard_proposal(quiet=True)
-                    continue
-                if result.status != "refused" or attempt > retries or self._stopped:
+                    self._notice("warning", NoticeCode.RETRY_NO_CHANGE, "the model's answer changed nothing; asking it again")
+                    next_ask = no_change_instruction(fmt, instruction)
+                elif result.status != "refused" or attempt > retries or stopped:
                     break
-                self._notice("warning", f"edit refused ({result.reason}); asking the model to fix it")
+                else:
+                    self._notice("warning", NoticeCode.RETRY_REFUSED,
+                                 f"edit refused ({result.reason}); asking the model to fix it")
+                    next_ask = self._feedback_instruction()
                 history = history + [
                     instruction_message(fmt, ask, self.document.text, region),
                     {"role": "assistant", "content": result.raw_text},
                 ]
-                ask = self._feedback_instruction()
+                ask = next_ask
                 self._discard_proposal(quiet=True)
             if result.no_change:
-                self._notice("error", f"{NO_CHANGE}; the file is untouched")
+                self._notice("error", NoticeCode.NO_CHANGE, f"{NO_CHANGE}; the file is untouched")
             elif result.status == "refused":
-                self._notice("error", f"edit refused, nothing changed: {result.reason}")
+                self._notice("error", NoticeCode.REFUSED, f"edit refused, nothing changed: {result.reason}")
             elif result.status == "nothing":
-                self._notice("info", f"nothing to change: {result.reason}")
+                self._notice("info", NoticeCode.NOTHING, f"nothing to change: {result.reason}")
         except asyncio.CancelledError:
             result = TurnResult("stopped", "cancelled")
             raise
         except SessionError as exc:
             result = TurnResult("error", exc.message, error_code=exc.code)
-            self._notice("error", exc.message)
+            self._notice("error", NoticeCode.ERROR, exc.message)
         finally:
             result.attempts = attempt
             result.tokens = total_tokens
@@ -699,9 +527,9 @@ class Session:
             result.hunks = self.live.hunk_count
             self.last_result = result
             self._stream = None
-            if self.state == GENERATING:
+            if self.state is GENERATING:
                 self._set_state(REVIEW if self.has_proposal else IDLE)
-            elif self.state == INTERRUPTED and not self.has_proposal:
+            elif self.state is INTERRUPTED and not self.has_proposal:
                 self._set_state(IDLE)
             if self._pending_external:
                 self._pending_external = False
@@ -710,24 +538,20 @@ class Session:
             self._emit(TurnEnded(result))
 
     def _begin_attempt(self, region) -> None:
-        from app.edits.parse import StreamParser
+        from app.edits.proposal import ProposalBuilder
 
-        region_text = None
-        if region is not None:
-            region_text = _region_text(self.live.lines, region)
-        self._parser = StreamParser(region_text, region[0]) if region_text is not None else StreamParser()
-        self._region_base = region
-        self._chunks = []
-        self.blocks = {}
-        self._noop_blocks = 0
+        self._answer = ProposalBuilder(self.live, region, self.instruction, self.path)
+        self._feedback = ""
         self._ttft = None
         self._tokens = 0
         self._t0 = time.perf_counter()
         self._stats_at = self._t0
 
-    async def _stream_once(self, fmt: str, instructions: str, messages: list[dict], region) -> TurnResult:
+    async def _stream_once(self, instructions: str, messages: list[dict]) -> TurnResult:
+        from app.edits.judge import truncated_feedback
         from app.transport import events as E
 
+        turn = asyncio.current_task()
         try:
             stream = await self.client.create(
                 model=self.model,
@@ -741,27 +565,24 @@ class Session:
             self._set_connection("lost", str(exc))
             raise SessionError(getattr(exc, "code", "backend_unreachable"), f"request failed: {exc}") from exc
         self._stream = stream
-        if self._stopped:  # stopped while the request was being sent
-            try:
-                await stream.cancel()
-            except Exception:
-                pass
+        if self._stopped(turn):  # stopped while the request was being sent
+            await _cancel_quietly(stream)
             return TurnResult("stopped", "stopped by the user")
         # Deltas the client has already buffered come without a suspension: at an unlimited
         # rate a whole answer is one burst. Let the loop run (Esc, redraws) every so often.
         burst, burst_t0 = 0, time.perf_counter()
         async for ev in stream:
-            if self._stopped:
+            if self.state is not GENERATING or self._turn_task is not turn:
                 break
             if isinstance(ev, E.TextDelta):
                 self._on_delta(ev.delta)
-                if self._noop_blocks >= _MAX_NOOP_BLOCKS:
+                if self._answer.noop_blocks >= _MAX_NOOP_BLOCKS:
                     return await self._give_up_degenerate(stream)
                 burst += 1
                 if burst >= _BURST_DELTAS or time.perf_counter() - burst_t0 >= _BURST_S:
                     await asyncio.sleep(0)
                     burst, burst_t0 = 0, time.perf_counter()
-                    if self._stopped:  # Esc ran during the yield
+                    if self._stopped(turn):  # Esc ran during the yield
                         break
             elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
                 # The successor's output replaces this answer: start the proposal over.
@@ -775,44 +596,36 @@ class Session:
                 if ev.reason == "cancelled":
                     return self._conclude(TurnResult("stopped", "cancelled"))
                 # Cut off (max_output_tokens, ...): a partial answer never applies.
-                self._parser.finish(truncated=True)
-                self._drop_partial()
-                self.live.clear()
+                self._answer.truncate()
                 self._proposal_changed()
-                self._feedback = (f"Your answer was cut off ({ev.reason}) before it ended, so nothing was changed. "
-                                  "Reply again with a shorter edit: only the lines that change, with a little context.")
+                self._feedback = truncated_feedback(ev.reason)
                 return self._conclude(TurnResult("refused", f"the answer was cut off ({ev.reason})"))
             elif isinstance(ev, (E.Failed, E.Error)):
                 raise SessionError(ev.code or "backend_error", ev.message or ev.code)
             elif isinstance(ev, E.Disconnected):
                 self._set_connection("lost", ev.message)
-                self._stopped = True
-                self._drop_partial(keep_closed=True)
-                self._set_state(INTERRUPTED if self.has_proposal else IDLE)
-                self._proposal_changed()
+                self._interrupt()
                 return self._conclude(TurnResult("stopped", f"connection lost: {ev.message}"))
             elif isinstance(ev, E.Notice):
-                self._notice("info", ev.message)
+                self._notice("info", NoticeCode.SERVER, ev.message)
             elif isinstance(ev, E.SteerFailed):
-                self._notice("warning", f"redirect failed: {ev.message or ev.code}")
-        if self._stopped:
+                self._notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {ev.message or ev.code}")
+        if self._stopped(turn):
             return self._conclude(TurnResult("stopped", "stopped by the user"))
-        self._finish_parse()
+        self._answer.finish()
+        self._proposal_changed()
         return self._conclude(self._judge())
 
     async def _give_up_degenerate(self, stream) -> TurnResult:
         """The answer repeats blocks that change nothing (a small model's loop): stop paying for it."""
-        try:
-            await stream.cancel()
-        except Exception:
-            pass
-        self._drop_partial()
+        from app.edits.judge import DEGENERATE_FEEDBACK, DEGENERATE_REASON
+
+        await _cancel_quietly(stream)
+        self._answer.drop_partial()
         self.live.clear()
         self._proposal_changed()
-        self._feedback = ("Your answer repeated blocks whose SEARCH and REPLACE are identical, which change nothing, "
-                          "so it was stopped and nothing was changed. Reply with only the block(s) that make the "
-                          "requested change: SEARCH copies the current lines from the file, REPLACE has the new lines.")
-        return self._conclude(TurnResult("refused", "the answer repeated blocks that change nothing"))
+        self._feedback = DEGENERATE_FEEDBACK
+        return self._conclude(TurnResult("refused", DEGENERATE_REASON))
 
     def _conclude(self, result: TurnResult) -> TurnResult:
         stats = getattr(self._stream, "stats", None)
@@ -837,10 +650,8 @@ class Session:
         if self._ttft is None:
             self._ttft = now - self._t0
         self._tokens += 1
-        self._chunks.append(delta)
         v = self.live.version
-        for ev in self._parser.feed(delta):
-            self._on_parse_event(ev)
+        self._answer.feed(delta)
         if self.live.version != v:
             self._proposal_changed()
         if now - self._stats_at >= _STATS_EVERY_S:
@@ -849,231 +660,29 @@ class Session:
             rate = (self._tokens - 1) / span if span > 0 and self._tokens > 1 else None
             self._emit(Stats(self._ttft, self._tokens, rate, now - self._t0))
 
-    def _on_parse_event(self, ev) -> None:
-        name = type(ev).__name__
-        if name == "ReplaceDelta":
-            b = self.blocks.get(ev.index)
-            if b is not None and b.status == "located":
-                self.live.append(b.hunk_key, ev.delta)
-        elif name == "BlockStarted":
-            self.blocks[ev.index] = BlockState(ev.index, ev.kind)
-        elif name == "SearchComplete":
-            self._on_search(ev.index, ev.search)
-        elif name == "BlockComplete":
-            self._on_block(ev.index, ev.block)
-        elif name == "BlockDropped":
-            b = self.blocks.get(ev.index)
-            if b is not None:
-                if b.status == "located":
-                    self.live.remove(b.hunk_key)
-                b.status, b.reason = "failed", ev.reason
-                b.feedback = f"Block {ev.index + 1} was malformed: {ev.reason}."
-
-    def _on_search(self, index: int, search: str) -> None:
-        """SEARCH is final: locate it now so the view marks the target while REPLACE streams."""
-        b = self.blocks.setdefault(index, BlockState(index))
-        b.search = search
-        where = self._locate_block(b, search, None)
-        if where is None:
-            return
-        self._place(b, where[0], where[1], where[2])
-
-    def _place(self, b: BlockState, start: int, end: int, transform=None) -> bool:
-        key = ("b", b.index, start, end)
-        try:
-            # A rewrite restates its whole region: align it as it streams (unchanged lines stay context).
-            self.live.add(key, start, end, transform, align=b.kind == "rewrite")
-        except ValueError as exc:
-            b.status, b.reason = "failed", f"it changes the same lines as another block ({exc})"
-            b.feedback = f"Block {b.index + 1} changes the same lines as another block; merge them into one block."
-            return False
-        b.status, b.start, b.end, b.hunk_key = "located", start, end, key
-        return True
-
-    def _locate_block(self, b: BlockState, search: str, block) -> tuple | None:
-        """(start, end, transform, location) for the block, or None with b marked failed."""
-        from app.edits import locate as L
-
-        if b.kind == "rewrite" and self._region_base is not None:
-            start, end = self._region_base
-            return start, end, None, None
-        lines = self.live.lines
-        try:
-            if block is None:
-                loc = L.locate(lines, L.split_lines(search))
-            else:
-                loc = L.locate(lines, L.split_lines(block.search), L.split_lines(block.replace),
-                               anchor=block.anchor, at_eof=block.at_eof)
-        except L.LocateError as exc:
-            b.status = "failed"
-            b.reason = exc.message or exc.reason
-            # While streaming, no fuzzy "closest lines" search: the applier writes the feedback
-            # at the end of the answer, and this runs between deltas.
-            closest = exc.closest or ("" if block is None else _closest(lines, block.search))
-            b.feedback = _feedback_for(b.index, b.reason, closest)
-            return None
-        return loc.start, loc.end, _adapter(loc), loc
-
-    def _on_block(self, index: int, block) -> None:
-        """The block is complete: place it for good with the locator's full answer."""
-        from app.edits import locate as L
-
-        b = self.blocks.setdefault(index, BlockState(index, getattr(block, "kind", "")))
-        b.kind = b.kind or block.kind
-        if block.search == block.replace:
-            self._noop_blocks += 1
-        streaming_key = b.hunk_key if b.status == "located" else None
-        if getattr(block, "create", False):
-            if streaming_key is not None:
-                self.live.remove(streaming_key)
-            b.status, b.reason = "failed", "it creates a new file; steer edits only the open file"
-            b.feedback = f"Block {index + 1} creates a file. Edit only {self.path}."
-            return
-        b.status, b.reason, b.feedback = "streaming", "", ""
-        found = self._locate_block(b, block.search, block)
-        if found is None:
-            if streaming_key is not None:
-                self.live.remove(streaming_key)
-            self._check_already_applied(b, block)
-            return
-        start, end, _, loc = found
-        search, replace = L.split_lines(block.search), L.split_lines(block.replace)
-        try:
-            new = self._rewrite_lines(start, end, replace) if loc is None else loc.render(self.live.lines, search, replace)
-        except (L.LocateError, ValueError) as exc:
-            # A misquoted line the block changes, or a rewrite that drops code it cannot be
-            # anchored around: refused, with the reason the applier gives.
-            if streaming_key is not None:
-                self.live.remove(streaming_key)
-            b.status, b.reason = "failed", getattr(exc, "message", str(exc))
-            b.feedback = f"Block {index + 1}: {getattr(exc, 'feedback', '') or b.reason + '.'}"
-            return
-        if streaming_key is not None and (b.start, b.end) != (start, end):
-            # The full block located elsewhere than its SEARCH alone: move the hunk.
-            self.live.remove(streaming_key)
-            streaming_key = None
-        if streaming_key is None:
-            if not self._place(b, start, end):
-                return
-            streaming_key = b.hunk_key
-        made = self.live.finish(streaming_key, "".join(x + "\n" for x in new))
-        b.status = "complete" if made else "unchanged"
-
-    def _rewrite_lines(self, start: int, end: int, replace: list[str]) -> list[str]:
-        """The region's new lines as accept will write them: a rewrite that restates only part
-        of the region is anchored to that part (app.edits.anchor); the rest stays. Raises
-        PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
-        from app.edits.anchor import anchor_rewrite, asks_to_delete
-        from app.edits.locate import Location
-
-        region = self.live.lines[start:end]
-        a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction))
-        return region[:a] + Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
-
-    def _check_already_applied(self, b: BlockState, block) -> None:
-        """Not found as written: if the replacement is already in the file, the edit was made."""
-        from app.edits import locate as L
-
-        replace = L.split_lines(block.replace)
-        if not any(x.strip() for x in replace) or block.replace == block.search:
-            return
-        try:
-            L.locate(self.live.lines, replace)
-        except L.LocateError:
-            return
-        b.status, b.reason = "already_applied", "already applied"
-
-    def _drop_partial(self, keep_closed: bool = False) -> None:
-        """Drop the blocks that never completed (SEARCH located, REPLACE half-written).
-
-        keep_closed (Esc, a lost connection): a half-written region rewrite keeps the changes
-        the streaming alignment has already closed (anchored by matching lines on both
-        sides); only its open piece goes. A half-written SEARCH/REPLACE block goes whole.
-        """
-        for b in self.blocks.values():
-            if b.status == "located":
-                kept = []
-                try:
-                    if keep_closed:
-                        kept = self.live.settle(b.hunk_key)
-                    else:
-                        self.live.remove(b.hunk_key)
-                except KeyError:
-                    pass
-                b.status = "partial" if kept else "dropped"
-
-    def _finish_parse(self) -> None:
-        if self._parser is None:
-            return
-        for ev in self._parser.finish():
-            self._on_parse_event(ev)
-        self._drop_partial()
-        self._proposal_changed()
-
     def _restart_after_steer(self) -> None:
-        self._drop_partial()
-        self.live.clear()
-        self._chunks = []
-        self.blocks = {}
-        from app.edits.parse import StreamParser
-
-        region = self._region_base
-        if region is not None:
-            self._parser = StreamParser(_region_text(self.live.lines, region), region[0])
-        else:
-            self._parser = StreamParser()
+        self._answer.restart()
         self._proposal_changed()
 
-    def _judge(self) -> TurnResult:
-        """The answer is complete: H1's all-or-nothing applier is the authority on what it does.
+    # ------------------------------------------------------------ the verdict
 
-        The live diff was built block by block against the original text; apply_blocks applies
-        them in order. If both agree (the usual case) the live diff stays as drawn; otherwise it
-        is rebuilt once from the applier's result, so what is accepted is what `steer apply` does.
-        """
-        from app.edits.anchor import asks_to_delete
-        from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
-
-        result = self._parser.result() if self._parser is not None else None
-        blocks = list(result.blocks) if result else []
-        self._feedback = ""
-        try:
-            if result is not None:
-                raise_if_malformed(result)
-            mine, _others = select_blocks(blocks, self.path)
-            applied = apply_blocks(self.document.text, mine, allow_deletion=asks_to_delete(self.instruction))
-        except ApplyError as exc:
-            self._feedback = exc.feedback
-            self.live.clear()  # a response applies all or nothing
+    def _judge(self):
+        """The answer is complete: the applier's verdict (app.edits.judge), then the syntax check."""
+        version = self.live.version
+        verdict = self._answer.judge(self.document.text)
+        if verdict.status != "proposal":
+            self._feedback = verdict.feedback
             self._proposal_changed()
-            return TurnResult("refused", exc.message)
-        new_text = applied.new_text
-        if new_text == self.document.text:
-            self.live.clear()
+            return TurnResult(verdict.status, verdict.reason, already_applied=verdict.already_applied)
+        if self.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             self._proposal_changed()
-            if applied.already_applied:
-                return TurnResult("nothing", "already applied", already_applied=True)
-            confused = self._identical_but_absent(mine)
-            if confused is not None:
-                # SEARCH == REPLACE and not in the file: the model wrote the new code twice.
-                # That is a failed edit, not "nothing to change".
-                i, first = confused
-                self._feedback = (
-                    f"Edit {i + 1} was not applied: its SEARCH and REPLACE are identical, and SEARCH is not in "
-                    f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
-                    "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit.")
-                return TurnResult("refused", f"edit {i + 1} repeats new code in SEARCH that is not in the file")
-            return TurnResult("nothing", "the edit changes nothing")
-        if join_lines(self.live.new_lines(), self._final_nl) != new_text:
-            self.live.reset(self.live.lines, _diff_hunks(self.live.lines, split_lines(new_text)[0]))
-            self._proposal_changed()
-        return self._syntax_verdict(new_text) or TurnResult("proposal")
+        return self._syntax_verdict(verdict.new_text) or TurnResult("proposal")
 
     @property
     def syntax_problem(self):
         """The pending proposal breaks a Python file that parsed (app.edits.syntax.SyntaxProblem, its hunk
         indexing `proposal`), else None. Computed once per proposal version, never while streaming."""
-        if self.state == GENERATING or not self.has_proposal:
+        if self.state is GENERATING or not self.has_proposal:
             return None
         return self._checked_syntax()
 
@@ -1085,75 +694,42 @@ class Session:
             from app.edits.syntax import check
 
             if new_text is None:
-                new_text = join_lines(self.live.new_lines(), self._final_nl)
-            hunks = [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
-            self._syntax_key, self._syntax = key, check(self.document.path, self.document.text, new_text, hunks)
+                new_text = self._proposed_text()
+            self._syntax_key, self._syntax = key, check(self.document.path, self.document.text, new_text,
+                                                        self._pending_hunks())
         return self._syntax
 
     def _syntax_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
         in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
+        from app.edits.judge import syntax_feedback
+
         problem = self._checked_syntax(new_text)
         if problem is None:
             return None
         if not self._refuse_broken_syntax:
-            self._notice("warning", f"{problem.describe()}; review it before accepting")
+            self._notice("warning", NoticeCode.SYNTAX, f"{problem.describe()}; review it before accepting")
             return None
-        lines = new_text.split("\n")
-        at = (problem.line or 1) - 1
-        shown = "\n".join(lines[max(0, at - 2): at + 3])
-        self._feedback = (f"Your edit was not applied: {problem.describe()}. Around that line the file would read:\n"
-                          f"```\n{shown}\n```\nNothing was changed. Reply again with the complete edit, "
-                          "keeping the code valid Python (every line you were not asked to change exactly as it is).")
+        self._feedback = syntax_feedback(problem, new_text)
         self.live.clear()
         self._proposal_changed()
         return TurnResult("refused", problem.describe())
 
-    def _identical_but_absent(self, blocks) -> tuple[int, str] | None:
-        """(index, first line) of a block whose SEARCH == REPLACE and whose SEARCH is not in the file."""
-        from app.edits import locate as L
-
-        for pos, block in enumerate(blocks):
-            if block.search != block.replace or not block.search.strip():
-                continue
-            search = L.split_lines(block.search)
-            try:
-                L.locate(self.live.lines, search)
-            except L.LocateError:
-                first = next((x for x in search if x.strip()), "")
-                return (block.index if block.index is not None else pos), first
-        return None
-
-    @staticmethod
-    def _no_change_instruction(fmt: str, instruction: str) -> str:
-        if fmt == "rewrite":
-            said = "Your answer is the region exactly as it was, so it changes nothing."
-        else:
-            said = "Your answer changes nothing: it leaves every line of the file as it is."
-        return (f"{said} The request needs a change to the code: {instruction.strip()}\n"
-                "Find what the request asks for and make that change now.")
-
     def _feedback_instruction(self) -> str:
-        if getattr(self, "_feedback", ""):
-            return self._feedback
-        parts = ["Your edit could not be applied to the file, so nothing was changed."]
-        for b in self.blocks.values():
-            if b.status == "failed":
-                parts.append(b.feedback or f"Block {b.index + 1}: {b.reason}.")
-        parts.append("Reply again with the complete corrected edit (all blocks), copying SEARCH lines exactly from the file.")
-        return "\n\n".join(parts)
+        """What the retry after a refusal tells the model."""
+        return self._feedback or self._answer.feedback()
 
     # ------------------------------------------------------------ review
 
     def _can_accept(self) -> bool:
-        if self.state == GENERATING:
-            self._notice("warning", "still generating: stop first (Esc)")
+        if self.state is GENERATING:
+            self._notice("warning", NoticeCode.BUSY, "still generating: stop first (Esc)")
             return False
         if self.conflict:
-            self._notice("error", f"cannot accept: {self.conflict}")
+            self._notice("error", NoticeCode.CONFLICT, f"cannot accept: {self.conflict}")
             return False
         if not self.has_proposal:
-            self._notice("info", "nothing to accept")
+            self._notice("info", NoticeCode.NOTHING_TO_ACCEPT, "nothing to accept")
             return False
         return True
 
@@ -1161,9 +737,7 @@ class Session:
         """Write every pending hunk to the file (atomically, through Document)."""
         if not self._can_accept():
             return False
-        new_text = join_lines(self.live.new_lines(), self._final_nl)
-        n = self.live.hunk_count
-        if not self._write("accept", new_text, n):
+        if not self._write("accept", self._proposed_text(), self.live.hunk_count):
             return False
         self._rebase_to_document([])
         self._set_state(IDLE)
@@ -1188,7 +762,7 @@ class Session:
         return True
 
     def reject_hunk(self, i: int) -> bool:
-        if self.state == GENERATING or not 0 <= i < self.live.hunk_count:
+        if self.state is GENERATING or not 0 <= i < self.live.hunk_count:
             return False
         self.live.remove_index(i)
         self._proposal_changed()
@@ -1198,7 +772,7 @@ class Session:
         return True
 
     def reject_all(self) -> bool:
-        if self.state == GENERATING:
+        if self.state is GENERATING:
             return False
         self._discard_proposal()
         self._set_state(IDLE)
@@ -1206,7 +780,8 @@ class Session:
 
     def _discard_proposal(self, quiet: bool = False) -> None:
         self.live.clear()
-        self.blocks = {}
+        if self._answer is not None:
+            self._answer.blocks = {}
         self.conflict = None
         if not quiet:
             self._proposal_changed()
@@ -1214,48 +789,47 @@ class Session:
     # ------------------------------------------------------------ writing, undo
 
     def _write(self, action: str, new_text: str, hunks: int) -> bool:
-        from app.files import DocumentError
+        from app.files import DocumentError, FileChangedError
 
         before = self.document.text
         try:
             self.document.write(new_text)
         except DocumentError as exc:
-            self._notice("error", f"not written: {exc}")
-            if type(exc).__name__ == "FileChangedError":
+            self._notice("error", NoticeCode.WRITE_FAILED, f"not written: {exc}")
+            if isinstance(exc, FileChangedError):
                 self.file_changed()
             return False
         if action in ("accept", "accept_hunk"):
-            self._undo.append((action, before, new_text))
-            self._redo.clear()
+            self.journal.record(action, before, new_text)
         self._emit(Applied(action, unified_diff(self.path, before, new_text), hunks))
         return True
 
     def undo(self) -> bool:
-        if self.state == GENERATING or not self._undo:
+        entry = self.journal.undo_entry
+        if self.state is GENERATING or entry is None:
             return False
-        action, before, after = self._undo[-1]
-        if self.document.text != after:
-            self._notice("error", "cannot undo: the file changed since that edit")
+        if self.document.text != entry.after:
+            self._notice("error", NoticeCode.JOURNAL_STALE, "cannot undo: the file changed since that edit")
             return False
         pending = self._pending_hunks()
-        if not self._write("undo", before, 1):
+        if not self._write("undo", entry.before, 1):
             return False
-        self._redo.append(self._undo.pop())
-        self._rebase(after, pending)
+        self.journal.undone()
+        self._rebase(entry.after, pending)
         return True
 
     def redo(self) -> bool:
-        if self.state == GENERATING or not self._redo:
+        entry = self.journal.redo_entry
+        if self.state is GENERATING or entry is None:
             return False
-        action, before, after = self._redo[-1]
-        if self.document.text != before:
-            self._notice("error", "cannot redo: the file changed since")
+        if self.document.text != entry.before:
+            self._notice("error", NoticeCode.JOURNAL_STALE, "cannot redo: the file changed since")
             return False
         pending = self._pending_hunks()
-        if not self._write("redo", after, 1):
+        if not self._write("redo", entry.after, 1):
             return False
-        self._undo.append(self._redo.pop())
-        self._rebase(before, pending)
+        self.journal.redone()
+        self._rebase(entry.before, pending)
         return True
 
     # ------------------------------------------------------------ the file changed
@@ -1274,19 +848,20 @@ class Session:
         if not os.path.exists(self.document.path):
             if self.has_proposal:
                 self.conflict = "the file was deleted on disk"
-            self._notice("error", "the file was deleted on disk")
+            self._notice("error", NoticeCode.FILE_DELETED, "the file was deleted on disk")
             return True
         try:
             fresh = Document.read(self.document.path)
         except DocumentError as exc:
-            self._notice("error", f"cannot read the changed file: {exc}")
+            self._notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
             return True
         if fresh.digest == self.document.digest and not new:
             return False
-        if self.state == GENERATING:
+        if self.state is GENERATING:
             # Re-locating while blocks stream in would move them under the parser: do it at the end.
             self._pending_external = True
-            self._notice("warning", "the file changed on disk; the proposal will be re-located when the answer ends")
+            self._notice("warning", NoticeCode.FILE_CHANGED,
+                         "the file changed on disk; the proposal will be re-located when the answer ends")
             return True
         old_text = self.document.text
         pending = self._pending_hunks()
@@ -1294,7 +869,7 @@ class Session:
             # Update in place: the UI holds this very Document.
             self.document.reload()
         except DocumentError as exc:
-            self._notice("error", f"cannot read the changed file: {exc}")
+            self._notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
             return True
         self._rebase(old_text, pending)
         return True
@@ -1303,123 +878,43 @@ class Session:
         return [(h.start, h.end, list(h.new)) for h in self.live.hunks()]
 
     def _rebase_to_document(self, hunks) -> None:
-        lines, self._final_nl = split_lines(self.document.text)
+        lines, self._final_nl = document_lines(self.document.text)
         self.live.reset(lines, hunks)
         self._proposal_changed()
         self.prewarm()
 
     def _rebase(self, old_text: str, pending: list[tuple[int, int, list[str]]]) -> None:
         """The document's text changed from old_text: carry the pending hunks over, or conflict."""
-        old_lines, _ = split_lines(old_text)
-        new_lines, self._final_nl = split_lines(self.document.text)
-        moved, lost = [], 0
-        for start, end, new in pending:
-            where = _relocate(old_lines, new_lines, start, end)
-            if where is None:
-                lost += 1
-            else:
-                moved.append((where[0], where[1], new))
+        new_lines, self._final_nl = document_lines(self.document.text)
+        moved = carry_over(document_lines(old_text)[0], new_lines, pending)
         try:
-            if lost:
-                raise ValueError
+            if moved is None:
+                raise ValueError("a hunk no longer fits")
             self.live.reset(new_lines, moved)
             if pending:
-                self._notice("info", "the file changed; the proposal was re-located")
+                self._notice("info", NoticeCode.RELOCATED, "the file changed; the proposal was re-located")
             self.conflict = None
-        except ValueError:
+        except ValueError:  # a hunk lost, or two that now overlap
             self.live.reset(new_lines, [])
             self.conflict = "the file changed on disk and the proposal no longer fits it"
-            self._notice("error", self.conflict + " (reject it or ask again)")
+            self._notice("error", NoticeCode.CONFLICT, self.conflict + " (reject it or ask again)")
         self._proposal_changed()
         self.prewarm()  # the file the model saw changed: cache the new one
 
 
-# ---------------------------------------------------------------------------- helpers
-
-_CONTEXT = 3
-
-
-def _region_text(lines: list[str], region: tuple[int, int]) -> str:
-    """The region's lines as the parser compares them ("" for an empty region: a new file)."""
-    body = lines[region[0] : region[1]]
-    return "\n".join(body) + "\n" if body else ""
-
-
-def _relocate(old: list[str], new: list[str], start: int, end: int) -> tuple[int, int] | None:
-    """Where old lines [start, end) are in `new`: found with up to 3 lines of context, uniquely."""
-    for ctx in (_CONTEXT, 2, 1, 0):
-        lo, hi = max(0, start - ctx), min(len(old), end + ctx)
-        needle = old[lo:hi]
-        if not needle:
-            continue
-        hits = _find_all(new, needle)
-        if len(hits) == 1:
-            s = hits[0] + (start - lo)
-            return s, s + (end - start)
-        if len(hits) > 1:
-            return None  # ambiguous with less context too
-    if start == end and not old:
-        return 0, 0
-    return None
-
-
-def _diff_hunks(old: list[str], new: list[str]) -> list[tuple[int, int, list[str]]]:
-    """Minimal hunks turning old into new (O(file): only when the applier and the live diff disagree)."""
-    sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    return [(i1, i2, new[j1:j2]) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]
-
-
-def _find_all(hay: list[str], needle: list[str]) -> list[int]:
-    n = len(needle)
-    first = needle[0]
-    hits = []
-    for i, line in enumerate(hay):
-        if line == first and hay[i : i + n] == needle:
-            hits.append(i)
-            if len(hits) > 1:
-                break
-    return hits
-
-
-_TOLERANT = ("whitespace", "unicode", "fuzzy", "blank_lines", "indent")
-
-
-def _adapter(loc) -> Callable[[str], str] | None:
-    """How streamed REPLACE lines are shown before the block completes: the locator's
-    indentation shift (the final lines come from Location.render at BlockComplete)."""
-    add, remove = getattr(loc, "indent_add", ""), getattr(loc, "indent_remove", "")
-    rstrip = getattr(loc, "strategy", "exact") in _TOLERANT
-    if not (add or remove or rstrip):
-        return None
-
-    def adapt(line: str) -> str:
-        if rstrip:
-            line = line.rstrip()
-        if add and line.strip():
-            return add + line
-        if remove and line.startswith(remove):
-            return line[len(remove):]
-        return line
-
-    return adapt
-
-
-def _closest(lines: list[str], search: str) -> str:
-    """The file lines most like SEARCH, with a little context, for refusal feedback."""
-    from app.edits import locate as L
-
+async def _cancel_quietly(stream) -> None:
     try:
-        got = L.closest_lines(lines, L.split_lines(search), context=2)
+        await stream.cancel()
     except Exception:
-        return ""
-    if not got:
-        return ""
-    start, end, _ = got
-    return "\n".join(lines[start:end])
+        pass
 
 
-def _feedback_for(index: int, reason: str, closest: str) -> str:
-    text = f"Block {index + 1}: {reason}."
-    if closest:
-        text += f" The closest lines in the file are:\n```\n{closest}\n```"
-    return text
+async def _ended(task: asyncio.Task | None) -> None:
+    """Wait for `task` to end without cancelling it; its own cancellation is not an error here."""
+    if task is None:
+        return
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if not task.cancelled():
+            raise

@@ -59,7 +59,7 @@ async def _main(args, question: str) -> int:
     from app.config import ConfigError, load_settings
     from app.files import Document, DocumentError
     from app.prompts import default_format
-    from app.session import SessionError, open_backend
+    from app.backend import SessionError, open_backend
 
     err = sys.stderr
     try:

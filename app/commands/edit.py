@@ -212,16 +212,10 @@ async def _main(args, instruction: str, out: Output) -> int:
     from app.config import ConfigError, load_settings
     from app.commands.interrupt import SigintCancels
     from app.files import Document, DocumentError
-    from app.session import (
-        INTERRUPTED,
-        NO_CHANGE,
-        ConnectionChanged,
-        Notice,
-        ProposalUpdated,
-        Session,
-        SessionError,
-        StateChanged,
-    )
+    from app.backend import SessionError
+    from app.events import VERDICTS, ConnectionChanged, Notice, ProposalUpdated, StateChanged
+    from app.session import Session
+    from app.state import State
 
     try:
         settings = load_settings(backend=args.backend, model=args.model, edit_format=args.format)
@@ -241,16 +235,15 @@ async def _main(args, instruction: str, out: Output) -> int:
     session: Session | None = None
 
     def on_event(ev) -> None:
-        if isinstance(ev, ProposalUpdated):
-            out.live(session)
-        elif isinstance(ev, Notice) and not ev.text.startswith(("edit refused, nothing changed", "nothing to change",
-                                                                NO_CHANGE)):
-            out.progress(ev.text)  # the final verdict is printed once, below
-        elif isinstance(ev, ConnectionChanged):
-            if ev.state in ("connecting", "loading", "lost"):
+        match ev:
+            case ProposalUpdated():
+                out.live(session)
+            case Notice() if ev.code not in VERDICTS:  # the final verdict is printed once, below
+                out.progress(ev.text)
+            case ConnectionChanged(state="connecting" | "loading" | "lost"):
                 out.progress(f"{ev.state} {ev.detail}".strip())
-        elif isinstance(ev, StateChanged) and ev.state == "generating":
-            out.progress("generating…")
+            case StateChanged(state=State.GENERATING):
+                out.progress("generating…")
 
     session = Session(doc, settings, on_event, edit_format=args.format)
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
@@ -276,7 +269,7 @@ async def _main(args, instruction: str, out: Output) -> int:
         stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
                  "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
                  "attempts": result.attempts, "answer": result.raw_text, **common}
-        if result.status == "error" or (result.status == "stopped" and session.state == INTERRUPTED):
+        if result.status == "error" or (result.status == "stopped" and session.state is State.INTERRUPTED):
             return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
                          **stats)
         if result.no_change:

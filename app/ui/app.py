@@ -23,6 +23,8 @@ try:
     from textual.screen import Screen
 
     from app.config import Settings
+    from app.events import Applied, ConnectionChanged, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
+    from app.state import State
     from app.ui import gc_policy
     from app.ui.messages import FileChangedOnDisk, TestOutput
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
@@ -344,38 +346,37 @@ class SteerApp(App):
         answer_changed = False
         kick = False
         for ev in events:
-            name = type(ev).__name__
             if ev is _ANSWER_CHANGED:
                 answer_changed = True
-            elif name == "ProposalUpdated":
+            elif isinstance(ev, ProposalUpdated):
                 rows_changed = True
-                if self.status.connection == "lost" and self._state() == "generating":
+                if self.status.connection == "lost" and self._state() == State.GENERATING:
                     # Deltas are arriving again: the client reconnected.
                     self.status.connection, self.status.detail = "ready", ""
-            elif name == "StateChanged":
+            elif isinstance(ev, StateChanged):
                 self.status.state = ev.state
                 bindings = True
-                self.code.growing = ev.state == "generating"
-                if ev.state == "generating":
+                self.code.growing = ev.state == State.GENERATING
+                if ev.state == State.GENERATING:
                     gc_policy.postpone()
                     self.code.follow = True
                     self.current_hunk = None
                 else:
                     rows_changed = True  # the exact virtual size again
                     self._collect_later()
-                    if ev.state == "idle":
+                    if ev.state == State.IDLE:
                         self._region_prewarm_later()
-            elif name == "Stats":
-                if self._state() == "interrupted":
+            elif isinstance(ev, Stats):
+                if self._state() == State.INTERRUPTED:
                     continue  # after Esc the screen stays as it was when the user stopped it
                 # The numbers change a few times a second at most; the final ones show at once.
                 if ev.final or started - self._stats_shown >= STATS_S:
                     self._stats_shown = started
                     self.status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
-            elif name == "Notice":
+            elif isinstance(ev, Notice):
                 self.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
                             timeout=8 if ev.level == "error" else 4)
-            elif name == "ConnectionChanged":
+            elif isinstance(ev, ConnectionChanged):
                 self.status.connection = ev.state
                 self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
                 bindings = True
@@ -383,12 +384,12 @@ class SteerApp(App):
                 if ev.state == "ready":
                     self._region_prewarm_later()  # a cursor placed while the model was loading
                     self.status.backend = self._backend_label()  # a gateway URL now names its model
-            elif name == "Applied":
+            elif isinstance(ev, Applied):
                 rows_changed = True
                 bindings = True
                 what = {"accept": "accepted", "accept_hunk": "hunk accepted", "undo": "undone", "redo": "redone"}
                 self.notify(f"{what.get(ev.action, ev.action)}: written to {self.path.name}", timeout=3)
-            elif name == "TurnEnded":
+            elif isinstance(ev, TurnEnded):
                 result = ev.result
                 bindings = True
                 self.status.drafted = result.draft_accepted or None
@@ -417,7 +418,7 @@ class SteerApp(App):
 
         def collect() -> None:
             self._gc_timer = None
-            if self._state() != "generating":
+            if self._state() != State.GENERATING:
                 gc_policy.collect_now()
 
         self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
@@ -472,7 +473,7 @@ class SteerApp(App):
                 code.set_source(live, "file")
             elif live.version != self._drawn_version or force:
                 code.sync(force=force)
-            if session.state == "generating":
+            if session.state == State.GENERATING:
                 code.follow_row(live.cursor_row)
         else:
             self._refresh_alt_view()
@@ -488,7 +489,7 @@ class SteerApp(App):
         session = self.session
         # A finished answer starts review at its first hunk; after Esc the view stays where the
         # user stopped it (the screen must be still), and the hunk keys start from the first.
-        if session is not None and session.state == "review" and session.has_proposal:
+        if session is not None and session.state == State.REVIEW and session.has_proposal:
             if self.current_hunk is None:
                 broken = session.syntax_problem
                 # A hunk that breaks the syntax is the one to look at first.
@@ -500,7 +501,7 @@ class SteerApp(App):
         session = self.session
         parts = []
         if session is not None:
-            if session.has_proposal and session.state != "generating":
+            if session.has_proposal and session.state != State.GENERATING:
                 n = session.live.hunk_count
                 cur = (self.current_hunk or 0) + 1
                 parts.append(f"hunk {cur}/{n}")
@@ -522,7 +523,7 @@ class SteerApp(App):
     # ----- what applies now -------------------------------------------------------------------
 
     def _state(self) -> str:
-        return self.session.state if self.session is not None else "idle"
+        return self.session.state if self.session is not None else State.IDLE
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("quit", "help", "command_palette"):
@@ -536,36 +537,36 @@ class SteerApp(App):
         if action == "take_back":
             return self.queued is not None
         if action == "stop":
-            return state == "generating" or answering
+            return state == State.GENERATING or answering
         if action == "ask":
-            return self._prompt_has_text and state != "generating" and not answering and self.document is not None
+            return self._prompt_has_text and state != State.GENERATING and not answering and self.document is not None
         if action == "do_it":
             answer = self.asking.answer if self.asking is not None else None
             return (self.answer.visible and answer is not None and answer.done and bool(answer.answer_text)
-                    and s is not None and state != "generating" and self.queued is None)
+                    and s is not None and state != State.GENERATING and self.queued is None)
         if action == "close_answer":
             return self.answer.visible and not answering
         if action in ("accept_all", "accept_hunk"):
-            return has and state in ("review", "interrupted") and not s.conflict
+            return has and state in (State.REVIEW, State.INTERRUPTED) and not s.conflict
         if action in ("reject_all",):
-            return has and state != "generating"
+            return has and state != State.GENERATING
         if action in ("reject_hunk", "next_hunk", "prev_hunk"):
-            return has and state != "generating"
+            return has and state != State.GENERATING
         if action == "undo":
-            return s is not None and s.can_undo and state != "generating"
+            return s is not None and s.can_undo and state != State.GENERATING
         if action == "redo":
-            return s is not None and s.can_redo and state != "generating"
+            return s is not None and s.can_redo and state != State.GENERATING
         if action == "toggle_view":
             return s is not None
         if action == "run_tests":
             return not self._test_running
         if action == "fix_tests":
-            return (self.tests.failed and not self._test_running and s is not None and state != "generating"
+            return (self.tests.failed and not self._test_running and s is not None and state != State.GENERATING
                     and not answering)
         if action == "toggle_tests":
             return self.tests.command is not None
         if action == "follow":
-            return state == "generating"
+            return state == State.GENERATING
         if action == "clear_selection":
             return self.code.selection is not None or self.tests.has_class("-visible") or self.answer.visible
         return True
@@ -622,7 +623,7 @@ class SteerApp(App):
             self.notify("no file is open; your words stay in the prompt", severity="warning")
             return
         session = self.session
-        if question is not None and session is not None and session.state == "generating":
+        if question is not None and session is not None and session.state == State.GENERATING:
             self.notify("an edit is being written: Esc stops it, then ask", severity="warning")
             return
         if self._backend_failed():
@@ -636,7 +637,7 @@ class SteerApp(App):
             qkind, qwords, region = self.queued
             self._queue(qkind, f"{qwords}\n{words}", region)
             return
-        if session is not None and session.client is not None and session.state == "generating":
+        if session is not None and session.client is not None and session.state == State.GENERATING:
             await session.redirect(words)  # the stream is there: redirect now, nothing to wait for
             return
         region = self.region_for_send()
@@ -650,7 +651,7 @@ class SteerApp(App):
         if kind == "ask":
             await self._ask(words, region)
             return
-        if session.state == "generating":
+        if session.state == State.GENERATING:
             await session.redirect(words)
             return
         self.code.follow = True
@@ -854,7 +855,7 @@ class SteerApp(App):
             self.flush_now()
             return
         session = self.session
-        if session is None or session.state != "generating":
+        if session is None or session.state != State.GENERATING:
             return
         self.stop_pressed_at = time.perf_counter()
         # No await before the paint: a yield here would let a regular paint of the

@@ -28,7 +28,7 @@ async def test_no_region_rewrites_the_function_the_instruction_names(replay, cal
     try:
         result = await session.edit("make `mean` safe for an empty list", None, retries=0)
         assert result.status == "proposal"
-        assert session._region_base == MEAN
+        assert session._answer.region == MEAN
         # The prompt's region block is mean's lines only, not the whole file.
         last = engine.requests[0].messages[-1]["content"]
         assert "def mean(values):" in last and "def clamp" not in last

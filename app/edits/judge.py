@@ -1,0 +1,116 @@
+"""The verdict on a finished answer (the all-or-nothing applier decides) and the feedback a refusal sends back."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.edits import locate as L
+from app.edits.anchor import asks_to_delete
+from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
+
+NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
+# Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
+# "nothing to change", not a failed attempt.
+_MAY_ASK_FOR_NOTHING = re.compile(
+    r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
+    r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
+    r"check (whether|if))", re.I)
+
+DEGENERATE_REASON = "the answer repeated blocks that change nothing"
+DEGENERATE_FEEDBACK = (
+    "Your answer repeated blocks whose SEARCH and REPLACE are identical, which change nothing, "
+    "so it was stopped and nothing was changed. Reply with only the block(s) that make the "
+    "requested change: SEARCH copies the current lines from the file, REPLACE has the new lines.")
+
+
+def asks_for_nothing(instruction: str) -> bool:
+    """The instruction allows leaving the code as it is (an answer changing nothing is then an answer)."""
+    return bool(_MAY_ASK_FOR_NOTHING.search(instruction or ""))
+
+
+@dataclass
+class Verdict:
+    """What a finished answer does to the text: a proposal (`new_text`), nothing, or a refusal with feedback."""
+
+    status: str  # proposal | nothing | refused
+    reason: str = ""
+    feedback: str = ""  # for a refusal: what goes back to the model ("" : the blocks' own feedback)
+    already_applied: bool = False
+    new_text: str = ""
+
+
+def judge(parsed, text: str, lines: list[str], path: str, instruction: str | None) -> Verdict:
+    """The applier's verdict on the parsed answer (`parsed`: StreamParser.result(), or None) for `text`
+    (`lines`: the same text as lines); the live diff only previews what this decides."""
+    blocks = list(parsed.blocks) if parsed else []
+    try:
+        if parsed is not None:
+            raise_if_malformed(parsed)
+        mine, _others = select_blocks(blocks, path)
+        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction))
+    except ApplyError as exc:
+        return Verdict("refused", exc.message, exc.feedback)
+    if applied.new_text != text:
+        return Verdict("proposal", new_text=applied.new_text)
+    if applied.already_applied:
+        return Verdict("nothing", "already applied", already_applied=True)
+    confused = _identical_but_absent(lines, mine)
+    if confused is not None:
+        # SEARCH == REPLACE and not in the file: the model wrote the new code twice.
+        # That is a failed edit, not "nothing to change".
+        i, first = confused
+        return Verdict("refused", f"edit {i + 1} repeats new code in SEARCH that is not in the file", (
+            f"Edit {i + 1} was not applied: its SEARCH and REPLACE are identical, and SEARCH is not in "
+            f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
+            "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit."))
+    return Verdict("nothing", "the edit changes nothing")
+
+
+def _identical_but_absent(lines: list[str], blocks) -> tuple[int, str] | None:
+    """(index, first line) of a block whose SEARCH == REPLACE and whose SEARCH is not in the file."""
+    for pos, block in enumerate(blocks):
+        if block.search != block.replace or not block.search.strip():
+            continue
+        search = L.split_lines(block.search)
+        try:
+            L.locate(lines, search)
+        except L.LocateError:
+            first = next((x for x in search if x.strip()), "")
+            return (block.index if block.index is not None else pos), first
+    return None
+
+
+def truncated_feedback(reason: str) -> str:
+    return (f"Your answer was cut off ({reason}) before it ended, so nothing was changed. "
+            "Reply again with a shorter edit: only the lines that change, with a little context.")
+
+
+def syntax_feedback(problem, new_text: str) -> str:
+    """A proposal that breaks the file's Python syntax (app.edits.syntax.SyntaxProblem), refused:
+    what goes back to the model, with the lines around the break as the file would read."""
+    lines = new_text.split("\n")
+    at = (problem.line or 1) - 1
+    shown = "\n".join(lines[max(0, at - 2): at + 3])
+    return (f"Your edit was not applied: {problem.describe()}. Around that line the file would read:\n"
+            f"```\n{shown}\n```\nNothing was changed. Reply again with the complete edit, "
+            "keeping the code valid Python (every line you were not asked to change exactly as it is).")
+
+
+def no_change_instruction(fmt: str, instruction: str) -> str:
+    """The retry's instruction after an answer that changed nothing."""
+    if fmt == "rewrite":
+        said = "Your answer is the region exactly as it was, so it changes nothing."
+    else:
+        said = "Your answer changes nothing: it leaves every line of the file as it is."
+    return (f"{said} The request needs a change to the code: {instruction.strip()}\n"
+            "Find what the request asks for and make that change now.")
+
+
+def blocks_feedback(failed: list[tuple[int, str, str]]) -> str:
+    """The retry's instruction after a refusal, from the failed blocks' (index, reason, feedback)."""
+    parts = ["Your edit could not be applied to the file, so nothing was changed."]
+    for index, reason, feedback in failed:
+        parts.append(feedback or f"Block {index + 1}: {reason}.")
+    parts.append("Reply again with the complete corrected edit (all blocks), copying SEARCH lines exactly from the file.")
+    return "\n\n".join(parts)
