@@ -69,3 +69,11 @@ async def open_backend(settings: Settings, on_status: Callable[[str, str], None]
         raise SessionError("backend_unavailable", f"{spec} did not start: {exc}") from exc
     except (OSError, asyncio.TimeoutError, TransportError, InvalidHandshake) as exc:
         raise SessionError("backend_unreachable", f"cannot reach {spec}: {exc}") from exc
+
+
+async def cancel_quietly(stream: TurnStream) -> None:
+    """Cancel `stream` on the server; a stream already over or a lost connection is not an error here."""
+    try:
+        await stream.cancel()
+    except Exception:
+        pass

@@ -259,9 +259,10 @@ KINDS = ("narrow", "replace", "extend", "correct")
 
 async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | None, fmt: str | None,
                   verbose: bool) -> dict:
+    from app import turn as turn_module
     from app.files import Document
-    from app.prompts import region_lines, rewrite_region
     from app.session import Session
+    from app.turn import Turn
 
     path = tmp / f"{sc.name}.py"
     path.write_text(sc.source, encoding="utf-8")
@@ -271,22 +272,32 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
     # Mark the first delta of the new answer: every way a redirect starts one resets through
     # one of these two methods.
     marks: dict = {"enter": None, "reset": False, "first": None}
-    on_delta, restart, begin = session._on_delta, session._restart_after_steer, session._begin_attempt
 
-    def delta_hook(delta):
-        if marks["enter"] is not None and marks["reset"] and marks["first"] is None and delta:
-            marks["first"] = time.perf_counter()
-            marks["stream"] = session._stream
-        on_delta(delta)
+    class MarkedTurn(Turn):
+        def on_delta(self, delta):
+            if marks["enter"] is not None and marks["reset"] and marks["first"] is None and delta:
+                marks["first"] = time.perf_counter()
+                marks["stream"] = self.stream
+            super().on_delta(delta)
 
-    def reset_hook(*a, **k):
-        if marks["enter"] is not None:
-            marks["reset"] = True
-        return (restart if not a else begin)(*a, **k)
+        def restart_after_steer(self):
+            marks["reset"] = marks["reset"] or marks["enter"] is not None
+            super().restart_after_steer()
 
-    session._on_delta = delta_hook
-    session._restart_after_steer = reset_hook
-    session._begin_attempt = lambda region: reset_hook(region)
+        def _begin_attempt(self):
+            marks["reset"] = marks["reset"] or marks["enter"] is not None
+            super()._begin_attempt()
+
+    turn_module.Turn = MarkedTurn  # Session.send makes its turns from app.turn.Turn
+    try:
+        return await _run_marked(session, sc, path, marks, verbose)
+    finally:
+        turn_module.Turn = Turn
+
+
+async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: bool) -> dict:
+    from app.prompts import region_lines, rewrite_region
+
     await session.start()
     await session.warmed()
     region = rewrite_region(sc.source, sc.instruction)
@@ -297,10 +308,10 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
     # Wait until the point of the redirect (the stream must exist: Enter goes to redirect then).
     deadline = time.perf_counter() + 120
     while time.perf_counter() < deadline and not session._turn_task.done():
-        if session._stream is not None and session._tokens >= at:
+        if session.turn.stream is not None and session.turn.tokens >= at:
             break
         await asyncio.sleep(0.002)
-    written = session._tokens
+    written = session.turn.tokens
     partial = session.raw_text
     marks["enter"] = time.perf_counter()
     await session.redirect(sc.words)

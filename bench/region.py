@@ -33,9 +33,9 @@ async def first_token_of_edit(session, instruction: str, region) -> float:
     """Send an edit turn, stop it at its first token, reject it; Enter -> first token in seconds."""
     started = time.perf_counter()
     await session.send(instruction, region)
-    while session._ttft is None and not session._turn_task.done():
+    while session.turn.ttft is None and not session._turn_task.done():
         await asyncio.sleep(0.002)
-    ttft = session._ttft if session._ttft is not None else time.perf_counter() - started
+    ttft = session.turn.ttft if session.turn.ttft is not None else time.perf_counter() - started
     await session.stop()
     await session.wait()
     session.reject_all()

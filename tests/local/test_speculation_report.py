@@ -7,7 +7,9 @@ from types import SimpleNamespace
 from app.config import Settings
 from app.files import Document
 from app.server.engines.base import Usage
-from app.session import Session, TurnResult
+from app.events import TurnResult
+from app.session import Session
+from app.turn import Turn
 
 
 def test_usage_reports_drafts_only_when_there_were_some():
@@ -21,8 +23,9 @@ def test_turn_result_carries_the_accepted_draft_tokens(tmp_path):
     path.write_text("x = 1\n", encoding="utf-8")
     session = Session(Document.read(path), Settings(backend="ws://127.0.0.1:9/v1/responses"))
     usage = {"output_tokens": 40, "output_tokens_details": {"accepted_prediction_tokens": 36, "rejected_prediction_tokens": 4}}
-    session._stream = SimpleNamespace(stats=SimpleNamespace(ttft_s=0.2, deltas_per_s=50.0, usage=usage))
-    result = session._conclude(TurnResult("proposal"))
+    turn = Turn(session, "x", None, 0)
+    turn.stream = SimpleNamespace(stats=SimpleNamespace(ttft_s=0.2, deltas_per_s=50.0, usage=usage))
+    result = turn.conclude(TurnResult("proposal"))
     assert (result.tokens, result.draft_accepted) == (40, 36)
-    session._stream = SimpleNamespace(stats=SimpleNamespace(ttft_s=0.2, deltas_per_s=50.0, usage={"output_tokens": 7}))
-    assert session._conclude(TurnResult("proposal")).draft_accepted == 0
+    turn.stream = SimpleNamespace(stats=SimpleNamespace(ttft_s=0.2, deltas_per_s=50.0, usage={"output_tokens": 7}))
+    assert turn.conclude(TurnResult("proposal")).draft_accepted == 0

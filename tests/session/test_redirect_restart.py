@@ -8,7 +8,8 @@ whether a model follows the words (bench/redirect.py measures that with the embe
 from __future__ import annotations
 
 from app.prompts import redirect_adds, redirect_instruction, redirect_region
-from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW, Notice, ProposalUpdated, StateChanged, TurnEnded
+from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
+from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 from .conftest import open_session, until
 
@@ -75,9 +76,9 @@ async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(
     session.redirect_strategy = "restart"
     try:
         await session.send("fix mean and describe")
-        await until(lambda: session._tokens > 5)
+        await until(lambda: session.turn.tokens > 5)
         await session.redirect("only mean")
-        await until(lambda: len(engine.requests) == 2 and session._tokens > 5)
+        await until(lambda: len(engine.requests) == 2 and session.turn.tokens > 5)
         await session.redirect("also rename sub to subtract")
         assert (await session.wait()).status == "proposal"
         text = user_text(engine.requests[-1])
@@ -93,7 +94,7 @@ async def test_redirect_before_the_first_token_restarts_too(replay, calc):
     session.redirect_strategy = "restart"
     try:
         await session.send("fix mean")
-        assert session._tokens == 0  # nothing answered yet
+        assert session.turn.tokens == 0  # nothing answered yet
         await session.redirect("no, rename sub to subtract")
         assert (await session.wait()).status == "proposal"
         assert "no, rename sub to subtract" in user_text(engine.requests[-1])
@@ -173,7 +174,7 @@ async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(repl
     session, _ = await open_session(url, calc, edit_format="rewrite")
     try:
         await session.send("add a docstring to every function", (0, 28))
-        await until(lambda: session._tokens > 5)
+        await until(lambda: session.turn.tokens > 5)
         await session.redirect("no, only to mean")
         await session.wait()
         assert session.region == (11, 16)
@@ -188,13 +189,13 @@ async def test_auto_restarts_a_rewrite_only_when_the_words_move_its_region(repla
     try:
         assert session.redirect_mode == "auto"
         await session.send("add a docstring to every function", (0, 28))
-        await until(lambda: session._tokens > 5)
+        await until(lambda: session.turn.tokens > 5)
         await session.redirect("no, use one line each")  # names nothing: steer, partial kept
         await session.wait()
         last = engine.requests[-1].messages
         assert any(m["role"] == "assistant" for m in last) and last[-1]["content"] == "no, use one line each"
         await session.send("add a docstring to every function", (0, 28))
-        await until(lambda: len(engine.requests) == 3 and session._tokens > 5)
+        await until(lambda: len(engine.requests) == 3 and session.turn.tokens > 5)
         await session.redirect("no, only to mean")  # names mean: start over on mean
         await session.wait()
         last = engine.requests[-1].messages

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from app.session import REVIEW, Notice
+from app.events import Notice
+from app.state import REVIEW
 
 from .conftest import open_session
 

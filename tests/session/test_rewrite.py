@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from app.session import GENERATING, IDLE, INTERRUPTED, REVIEW
+from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 from .conftest import DATA, open_session, until
 

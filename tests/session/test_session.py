@@ -4,18 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from app.session import (
-    GENERATING,
-    IDLE,
-    INTERRUPTED,
-    REVIEW,
-    Applied,
-    Notice,
-    ProposalUpdated,
-    StateChanged,
-    Stats,
-    TurnEnded,
-)
+from app.events import Applied, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
+from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 from .conftest import DATA, open_session, until
 

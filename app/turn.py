@@ -1,0 +1,285 @@
+"""One turn of a Session: its attempts (refusal feedback goes back to the model), each answer
+streamed from the backend into an app.edits.proposal.ProposalBuilder, and how it ended.
+
+The Session owns the turn's lifecycle (state, stop, redirect); a Turn reads it for what it
+needs (backend, document, live diff) and reports through its events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from app.backend import SessionError, cancel_quietly
+from app.edits.judge import (
+    DEGENERATE_FEEDBACK,
+    DEGENERATE_REASON,
+    NO_CHANGE,
+    asks_for_nothing,
+    no_change_instruction,
+    syntax_feedback,
+    truncated_feedback,
+)
+from app.events import NoticeCode, Stats, TurnResult
+from app.state import GENERATING
+from app.transport import events as E
+
+if TYPE_CHECKING:
+    from app.session import Session
+
+_STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
+# Yield to the event loop after this many buffered deltas or this much work (seconds),
+# so Esc is handled mid-burst at an unlimited delta rate.
+_BURST_DELTAS = 256
+_BURST_S = 0.004
+# An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
+_MAX_NOOP_BLOCKS = 3
+
+
+class Turn:
+    """`await run()` streams the attempts and leaves `result`; `answer` is the attempt's ProposalBuilder."""
+
+    def __init__(self, session: "Session", instruction: str, region: tuple[int, int] | None, retries: int):
+        self.session = session
+        self.instruction = instruction
+        self.region = region
+        self.retries = retries
+        self.result = TurnResult("nothing")
+        self.answer = None  # the ProposalBuilder of the attempt streaming or last streamed
+        self.stream = None  # the backend's stream of that attempt
+        self.feedback = ""  # what a refusal of the attempt tells the model, when its blocks do not say it
+        self.t0 = time.perf_counter()
+        self.ttft: float | None = None
+        self.tokens = 0
+        self._stats_at = self.t0
+
+    @property
+    def stopped(self) -> bool:
+        """Esc or a lost connection took the session out of GENERATING, or a redirect started the
+        turn over (another Turn is the session's turn now)."""
+        return self.session.state is not GENERATING or self.session._turn is not self
+
+    async def run(self) -> None:
+        s = self.session
+        from app.prompts import build_input, instruction_message, system_prompt
+
+        fmt = s.format
+        attempt = 0
+        history: list[dict] = []
+        ask = self.instruction
+        result = TurnResult("nothing")
+        no_change_retried = False
+        total_tokens = 0
+        first_ttft = None
+        rates: list[float] = []
+        try:
+            while True:
+                attempt += 1
+                self._begin_attempt()
+                messages = build_input(fmt, s.prompt_path, s.document.text, ask, self.region, history or None)
+                result = await self._stream_once(system_prompt(fmt), messages)
+                total_tokens += result.tokens
+                first_ttft = first_ttft if first_ttft is not None else result.ttft_s
+                if result.tokens_per_s:
+                    rates.append(result.tokens_per_s)
+                if result.status == "nothing" and not result.already_applied and not self.stopped \
+                        and not asks_for_nothing(self.instruction):
+                    # An answer that changes nothing is a failed attempt, not "nothing to change":
+                    # one retry that says so, then the turn reports it as a refusal.
+                    if attempt > self.retries or no_change_retried:
+                        result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
+                        break
+                    no_change_retried = True
+                    s._notice("warning", NoticeCode.RETRY_NO_CHANGE, "the model's answer changed nothing; asking it again")
+                    next_ask = no_change_instruction(fmt, self.instruction)
+                elif result.status != "refused" or attempt > self.retries or self.stopped:
+                    break
+                else:
+                    s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
+                    next_ask = self.feedback_instruction()
+                history = history + [
+                    instruction_message(fmt, ask, s.document.text, self.region),
+                    {"role": "assistant", "content": result.raw_text},
+                ]
+                ask = next_ask
+                s._discard_proposal(quiet=True)
+            if result.no_change:
+                s._notice("error", NoticeCode.NO_CHANGE, f"{NO_CHANGE}; the file is untouched")
+            elif result.status == "refused":
+                s._notice("error", NoticeCode.REFUSED, f"edit refused, nothing changed: {result.reason}")
+            elif result.status == "nothing":
+                s._notice("info", NoticeCode.NOTHING, f"nothing to change: {result.reason}")
+        except asyncio.CancelledError:
+            result = TurnResult("stopped", "cancelled")
+            raise
+        except SessionError as exc:
+            result = TurnResult("error", exc.message, error_code=exc.code)
+            s._notice("error", NoticeCode.ERROR, exc.message)
+        finally:
+            result.attempts = attempt
+            result.tokens = total_tokens
+            result.ttft_s = first_ttft
+            result.tokens_per_s = rates[-1] if rates else None
+            result.hunks = s.live.hunk_count
+            self.result = result
+
+    def feedback_instruction(self) -> str:
+        """What the retry after a refusal tells the model."""
+        return self.feedback or self.answer.feedback()
+
+    def _begin_attempt(self) -> None:
+        from app.edits.proposal import ProposalBuilder
+
+        s = self.session
+        self.answer = ProposalBuilder(s.live, self.region, s.instruction, s.path)
+        self.feedback = ""
+        self.ttft = None
+        self.tokens = 0
+        self.t0 = time.perf_counter()
+        self._stats_at = self.t0
+
+    async def _stream_once(self, instructions: str, messages: list[dict]) -> TurnResult:
+        s = self.session
+        try:
+            stream = await s.client.create(
+                model=s.model,
+                instructions=instructions,
+                input=messages,
+                stream_id=s.stream_id,
+                max_output_tokens=s.settings.max_output_tokens,
+                temperature=s.settings.temperature,
+            )
+        except Exception as exc:
+            s._set_connection("lost", str(exc))
+            raise SessionError(getattr(exc, "code", "backend_unreachable"), f"request failed: {exc}") from exc
+        self.stream = stream
+        if self.stopped:  # stopped while the request was being sent
+            await cancel_quietly(stream)
+            return TurnResult("stopped", "stopped by the user")
+        # Deltas the client has already buffered come without a suspension: at an unlimited
+        # rate a whole answer is one burst. Let the loop run (Esc, redraws) every so often.
+        burst, burst_t0 = 0, time.perf_counter()
+        async for ev in stream:
+            if s.state is not GENERATING or s._turn is not self:
+                break
+            if isinstance(ev, E.TextDelta):
+                self.on_delta(ev.delta)
+                if self.answer.noop_blocks >= _MAX_NOOP_BLOCKS:
+                    return await self._give_up_degenerate(stream)
+                burst += 1
+                if burst >= _BURST_DELTAS or time.perf_counter() - burst_t0 >= _BURST_S:
+                    await asyncio.sleep(0)
+                    burst, burst_t0 = 0, time.perf_counter()
+                    if self.stopped:  # Esc ran during the yield
+                        break
+            elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
+                # The successor's output replaces this answer: start the proposal over.
+                self.restart_after_steer()
+            elif isinstance(ev, E.Created):
+                if s.connection != "ready":
+                    s._set_connection("ready", getattr(s.client, "url", ""))
+            elif isinstance(ev, E.Completed):
+                break
+            elif isinstance(ev, E.Incomplete):
+                if ev.reason == "cancelled":
+                    return self.conclude(TurnResult("stopped", "cancelled"))
+                # Cut off (max_output_tokens, ...): a partial answer never applies.
+                self.answer.truncate()
+                s._proposal_changed()
+                self.feedback = truncated_feedback(ev.reason)
+                return self.conclude(TurnResult("refused", f"the answer was cut off ({ev.reason})"))
+            elif isinstance(ev, (E.Failed, E.Error)):
+                raise SessionError(ev.code or "backend_error", ev.message or ev.code)
+            elif isinstance(ev, E.Disconnected):
+                s._set_connection("lost", ev.message)
+                s._interrupt()
+                return self.conclude(TurnResult("stopped", f"connection lost: {ev.message}"))
+            elif isinstance(ev, E.Notice):
+                s._notice("info", NoticeCode.SERVER, ev.message)
+            elif isinstance(ev, E.SteerFailed):
+                s._notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {ev.message or ev.code}")
+        if self.stopped:
+            return self.conclude(TurnResult("stopped", "stopped by the user"))
+        self.answer.finish()
+        s._proposal_changed()
+        return self.conclude(self._judge())
+
+    async def _give_up_degenerate(self, stream) -> TurnResult:
+        """The answer repeats blocks that change nothing (a small model's loop): stop paying for it."""
+        await cancel_quietly(stream)
+        self.answer.drop_partial()
+        self.session.live.clear()
+        self.session._proposal_changed()
+        self.feedback = DEGENERATE_FEEDBACK
+        return self.conclude(TurnResult("refused", DEGENERATE_REASON))
+
+    def conclude(self, result: TurnResult) -> TurnResult:
+        """The attempt's result with its numbers: the stream's own where it has them."""
+        stats = getattr(self.stream, "stats", None)
+        ttft = getattr(stats, "ttft_s", None) if stats is not None else None
+        rate = getattr(stats, "deltas_per_s", None) if stats is not None else None
+        usage = getattr(stats, "usage", None) or {}
+        result.ttft_s = ttft if ttft is not None else self.ttft
+        result.tokens = int(usage.get("output_tokens") or self.tokens)
+        result.draft_accepted = int((usage.get("output_tokens_details") or {}).get("accepted_prediction_tokens") or 0)
+        elapsed = time.perf_counter() - (self.t0 + (result.ttft_s or 0))
+        result.tokens_per_s = rate if rate else (self.tokens / elapsed if elapsed > 0 and self.tokens > 1 else None)
+        result.raw_text = self.answer.raw_text if self.answer is not None else ""
+        result.hunks = self.session.live.hunk_count
+        return result
+
+    # ------------------------------------------------------------ per delta (hot path)
+
+    def on_delta(self, delta: str) -> None:
+        if not delta:
+            return
+        now = time.perf_counter()
+        if self.ttft is None:
+            self.ttft = now - self.t0
+        self.tokens += 1
+        live = self.session.live
+        v = live.version
+        self.answer.feed(delta)
+        if live.version != v:
+            self.session._proposal_changed()
+        if now - self._stats_at >= _STATS_EVERY_S:
+            self._stats_at = now
+            span = now - self.t0 - self.ttft
+            rate = (self.tokens - 1) / span if span > 0 and self.tokens > 1 else None
+            self.session._emit(Stats(self.ttft, self.tokens, rate, now - self.t0))
+
+    def restart_after_steer(self) -> None:
+        self.answer.restart()
+        self.session._proposal_changed()
+
+    # ------------------------------------------------------------ the verdict
+
+    def _judge(self) -> TurnResult:
+        """The answer is complete: the applier's verdict (app.edits.judge), then the syntax check."""
+        s = self.session
+        version = s.live.version
+        verdict = self.answer.judge(s.document.text)
+        if verdict.status != "proposal":
+            self.feedback = verdict.feedback
+            s._proposal_changed()
+            return TurnResult(verdict.status, verdict.reason, already_applied=verdict.already_applied)
+        if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
+            s._proposal_changed()
+        return self._syntax_verdict(verdict.new_text) or TurnResult("proposal")
+
+    def _syntax_verdict(self, new_text: str) -> TurnResult | None:
+        """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
+        in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
+        s = self.session
+        problem = s._checked_syntax(new_text)
+        if problem is None:
+            return None
+        if not s._refuse_broken_syntax:
+            s._notice("warning", NoticeCode.SYNTAX, f"{problem.describe()}; review it before accepting")
+            return None
+        self.feedback = syntax_feedback(problem, new_text)
+        s.live.clear()
+        s._proposal_changed()
+        return TurnResult("refused", problem.describe())
+
