@@ -28,10 +28,25 @@ class Review:
         # The file changed on disk while generating: re-located when the turn ends. Not a session
         # state: the turn goes on streaming exactly as it would without it.
         self.changed_while_generating = False
+        self._syntax_key: tuple | None = None
+        self._syntax = None
 
     def proposed_text(self) -> str:
         """The file's text with every pending hunk applied."""
         return join_lines(self.session.live.new_lines(), self.final_nl)
+
+    def checked_syntax(self, new_text: str | None = None):
+        """app.edits.syntax.check of the live proposal (whose text is `new_text` when the caller
+        has it), kept per proposal version: the turn's verdict computes the one review reads."""
+        s = self.session
+        key = (s.live.version, s.document.digest)
+        if self._syntax_key != key:
+            from app.edits.syntax import check
+
+            if new_text is None:
+                new_text = self.proposed_text()
+            self._syntax_key, self._syntax = key, check(s.document.path, s.document.text, new_text, self.pending_hunks())
+        return self._syntax
 
     def can_accept(self) -> bool:
         s = self.session

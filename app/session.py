@@ -1,13 +1,12 @@
 """The pair-programming session shared by the TUI and `steer edit` (no Textual here): it orchestrates.
 
-One Session edits one Document. It connects to a backend (app.backend), prewarms the model's
-cache with the file, runs turns (retries with refusal feedback, stop, redirect) and feeds each
-answer's deltas to an app.edits.proposal.ProposalBuilder, which keeps the LiveDiff the view
-draws; app.edits.judge decides what a finished answer does. Review (all or per hunk) and
-accept write through Document; app.journal holds undo/redo; an external change of the file is
-carried over by app.edits.rebase. Its state is app.state.State, changed only through the
-transition table there. Everything the UI shows comes out as app.events objects to one
-callback, called on the event loop's thread.
+One Session edits one Document. It connects to a backend (app.backend) and prewarms the model's
+cache with the file. `send` starts a turn (app.turn.Turn: its attempts, each answer's deltas fed
+to an app.edits.proposal.ProposalBuilder that keeps the LiveDiff the view draws); the Session
+stops it, redirects it and ends it. Accept, reject, undo/redo and external changes of the file
+go through app.review.Review. Its state is app.state.State, changed only through the transition
+table there. Everything the UI shows comes out as app.events objects to one callback, called on
+the event loop's thread.
 
 Per delta the work is O(delta): parser.feed, LiveDiff.update of one hunk, one callback.
 Anything O(file) (locate, accept, re-locate) happens once per block or per user action.
@@ -63,19 +62,9 @@ class Session:
     redirect_strategy: str | None = None  # "restart" | "continue" | "auto"; None: REDIRECT_MODES for the format
     _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
     _refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
-    _syntax_key: tuple | None = None
-    _syntax = None
 
-    def __init__(
-        self,
-        document,
-        settings: Settings | None = None,
-        on_event: Callable[[Event], None] | None = None,
-        *,
-        client: Backend | None = None,
-        edit_format: str | None = None,
-        model: str | None = None,
-    ):
+    def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
+                 *, client: Backend | None = None, edit_format: str | None = None, model: str | None = None):
         self.document = document
         self.settings = settings or Settings()
         self.on_event = on_event or (lambda ev: None)
@@ -111,10 +100,6 @@ class Session:
         except ValueError:
             rel = ""
         return rel if rel and not rel.startswith("..") else os.path.basename(str(self.document.path))
-
-    @property
-    def text(self) -> str:
-        return self.document.text
 
     @property
     def turn(self):
@@ -440,7 +425,7 @@ class Session:
 
         To the listener the turn goes on: the superseded turn's state changes, stats and end are
         not shown (it is replaced, not stopped); its partial leaves the live diff before anything
-        is awaited, and no later delta of it reaches the diff (it is no longer `_turn_task`).
+        is awaited, and no later delta of it reaches the diff (it is no longer the session's turn).
         """
         from app.prompts import redirect_instruction, redirect_region
 
@@ -471,20 +456,7 @@ class Session:
         indexing `proposal`), else None. Computed once per proposal version, never while streaming."""
         if self.state is GENERATING or not self.has_proposal:
             return None
-        return self._checked_syntax()
-
-    def _checked_syntax(self, new_text: str | None = None):
-        """app.edits.syntax.check of the live proposal (whose text is `new_text` when the caller
-        has it), kept per proposal version: _judge's check is the one review reads."""
-        key = (self.live.version, self.document.digest)
-        if self._syntax_key != key:
-            from app.edits.syntax import check
-
-            if new_text is None:
-                new_text = self.review.proposed_text()
-            self._syntax_key, self._syntax = key, check(self.document.path, self.document.text, new_text,
-                                                        self.review.pending_hunks())
-        return self._syntax
+        return self.review.checked_syntax()
 
     def _feedback_instruction(self) -> str:
         """What the retry after the last refusal tells the model."""

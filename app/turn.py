@@ -272,7 +272,7 @@ class Turn:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
         in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
         s = self.session
-        problem = s._checked_syntax(new_text)
+        problem = s.review.checked_syntax(new_text)
         if problem is None:
             return None
         if not s._refuse_broken_syntax:

@@ -253,15 +253,6 @@ class Location:
         """Whether the match ignored trailing whitespace (then so does pairing SEARCH with REPLACE)."""
         return self.strip_new or self.fold_new or self.strategy == "region"
 
-    def adapts(self) -> bool:
-        """Whether adapt() changes lines at all (False: show REPLACE lines as written)."""
-        return bool(self.strip_new or self.fold_new or self.tab_unit or self.indent_add or self.indent_remove)
-
-    def adapt(self, line: str) -> str:
-        """One new REPLACE line as it will land in the file (indentation, tabs, trailing
-        whitespace, punctuation); for previews of a block still streaming."""
-        return self._adapt([line])[0]
-
     def _adapt(self, new: list[str]) -> list[str]:
         if self.strip_new:
             new = [ln.rstrip() for ln in new]
