@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Callable, Protocol
+from typing import Any, AsyncIterator, Callable, Protocol, runtime_checkable
 
 from app.config import Settings
 
 
+@runtime_checkable
 class TurnStream(Protocol):
     """One response being streamed: app.transport.events objects until a terminal one."""
 
@@ -20,6 +21,7 @@ class TurnStream(Protocol):
     async def steer(self, words: str) -> Any: ...
 
 
+@runtime_checkable
 class Backend(Protocol):
     """A connected Responses client (app.transport.client.ResponsesClient or a test's own)."""
 

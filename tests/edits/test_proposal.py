@@ -1,0 +1,111 @@
+"""app.edits.proposal, judge and rebase driven with strings: no session, no backend."""
+
+from __future__ import annotations
+
+from app.edits.judge import asks_for_nothing, judge
+from app.edits.lines import document_lines, join_lines, unified_diff
+from app.edits.livediff import LiveDiff
+from app.edits.parse import StreamParser
+from app.edits.proposal import ProposalBuilder
+from app.edits.rebase import carry_over, diff_hunks, relocate
+
+FILE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+ANSWER = """Here it is.
+
+<<<<<<< SEARCH
+def sub(a, b):
+    return a - b
+=======
+def subtract(a, b):
+    return a - b
+>>>>>>> REPLACE
+"""
+
+
+def fed(answer: str, text: str = FILE, step: int = 3, region=None) -> ProposalBuilder:
+    builder = ProposalBuilder(LiveDiff(document_lines(text)[0]), region, "rename sub", "calc.py")
+    for i in range(0, len(answer), step):
+        builder.feed(answer[i : i + step])
+    return builder
+
+
+def test_a_block_is_located_while_its_replace_streams():
+    cut = ANSWER.index("def subtract") + 10
+    builder = fed(ANSWER[:cut])
+    (block,) = builder.blocks.values()
+    assert block.status == "located" and (block.start, block.end) == (4, 6)
+    assert builder.live.hunk_count == 1
+    assert builder.raw_text == ANSWER[:cut]
+
+
+def test_a_finished_answer_is_judged_and_the_live_diff_agrees():
+    builder = fed(ANSWER)
+    builder.finish()
+    verdict = builder.judge(FILE)
+    assert verdict.status == "proposal"
+    assert verdict.new_text == FILE.replace("def sub(", "def subtract(")
+    assert join_lines(builder.live.new_lines(), True) == verdict.new_text
+
+
+def test_esc_drops_the_half_written_block():
+    builder = fed(ANSWER[: ANSWER.index("=======") + 12])
+    builder.drop_partial(keep_closed=True)
+    assert builder.live.hunk_count == 0
+    assert [b.status for b in builder.blocks.values()] == ["dropped"]
+
+
+def test_a_search_not_in_the_file_is_refused_with_the_closest_lines():
+    builder = fed(ANSWER.replace("return a - b\n=======", "return a - b + 0\n======="))
+    builder.finish()
+    verdict = builder.judge(FILE)
+    assert verdict.status == "refused" and builder.live.hunk_count == 0
+    assert "Block 1" in builder.feedback() and "return a - b" in builder.feedback()
+
+
+def test_an_edit_already_in_the_file_is_nothing_to_change():
+    done = FILE.replace("def sub(a, b):\n", "def sub(a, b):\n    if a is None:\n        raise ValueError(\"a is None\")\n")
+    answer = ("<<<<<<< SEARCH\ndef sub(a, b):\n    return a - b\n=======\ndef sub(a, b):\n    if a is None:\n"
+              "        raise ValueError(\"a is None\")\n    return a - b\n>>>>>>> REPLACE\n")
+    builder = fed(answer, text=done)
+    builder.finish()
+    verdict = builder.judge(done)
+    assert (verdict.status, verdict.already_applied) == ("nothing", True)
+
+
+def test_judge_refuses_search_equal_to_replace_that_is_not_in_the_file():
+    answer = "<<<<<<< SEARCH\ndef mul(a, b):\n=======\ndef mul(a, b):\n>>>>>>> REPLACE\n"
+    parser = StreamParser()
+    parser.feed(answer)
+    parser.finish()
+    verdict = judge(parser.result(), FILE, document_lines(FILE)[0], "calc.py", "add mul")
+    assert verdict.status == "refused" and "`def mul(a, b):` does not occur" in verdict.feedback
+
+
+def test_a_steered_answer_starts_over():
+    builder = fed(ANSWER)
+    builder.restart()
+    assert builder.raw_text == "" and builder.blocks == {} and builder.live.hunk_count == 0
+    builder.feed(ANSWER)
+    builder.finish()
+    assert builder.judge(FILE).status == "proposal"
+
+
+def test_rebase_carries_hunks_over_lines_added_above_and_refuses_lost_ones():
+    old = document_lines(FILE)[0]
+    new = ["# header"] + old
+    assert relocate(old, new, 4, 6) == (5, 7)
+    assert carry_over(old, new, [(4, 6, ["x"])]) == [(5, 7, ["x"])]
+    gone = [line for line in old if "a - b" not in line]
+    assert carry_over(old, gone, [(4, 6, ["x"])]) is None
+    assert diff_hunks(old, new) == [(0, 0, ["# header"])]
+
+
+def test_document_lines_and_the_diff():
+    assert document_lines("") == ([], True)
+    assert document_lines("a\nb") == (["a", "b"], False)
+    assert join_lines(["a", "b"], False) == "a\nb"
+    assert unified_diff("f", "a\n", "a").endswith("\\ No newline at end of file\n")
+
+
+def test_instructions_that_allow_no_change():
+    assert asks_for_nothing("fix it if needed") and not asks_for_nothing("rename sub")
