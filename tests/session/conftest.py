@@ -1,4 +1,4 @@
-"""Session test harness: H2's replay engine behind the real gateway, one recorded answer per request."""
+"""Session test harness: the replay engine behind the real gateway, one recorded answer per request."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def recorded(name: str) -> str:
 
 class RecordedSequence(Engine):
     """Plays recorded answers in order, one per generating request (prewarms don't count);
-    the last one repeats. Each answer is played by H2's ReplayEngine, so the gateway, the
+    the last one repeats. Each answer is played by the ReplayEngine, so the gateway, the
     client and the session see exactly what they would see from a model. Not a model."""
 
     name = "replay"
