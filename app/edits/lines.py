@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import difflib
 
-from app.edits.locate import split_lines
+
+def split_lines(text: str) -> list[str]:
+    """Text whose lines each end in a newline (the last one may not) to a list of lines."""
+    if not text:
+        return []
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return parts
 
 
 def document_lines(text: str) -> tuple[list[str], bool]:

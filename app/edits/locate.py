@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from app.edits.lines import split_lines
+
 __all__ = ["Location", "LocateError", "block_ops", "locate", "find_unique", "closest_lines", "Views", "split_lines", "is_elision"]
 
 _AMBIGUOUS_LIMIT = 2
@@ -50,16 +52,6 @@ _ELISION = re.compile(
     r"^\s*(?:#|//|/\*|--|;|<!--|\*|%)?\s*(?:\.\.\.|\u2026)"
     r"(?:\s*[\w ,'-]{0,60}?\s*(?:\.\.\.|\u2026)?)?\s*(?:\*/|-->)?\s*$"
 )
-
-
-def split_lines(text: str) -> list[str]:
-    """Block text (lines each ending in "\\n") to a list of lines."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    if parts[-1] == "":
-        parts.pop()
-    return parts
 
 
 def is_elision(line: str) -> bool:
