@@ -23,7 +23,6 @@ try:
     from textual.screen import Screen
 
     from app.config import Settings
-    from app.events import Applied, ConnectionChanged, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
     from app.state import State
     from app.ui import gc_policy
     from app.ui.messages import FileChangedOnDisk, TestOutput
@@ -337,6 +336,9 @@ class SteerApp(App):
 
     def _apply_events(self) -> None:
         # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
+        # Imported here, not at start-up: the session (and its events) starts after the first frame.
+        from app.events import Applied, ConnectionChanged, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
+
         self._flush_timer = None
         started = time.perf_counter()
         self._last_flush = started
