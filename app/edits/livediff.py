@@ -154,20 +154,10 @@ class LiveDiff:
     def hunk(self, i: int) -> HunkInfo:
         return self._info(i)
 
-    def hunk_index(self, key: Hashable) -> int | None:
-        h = self._by_key.get(key)
-        return None if h is None else self._hunks.index(h)
-
     def hunk_rows(self, i: int) -> tuple[int, int]:
         """Display rows of hunk i as a half-open range (first, stop)."""
         start = self._row_starts[i]
         return start, start + self._hunks[i].rows
-
-    def hunk_at_row(self, row: int) -> int | None:
-        k = bisect_right(self._row_starts, row) - 1
-        if k >= 0 and row < self._row_starts[k] + self._hunks[k].rows:
-            return k
-        return None
 
     def row(self, i: int) -> Row:
         if not 0 <= i < self.row_count:
