@@ -23,6 +23,7 @@ try:
     from textual.screen import Screen
 
     from app.config import Settings
+    from app.region import region_for_send
     from app.ui import gc_policy
     from app.ui.messages import FileChangedOnDisk, TestOutput
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
@@ -42,7 +43,6 @@ _ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
 STATS_S = 0.25  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
-SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the region
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
 # (action, palette title, help text). Every action is in the palette and on the help screen.
@@ -790,38 +790,9 @@ class SteerApp(App):
         self.refresh_bindings()
 
     def region_for_send(self) -> tuple[int, int] | None:
-        """The selection, else the block around the cursor the user placed; else None (the whole file).
-
-        A cursor the user never moved says nothing about where the edit belongs: scoping the
-        edit to the first lines of the file would make a region-rewrite model rewrite them.
-        """
+        """The lines the next instruction is about (see app.region.region_for_send); None: the whole file."""
         code = self.code
-        if code.selection is not None:
-            return code.selection
-        lines = code.lines
-        if not lines or not code.cursor_placed:
-            return None
-        cur = min(code.cursor_line, len(lines) - 1)
-
-        def top_level(i: int) -> bool:
-            line = lines[i]
-            return bool(line.strip()) and not line[0].isspace() and not line.startswith((")", "]", "}"))
-
-        start = cur
-        while start > 0 and not top_level(start):
-            start -= 1
-        # Decorators and comments directly above belong to the block.
-        while start > 0 and lines[start - 1].startswith(("@", "#")):
-            start -= 1
-        end = cur + 1
-        while end < len(lines) and not top_level(end):
-            end += 1
-        while end > cur + 1 and not lines[end - 1].strip():
-            end -= 1
-        if end - start > SURROUNDINGS_MAX:
-            start = max(0, cur - SURROUNDINGS_MAX // 2)
-            end = min(len(lines), start + SURROUNDINGS_MAX)
-        return start, end
+        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed)
 
     def _region_prewarm_later(self) -> None:
         # Debounced: moving through the file must not start a prewarm per line passed.
