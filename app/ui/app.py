@@ -17,7 +17,7 @@ try:
     from pathlib import Path
     from typing import Callable, Iterable
 
-    from textual import work
+    from textual import on, work
     from textual.app import App, ComposeResult, SystemCommand
     from textual.binding import Binding
     from textual.screen import Screen
@@ -25,7 +25,8 @@ try:
     from app.config import Settings
     from app.region import region_for_send
     from app.ui import gc_policy
-    from app.ui.messages import FileChangedOnDisk, TestOutput
+    from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
+    from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
     from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
@@ -151,7 +152,7 @@ class SteerApp(App):
         self.view_mode = "file"
         self._stop_watching = asyncio.Event()
         self._ignore_digest: str | None = None
-        self._test_running = False
+        self._tests_runner = TestRunner(self)
         self.quitting = False
         # Timings the benchmark reads: (flush start, flush end) per screen update.
         self.update_times: list[float] = []
@@ -1008,35 +1009,24 @@ class SteerApp(App):
             self.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
                         severity="warning", timeout=6)
             return
-        if self._test_running:
+        if self._tests_runner.running:
             return
-        self._test_running = True
         self.tests.begin(command)
+        self._tests_runner.start(command, str(self.path.resolve().parent))
         self.refresh_bindings()
-        self._run_tests(command)
 
-    @work(group="tests", exclusive=True, exit_on_error=False)
-    async def _run_tests(self, command: str) -> None:
-        code = -1
-        try:
-            proc = await asyncio.create_subprocess_shell(
-                command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                cwd=str(self.path.resolve().parent), stdin=asyncio.subprocess.DEVNULL,
-            )
-            assert proc.stdout is not None
-            async for raw in proc.stdout:
-                self.post_message(TestOutput(raw.decode("utf-8", "replace").rstrip("\n")))
-            code = await proc.wait()
-        except Exception as exc:
-            self.post_message(TestOutput(f"cannot run {command!r}: {exc}"))
-        self.post_message(TestOutput(None, code))
+    @property
+    def _test_running(self) -> bool:
+        return self._tests_runner.running
 
-    def on_test_output(self, message: TestOutput) -> None:
-        if message.line is not None:
-            self.tests.add(message.line)
-            return
-        self._test_running = False
-        self.tests.finish(message.returncode if message.returncode is not None else -1)
+    @on(TestOutput)
+    def _test_line(self, message: TestOutput) -> None:
+        self.tests.add(message.line)
+
+    @on(TestsFinished)
+    def _tests_finished(self, message: TestsFinished) -> None:
+        self._tests_runner.finished()
+        self.tests.finish(message.returncode)
         self.refresh_bindings()
 
     async def action_fix_tests(self) -> None:
