@@ -25,6 +25,7 @@ try:
     from app.config import Settings
     from app.region import region_for_send
     from app.ui import gc_policy
+    from app.ui.file_watcher import FileWatcher
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
@@ -150,7 +151,7 @@ class SteerApp(App):
         self._lines_id = None
         self.current_hunk: int | None = None
         self.view_mode = "file"
-        self._stop_watching = asyncio.Event()
+        self._watcher = FileWatcher(self)
         self._ignore_digest: str | None = None
         self._tests_runner = TestRunner(self)
         self.quitting = False
@@ -269,7 +270,7 @@ class SteerApp(App):
         if self.document is not None and self._connect:
             self._start_session()
         if self.document is not None and self._watch:
-            self._watch_file()
+            self._watcher.start(self.path)
 
     def _backend_label(self) -> str:
         backend = self.settings.backend or "local"
@@ -1040,25 +1041,8 @@ class SteerApp(App):
 
     # ----- the file on disk ----------------------------------------------------------------------
 
-    @work(group="watch", exclusive=True, exit_on_error=False)
-    async def _watch_file(self) -> None:
-        from watchfiles import awatch
-
-        target = self.path.resolve()
-        directory = target.parent
-
-        def only_ours(change, path: str) -> bool:
-            return Path(path) == target
-
-        try:
-            # Watch the directory: atomic writes replace the file, which would end a watch on it.
-            async for _changes in awatch(directory, watch_filter=only_ours, stop_event=self._stop_watching,
-                                         debounce=300, step=50, recursive=False):
-                self.post_message(FileChangedOnDisk(str(target)))
-        except Exception as exc:
-            self.notify(f"not watching the file for changes: {exc}", severity="warning")
-
-    def on_file_changed_on_disk(self, message: FileChangedOnDisk) -> None:
+    @on(FileChangedOnDisk)
+    def _file_changed(self, message: FileChangedOnDisk) -> None:
         session = self.session
         if session is None:
             self._open_document()
@@ -1069,7 +1053,7 @@ class SteerApp(App):
         self._after_state_change()
 
     async def on_unmount(self) -> None:
-        self._stop_watching.set()
+        self._watcher.stop()
         gc_policy.restore()  # a process-wide setting: never leave it changed
         if self.session is not None:
             try:
