@@ -155,11 +155,9 @@ class SteerApp(App):
         self._ignore_digest: str | None = None
         self._tests_runner = TestRunner(self)
         self.quitting = False
-        # Timings the benchmark reads: (flush start, flush end) per screen update.
+        # Seconds per event flush; nothing reads it (bench/pipeline.py times flushes from outside).
+        # TODO(after the typed-events merge): drop it and its append at the end of _apply_events.
         self.update_times: list[float] = []
-        self.first_frame_at: float | None = None
-        self.stop_pressed_at: float | None = None
-        self.stop_done_at: float | None = None
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         self.asking = None  # app.ask.Asking: the question being (or last) answered
         self._answer_shown = 0.0
@@ -265,7 +263,6 @@ class SteerApp(App):
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
-        self.first_frame_at = time.perf_counter()
         self.watch(self.code, "cursor_line", lambda _line: self._region_prewarm_later(), init=False)
         if self.document is not None and self._connect:
             self._start_session()
@@ -829,12 +826,10 @@ class SteerApp(App):
         session = self.session
         if session is None or session.state != "generating":
             return
-        self.stop_pressed_at = time.perf_counter()
         # No await before the paint: a yield here would let a regular paint of the
         # pre-Esc picture slip in first. The server-side cancel is awaited after.
         rest = session.stop_now()
         self.flush_now()
-        self.stop_done_at = time.perf_counter()
         self.paint_now()
         if rest is not None:
             await rest
