@@ -19,13 +19,13 @@ try:
 
     from textual import on, work
     from textual.app import App, ComposeResult, SystemCommand
-    from textual.binding import Binding
     from textual.screen import Screen
 
     from app.config import Settings
     from app.region import region_for_send
-    from app.ui import gc_policy
+    from app.ui import gc_policy, keys
     from app.ui.file_watcher import FileWatcher
+    from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes
@@ -47,36 +47,6 @@ STATS_S = 0.25  # the status line's numbers change at most this often while stre
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
-# (action, palette title, help text). Every action is in the palette and on the help screen.
-ACTIONS: list[tuple[str, str, str]] = [
-    ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
-    ("take_back", "Take back the queued instruction",
-     "An instruction waiting for the backend goes back into the prompt, unsent"),
-    ("ask", "Ask about the code", "Ask the prompt's words as a question (or start them with ?): a prose answer "
-     "in a panel about the selection or the block at the cursor; the file does not change"),
-    ("do_it", "Do it", "Turn the answer into an edit, with the answer as its plan"),
-    ("close_answer", "Close the answer", "Hide the answer panel"),
-    ("accept_all", "Accept all", "Write every pending hunk to the file"),
-    ("reject_all", "Reject all", "Drop the pending proposal"),
-    ("next_hunk", "Next hunk", "Move to the next hunk of the proposal"),
-    ("prev_hunk", "Previous hunk", "Move to the previous hunk of the proposal"),
-    ("accept_hunk", "Accept hunk", "Write the current hunk only"),
-    ("reject_hunk", "Reject hunk", "Drop the current hunk only"),
-    ("undo", "Undo", "Undo the last accepted edit"),
-    ("redo", "Redo", "Redo the last undone edit"),
-    ("toggle_view", "Toggle view", "Live diff / unified diff / raw model text"),
-    ("run_tests", "Run tests", "Run the configured test command (only now, only when asked)"),
-    ("fix_tests", "Send test failure", "Send the failed test output to the model"),
-    ("toggle_tests", "Show/hide test panel", "Show or hide the test output panel"),
-    ("focus_code", "Focus file view", "Move the keyboard focus between the prompt and the file"),
-    ("follow", "Follow the edit", "Scroll back to the line being written and keep following it"),
-    ("clear_selection", "Clear selection", "Forget the selection (the next edit uses the cursor's surroundings)"),
-    ("reload", "Reload the file", "Read the file from disk again"),
-    ("help", "Help", "Show every key"),
-    ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
-]
-
-
 class SteerApp(App):
     """One file, one session. Session events are buffered and applied once per frame."""
 
@@ -88,29 +58,7 @@ class SteerApp(App):
     Prompt { dock: none; height: 3; border: tall $primary 40%; background: $surface; }
     Prompt:focus { border: tall $primary; }
     """
-    BINDINGS = [
-        Binding("escape", "take_back", "Take back", priority=True),
-        Binding("escape", "stop", "Stop", priority=True),
-        Binding("ctrl+k", "ask", "Ask", priority=True),
-        Binding("ctrl+d", "do_it", "Do it", priority=True),
-        Binding("ctrl+y", "accept_all", "Accept all", priority=True),
-        Binding("ctrl+n", "reject_all", "Reject all", priority=True),
-        Binding("alt+down", "next_hunk", "Next hunk", priority=True),
-        Binding("alt+up", "prev_hunk", "Prev hunk", priority=True),
-        Binding("alt+y", "accept_hunk", "Accept hunk", priority=True),
-        Binding("alt+n", "reject_hunk", "Reject hunk", priority=True),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+r", "redo", "Redo", priority=True),
-        Binding("ctrl+o", "toggle_view", "View", priority=True),
-        Binding("ctrl+t", "run_tests", "Tests", priority=True),
-        Binding("ctrl+f", "fix_tests", "Send failure", priority=True),
-        Binding("ctrl+g", "toggle_tests", "Test panel", show=False, priority=True),
-        Binding("ctrl+l", "follow", "Follow", show=False, priority=True),
-        Binding("escape", "clear_selection", "Clear selection", show=False),
-        Binding("f1", "help", "Help", priority=True),
-        Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS = keys.BINDINGS
 
     def __init__(
         self,
@@ -955,29 +903,7 @@ class SteerApp(App):
         self.push_screen(HelpScreen(self.help_sections()))
 
     def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
-        helps = {a: h for a, _, h in ACTIONS}
-        app_keys = []
-        seen = set()
-        for b in self.BINDINGS:
-            key = b.key.replace("ctrl+", "Ctrl+").replace("alt+", "Alt+")
-            if (b.key, b.action) in seen:
-                continue
-            seen.add((b.key, b.action))
-            app_keys.append((key, helps.get(b.action, b.description)))
-        prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
-                                 "while generating or answering: redirect with these words; before the backend "
-                                 "is ready: queued, sent the moment it is (Esc takes it back)"),
-                       ("?question", "Ask instead of edit: a prose answer in a panel below the code, about the "
-                                     "selection or the block at the cursor; the file does not change (Ctrl+K: the "
-                                     "same without the ?); Ctrl+D then turns the answer into an edit"),
-                       ("Up / Down", "Instruction history"),
-                       ("/test", "Run the test command")]
-        view_keys = [("Up / Down / PgUp / PgDn", "Move the cursor line"),
-                     ("Ctrl+Home / Ctrl+End", "Top / bottom of the file"),
-                     ("Shift+arrows / Shift+PgUp/PgDn", "Select lines (scopes the next edit)"),
-                     ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
-        palette = [("Ctrl+P", "Command palette: every action, and themes")]
-        return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]
+        return help_sections(self.BINDINGS)
 
     async def action_quit(self) -> None:
         session = self.session
