@@ -28,7 +28,7 @@ try:
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
-    from app.ui.themes import LoadedTheme, defaults_for, load_themes
+    from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
     from app.ui.widgets.keybar import KeyBar
@@ -80,8 +80,7 @@ class SteerApp(App):
         super().__init__()
         for item in loaded:
             self.register_theme(item.theme)
-        self._unknown_theme: str | None = None
-        self._choose_theme(self.settings.theme or "dark")
+        self._unknown_theme = set_initial_theme(self, self.settings.theme or "dark")
         self._client = client
         self._session_factory = session_factory
         self._watch = watch
@@ -135,11 +134,7 @@ class SteerApp(App):
         return defaults_for(dark)
 
     def pygments_style_for(self, theme_name: str) -> str:
-        item = self._themes.get(theme_name)
-        if item is not None:
-            return item.pygments_style
-        theme = self.get_theme(theme_name)
-        return "monokai" if theme is None or theme.dark else "default"
+        return pygments_style_for(self, self._themes, theme_name)
 
     def compose(self) -> ComposeResult:
         # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
@@ -175,27 +170,6 @@ class SteerApp(App):
     @property
     def answer(self) -> AnswerPanel:
         return self._answer
-
-    def _choose_theme(self, wanted: str) -> None:
-        """Set the theme before the app runs, without the change watcher.
-
-        The first stylesheet parse then uses this theme's variables; setting `theme` in
-        on_mount instead re-parses and re-applies all CSS (~20-40 ms before the first frame).
-        What the watcher would do besides is repeated here (as App.__init__ does for its default).
-        """
-        if wanted not in self.available_themes:
-            self._unknown_theme = wanted
-            wanted = "dark" if "dark" in self.available_themes else "textual-dark"
-        self.set_reactive(App.theme, wanted)
-        dark = self.current_theme.dark
-        self.set_class(dark, "-dark-mode", update=False)
-        self.set_class(not dark, "-light-mode", update=False)
-        self.set_class(True, f"-theme-{wanted}", update=False)
-        refresh_filter = getattr(self, "_refresh_truecolor_filter", None)
-        if refresh_filter is not None:
-            refresh_filter(self.ansi_theme)
-        # App.__init__ took the CSS variables from its default theme; nothing is parsed yet.
-        self.stylesheet.set_variables(self.get_css_variables())
 
     def on_mount(self) -> None:
         if self._unknown_theme is not None:
