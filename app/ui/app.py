@@ -26,6 +26,7 @@ try:
     from app.ui import gc_policy, keys
     from app.ui.file_watcher import FileWatcher
     from app.ui.keys import ACTIONS, help_sections
+    from app.ui.paint import paint_now
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
@@ -344,35 +345,8 @@ class SteerApp(App):
         self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
 
     def paint_now(self) -> None:
-        """Draw what changed now instead of on the screen's next 60 Hz tick.
-
-        Esc must leave the screen still within one frame; waiting for the tick alone can
-        take a whole frame before the paint even starts. Textual has no public call for
-        this, so it is the screen's own timer callback; if Textual's internals move, the
-        regular tick paints instead.
-        """
-        screen = self.screen
-        # The keys follow the state too; the bindings signal would only come a pass later.
-        self.query_one(KeyBar).sync()
-        # Widgets asked to repaint only reach the screen's dirty set through a message per
-        # widget on a later loop pass; hand them over now so this paint draws them and no
-        # second paint follows. A change of layout still goes the usual way.
-        try:
-            dirty = screen._dirty_widgets
-            for widget in screen.walk_children(with_self=False):
-                if widget._repaint_required and not widget._layout_required and widget.display:
-                    widget._repaint_required = False
-                    dirty.add(widget)
-            if dirty or screen._repaint_required or screen._layout_required:
-                code = self.code
-                code.lex_unbounded = True
-                try:
-                    screen._on_timer_update()
-                finally:
-                    code.lex_unbounded = False
-        except AttributeError:
-            # Textual's internals moved: the regular tick still paints, a frame later at most.
-            screen.refresh()
+        """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see app.ui.paint)."""
+        paint_now(self.screen, self.query_one(KeyBar), self.code)
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
