@@ -24,6 +24,7 @@ try:
     from app.config import Settings
     from app.region import region_for_send
     from app.ui import gc_policy, keys
+    from app.ui.answering import AnswerFlow
     from app.ui.file_watcher import FileWatcher
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.paint import paint_now
@@ -35,7 +36,7 @@ try:
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
     from app.ui.widgets.rows import TextRows
-    from app.ui.widgets.status import StatusLine
+    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine
     from app.ui.widgets.test_panel import TestPanel
 finally:
     gc.freeze()
@@ -44,7 +45,7 @@ finally:
 
 _ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
-STATS_S = 0.25  # the status line's numbers change at most this often while streaming
+STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
@@ -107,8 +108,8 @@ class SteerApp(App):
         # TODO(after the typed-events merge): drop it and its append at the end of _apply_events.
         self.update_times: list[float] = []
         self._cleanups: list[Callable] = []  # async callables run when the app closes
-        self.asking = None  # app.ask.Asking: the question being (or last) answered
-        self._answer_shown = 0.0
+        # The answer is drawn with the session's events, once per frame.
+        self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
         # (kind "edit" | "ask", text, region): sent the moment the backend is ready. Nothing typed is lost.
         self.queued: tuple[str, str, tuple[int, int] | None] | None = None
         self._prompt_has_text = False
@@ -625,41 +626,15 @@ class SteerApp(App):
     # ----- questions: a prose answer, the file untouched ----------------------------------------
 
     async def _ask(self, question: str, region: tuple[int, int] | None) -> None:
-        from app.ask import Asking
+        await self._answers.ask(question, region)
 
-        session = self.session
-        if self.asking is not None and self.asking.active:
-            await self.asking.stop()
-        asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
-                        max_output_tokens=self.settings.max_output_tokens, temperature=self.settings.temperature,
-                        on_change=self._on_answer_changed)
-        self.asking = asking
-        about = f"lines {region[0] + 1}-{region[1]}" if region else "the whole file"
-        self.answer.begin(question, about)
-        self.status.state = "answering"
-        self.status.set_numbers(None, None, None)
-        self.refresh_bindings()
-        await asking.start(session.format, session.prompt_path, session.document.text, question, region)
-
-    def _on_answer_changed(self) -> None:
-        self._on_session_event(_ANSWER_CHANGED)  # drawn with the session's events, once per frame
+    @property
+    def asking(self):
+        """The app.ask.Asking being (or last) answered; None before the first question."""
+        return self._answers.asking
 
     def _show_answer(self, now: float) -> bool:
-        """Draw the answer; True when it just ended (the keys change)."""
-        asking = self.asking
-        answer = asking.answer if asking is not None else None
-        if answer is None:
-            return False
-        self.answer.show(status=answer.status, text=answer.text)
-        if answer.done or now - self._answer_shown >= STATS_S:
-            self._answer_shown = now
-            self.status.set_numbers(answer.ttft_s, answer.tokens_per_s, answer.tokens or None)
-        if answer.done and self.status.state == "answering":
-            self.status.state = self._state()
-            if answer.status == "error":
-                self.notify(f"no answer: {answer.reason}", severity="error", timeout=10)
-            return True
-        return False
+        return self._answers.show(now, self._state)
 
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
@@ -667,18 +642,14 @@ class SteerApp(App):
             await self._submit(text, ask=True)
 
     async def action_do_it(self) -> None:
-        from app.ask import do_it_instruction
-
-        answer = self.asking.answer if self.asking is not None else None
-        if answer is None or not answer.answer_text:
+        edit = self._answers.take_as_edit()
+        if edit is None:
             return
-        self.answer.close()
-        instruction = do_it_instruction(answer.question, answer.answer_text)
         self.refresh_bindings()
         if self._waiting_for() is not None:
-            self._queue("edit", instruction, answer.region)
+            self._queue("edit", *edit)
             return
-        await self._dispatch("edit", instruction, answer.region)
+        await self._dispatch("edit", *edit)
 
     def action_close_answer(self) -> None:
         self.answer.close()

@@ -8,6 +8,7 @@ from textual.color import Color
 from textual.reactive import reactive
 from textual.widget import Widget
 
+NUMBERS_EVERY_S = 0.25  # the numbers change at most this often while streaming
 CONNECTION_MARK = {"ready": "●", "connected": "●", "error": "✕", "connecting": "◌", "loading": "◌", "lost": "✕", "none": "✕", "closed": "✕"}
 
 
