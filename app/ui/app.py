@@ -28,6 +28,7 @@ try:
     from app.ui.file_watcher import FileWatcher
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.paint import paint_now
+    from app.ui.send_queue import Queued, SendQueue
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
@@ -110,8 +111,7 @@ class SteerApp(App):
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
         self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
-        # (kind "edit" | "ask", text, region): sent the moment the backend is ready. Nothing typed is lost.
-        self.queued: tuple[str, str, tuple[int, int] | None] | None = None
+        self._sendq = SendQueue(self)
         self._prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -567,14 +567,13 @@ class SteerApp(App):
             return "the model to read the file"  # a turn sent now would only queue behind it
         return None
 
+    @property
+    def queued(self) -> Queued | None:
+        """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
+        return self._sendq.queued
+
     def _queue(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        first = self.queued is None
-        self.queued = (kind, words, region)
-        self.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
-        if first:
-            self.notify(f"queued until {self._waiting_for() or 'ready'}: sent the moment it is ready "
-                        "(Esc takes it back)", timeout=4)
-        self.refresh_bindings()
+        self._sendq.put(kind, words, region, self._waiting_for())
         self._kick_queue()
 
     def _kick_queue(self) -> None:
@@ -589,36 +588,11 @@ class SteerApp(App):
             return  # the next connection change kicks again
         self._send_queued()
 
-    @work(group="queue", exclusive=True, exit_on_error=False)
-    async def _send_queued(self) -> None:
-        session = self.session
-        while session.warming:
-            await session.warmed()
-        queued, self.queued = self.queued, None
-        if queued is None:
-            return  # taken back meanwhile
-        self.status.queued = ""
-        self.refresh_bindings()
-        await self._dispatch(*queued)
+    def _send_queued(self) -> None:
+        self._sendq.send_when_warm()
 
     def _take_back(self, why: str = "") -> None:
-        queued, self.queued = self.queued, None
-        self.status.queued = ""
-        self.refresh_bindings()
-        if queued is None:
-            return
-        kind, words, _region = queued
-        words = f"?{words}" if kind == "ask" else words
-        prompt = self.prompt
-        if not prompt.value.strip():
-            prompt.value = words
-            prompt.cursor_position = len(words)
-            where = "back in the prompt"
-        else:
-            prompt.remember(words)  # the prompt has new words: keep those, ↑ brings this back
-            where = "in the history (↑)"
-        self.notify(f"{why + ': ' if why else ''}taken back, not sent; it is {where}",
-                    severity="warning" if why else "information", timeout=5)
+        self._sendq.take_back(why)
 
     def action_take_back(self) -> None:
         self._take_back()
