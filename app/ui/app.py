@@ -12,7 +12,6 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
-    import os
     import time
     from pathlib import Path
     from typing import Callable, Iterable
@@ -37,7 +36,7 @@ try:
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
     from app.ui.widgets.rows import TextRows
-    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine
+    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine, backend_label
     from app.ui.widgets.test_panel import TestPanel
 finally:
     gc.freeze()
@@ -102,7 +101,6 @@ class SteerApp(App):
         self.current_hunk: int | None = None
         self.view_mode = "file"
         self._watcher = FileWatcher(self)
-        self._ignore_digest: str | None = None
         self._tests_runner = TestRunner(self)
         self.quitting = False
         # Seconds per event flush; nothing reads it (bench/pipeline.py times flushes from outside).
@@ -194,15 +192,8 @@ class SteerApp(App):
             self._watcher.start(self.path)
 
     def _backend_label(self) -> str:
-        backend = self.settings.backend or "local"
-        model = self.settings.model
-        if not model and backend.startswith(("ws://", "wss://")) and self.session is not None:
-            model = self.session.server_model  # what the gateway at that URL says it serves
-        if backend == "local" and not model:
-            model = "qwen2.5-coder-1.5b (embedded)"
-        if model and os.sep in str(model):
-            model = Path(model).name
-        return f"{backend} · {model}" if model else backend
+        server_model = self.session.server_model if self.session is not None else None
+        return backend_label(self.settings.backend, self.settings.model, server_model)
 
     def _open_document(self) -> None:
         from app.files import Document, DocumentError
