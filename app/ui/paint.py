@@ -1,4 +1,4 @@
-"""Painting the screen at once, outside Textual's 60 Hz tick: what Esc needs to leave the screen still within a frame."""
+"""Painting the screen at once, outside Textual's 60 Hz tick: Esc leaves the screen still within a frame."""
 
 from __future__ import annotations
 

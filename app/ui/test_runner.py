@@ -32,7 +32,7 @@ class TestRunner:
         self.running = False
 
     def start(self, command: str, cwd: str) -> None:
-        """Start the command (the caller checks `running` first); `running` stays True until TestsFinished is handled."""
+        """Start the command (the caller checks `running`), which stays True until TestsFinished is handled."""
         self.running = True
         self._host.run_worker(self._run(command, cwd), name="tests", group="tests", exclusive=True,
                               exit_on_error=False)
