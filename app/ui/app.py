@@ -26,9 +26,9 @@ try:
     from app.ui.answering import AnswerFlow
     from app.ui.file_watcher import FileWatcher
     from app.ui.keys import ACTIONS, help_sections
+    from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
     from app.ui.send_queue import Queued, SendQueue
-    from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
@@ -103,8 +103,8 @@ class SteerApp(App):
         self._watcher = FileWatcher(self)
         self._tests_runner = TestRunner(self)
         self.quitting = False
-        # Seconds per event flush; nothing reads it (bench/pipeline.py times flushes from outside).
-        # TODO(after the typed-events merge): drop it and its append at the end of _apply_events.
+        # Seconds per event flush. Nothing reads it (bench/pipeline.py times flushes from outside);
+        # it can go together with its append at the end of _apply_events.
         self.update_times: list[float] = []
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
