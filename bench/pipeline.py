@@ -66,11 +66,15 @@ class Probe:
         # (start, drew the file view, its scrollbars, the status line or the keys) per paint
         self.paint_log: list[tuple[float, bool]] = []
         self._touched = False
+        self.stop_pressed_at: float | None = None  # Esc's action started (the session was generating)
+        self.stop_done_at: float | None = None  # Esc's events applied, its paint about to start
 
     def install(self) -> None:
         app = self.app
         screen = app.screen
         original_flush = app._apply_events
+        original_stop = app.action_stop
+        original_paint_now = app.paint_now
         original_paint = screen._on_timer_update
         original_display = app._display
         console = app.console
@@ -100,7 +104,21 @@ class Probe:
                 self.paints += 1
             original_display(scr, renderable)
 
+        async def stop() -> None:
+            if app.session is not None and app.session.state == "generating":
+                self.stop_pressed_at = time.perf_counter()
+            await original_stop()
+
+        def paint_now() -> None:
+            # action_stop's only synchronous paint: the interrupted picture is final once it starts.
+            if self.stop_pressed_at is not None and self.stop_done_at is None:
+                self.stop_done_at = time.perf_counter()
+            original_paint_now()
+
         app._apply_events = flush
+        # Textual looks actions up on the instance at each key: these wrap the app's own.
+        app.action_stop = stop
+        app.paint_now = paint_now
         # The screen's update timer holds the bound method it was created with: swap its callback.
         timer = screen._update_timer
         timer._callback = paint
@@ -195,11 +213,11 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
                 await pilot.pause(0.5)  # anything still changing after Esc would show up here
                 result["esc_to_still_s"] = probe.view_change - t_esc
                 result["esc_to_any_s"] = probe.last_change - t_esc
-                result["esc_key_s"] = (app.stop_pressed_at or t_esc) - t_esc
-                result["esc_final_s"] = (app.stop_done_at or t_esc) - (app.stop_pressed_at or t_esc)
+                result["esc_key_s"] = (probe.stop_pressed_at or t_esc) - t_esc
+                result["esc_final_s"] = (probe.stop_done_at or t_esc) - (probe.stop_pressed_at or t_esc)
                 result["paints_after_esc"] = probe.paints - mark
                 # Paints that start after the Esc action ran (one may start between the key and the action).
-                after = [(t, drew) for t, drew in probe.paint_log if t > (app.stop_pressed_at or t_esc)]
+                after = [(t, drew) for t, drew in probe.paint_log if t > (probe.stop_pressed_at or t_esc)]
                 result["view_paints_after_esc"] = sum(drew for _t, drew in after)
                 result["esc_to_paint_s"] = (after[0][0] if after else t_esc) - t_esc
             result.update(

@@ -12,27 +12,32 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
-    import os
     import time
     from pathlib import Path
     from typing import Callable, Iterable
 
-    from textual import work
+    from textual import on, work
     from textual.app import App, ComposeResult, SystemCommand
-    from textual.binding import Binding
     from textual.screen import Screen
 
     from app.config import Settings
+    from app.region import region_for_send
     from app.state import State
-    from app.ui import gc_policy
-    from app.ui.messages import FileChangedOnDisk, TestOutput
-    from app.ui.themes import LoadedTheme, defaults_for, load_themes
+    from app.ui import gc_policy, keys
+    from app.ui.answering import AnswerFlow
+    from app.ui.file_watcher import FileWatcher
+    from app.ui.keys import ACTIONS, help_sections
+    from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
+    from app.ui.paint import paint_now
+    from app.ui.send_queue import Queued, SendQueue
+    from app.ui.test_runner import TestRunner
+    from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
     from app.ui.widgets.rows import TextRows
-    from app.ui.widgets.status import StatusLine
+    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine, backend_label
     from app.ui.widgets.test_panel import TestPanel
 finally:
     gc.freeze()
@@ -41,40 +46,9 @@ finally:
 
 _ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
 FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
-STATS_S = 0.25  # the status line's numbers change at most this often while streaming
+STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
-SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the region
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
-
-# (action, palette title, help text). Every action is in the palette and on the help screen.
-ACTIONS: list[tuple[str, str, str]] = [
-    ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
-    ("take_back", "Take back the queued instruction",
-     "An instruction waiting for the backend goes back into the prompt, unsent"),
-    ("ask", "Ask about the code", "Ask the prompt's words as a question (or start them with ?): a prose answer "
-     "in a panel about the selection or the block at the cursor; the file does not change"),
-    ("do_it", "Do it", "Turn the answer into an edit, with the answer as its plan"),
-    ("close_answer", "Close the answer", "Hide the answer panel"),
-    ("accept_all", "Accept all", "Write every pending hunk to the file"),
-    ("reject_all", "Reject all", "Drop the pending proposal"),
-    ("next_hunk", "Next hunk", "Move to the next hunk of the proposal"),
-    ("prev_hunk", "Previous hunk", "Move to the previous hunk of the proposal"),
-    ("accept_hunk", "Accept hunk", "Write the current hunk only"),
-    ("reject_hunk", "Reject hunk", "Drop the current hunk only"),
-    ("undo", "Undo", "Undo the last accepted edit"),
-    ("redo", "Redo", "Redo the last undone edit"),
-    ("toggle_view", "Toggle view", "Live diff / unified diff / raw model text"),
-    ("run_tests", "Run tests", "Run the configured test command (only now, only when asked)"),
-    ("fix_tests", "Send test failure", "Send the failed test output to the model"),
-    ("toggle_tests", "Show/hide test panel", "Show or hide the test output panel"),
-    ("focus_code", "Focus file view", "Move the keyboard focus between the prompt and the file"),
-    ("follow", "Follow the edit", "Scroll back to the line being written and keep following it"),
-    ("clear_selection", "Clear selection", "Forget the selection (the next edit uses the cursor's surroundings)"),
-    ("reload", "Reload the file", "Read the file from disk again"),
-    ("help", "Help", "Show every key"),
-    ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
-]
-
 
 class SteerApp(App):
     """One file, one session. Session events are buffered and applied once per frame."""
@@ -87,29 +61,7 @@ class SteerApp(App):
     Prompt { dock: none; height: 3; border: tall $primary 40%; background: $surface; }
     Prompt:focus { border: tall $primary; }
     """
-    BINDINGS = [
-        Binding("escape", "take_back", "Take back", priority=True),
-        Binding("escape", "stop", "Stop", priority=True),
-        Binding("ctrl+k", "ask", "Ask", priority=True),
-        Binding("ctrl+d", "do_it", "Do it", priority=True),
-        Binding("ctrl+y", "accept_all", "Accept all", priority=True),
-        Binding("ctrl+n", "reject_all", "Reject all", priority=True),
-        Binding("alt+down", "next_hunk", "Next hunk", priority=True),
-        Binding("alt+up", "prev_hunk", "Prev hunk", priority=True),
-        Binding("alt+y", "accept_hunk", "Accept hunk", priority=True),
-        Binding("alt+n", "reject_hunk", "Reject hunk", priority=True),
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+r", "redo", "Redo", priority=True),
-        Binding("ctrl+o", "toggle_view", "View", priority=True),
-        Binding("ctrl+t", "run_tests", "Tests", priority=True),
-        Binding("ctrl+f", "fix_tests", "Send failure", priority=True),
-        Binding("ctrl+g", "toggle_tests", "Test panel", show=False, priority=True),
-        Binding("ctrl+l", "follow", "Follow", show=False, priority=True),
-        Binding("escape", "clear_selection", "Clear selection", show=False),
-        Binding("f1", "help", "Help", priority=True),
-        Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    BINDINGS = keys.BINDINGS
 
     def __init__(
         self,
@@ -131,8 +83,7 @@ class SteerApp(App):
         super().__init__()
         for item in loaded:
             self.register_theme(item.theme)
-        self._unknown_theme: str | None = None
-        self._choose_theme(self.settings.theme or "dark")
+        self._unknown_theme = set_initial_theme(self, self.settings.theme or "dark")
         self._client = client
         self._session_factory = session_factory
         self._watch = watch
@@ -150,20 +101,16 @@ class SteerApp(App):
         self._lines_id = None
         self.current_hunk: int | None = None
         self.view_mode = "file"
-        self._stop_watching = asyncio.Event()
-        self._ignore_digest: str | None = None
-        self._test_running = False
+        self._watcher = FileWatcher(self)
+        self._tests_runner = TestRunner(self)
         self.quitting = False
-        # Timings the benchmark reads: (flush start, flush end) per screen update.
+        # Seconds per event flush. Nothing reads it (bench/pipeline.py times flushes from outside);
+        # it can go together with its append at the end of _apply_events.
         self.update_times: list[float] = []
-        self.first_frame_at: float | None = None
-        self.stop_pressed_at: float | None = None
-        self.stop_done_at: float | None = None
         self._cleanups: list[Callable] = []  # async callables run when the app closes
-        self.asking = None  # app.ask.Asking: the question being (or last) answered
-        self._answer_shown = 0.0
-        # (kind "edit" | "ask", text, region): sent the moment the backend is ready. Nothing typed is lost.
-        self.queued: tuple[str, str, tuple[int, int] | None] | None = None
+        # The answer is drawn with the session's events, once per frame.
+        self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
+        self._sendq = SendQueue(self)
         self._prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -188,11 +135,7 @@ class SteerApp(App):
         return defaults_for(dark)
 
     def pygments_style_for(self, theme_name: str) -> str:
-        item = self._themes.get(theme_name)
-        if item is not None:
-            return item.pygments_style
-        theme = self.get_theme(theme_name)
-        return "monokai" if theme is None or theme.dark else "default"
+        return pygments_style_for(self, self._themes, theme_name)
 
     def compose(self) -> ComposeResult:
         # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
@@ -229,27 +172,6 @@ class SteerApp(App):
     def answer(self) -> AnswerPanel:
         return self._answer
 
-    def _choose_theme(self, wanted: str) -> None:
-        """Set the theme before the app runs, without the change watcher.
-
-        The first stylesheet parse then uses this theme's variables; setting `theme` in
-        on_mount instead re-parses and re-applies all CSS (~20-40 ms before the first frame).
-        What the watcher would do besides is repeated here (as App.__init__ does for its default).
-        """
-        if wanted not in self.available_themes:
-            self._unknown_theme = wanted
-            wanted = "dark" if "dark" in self.available_themes else "textual-dark"
-        self.set_reactive(App.theme, wanted)
-        dark = self.current_theme.dark
-        self.set_class(dark, "-dark-mode", update=False)
-        self.set_class(not dark, "-light-mode", update=False)
-        self.set_class(True, f"-theme-{wanted}", update=False)
-        refresh_filter = getattr(self, "_refresh_truecolor_filter", None)
-        if refresh_filter is not None:
-            refresh_filter(self.ansi_theme)
-        # App.__init__ took the CSS variables from its default theme; nothing is parsed yet.
-        self.stylesheet.set_variables(self.get_css_variables())
-
     def on_mount(self) -> None:
         if self._unknown_theme is not None:
             self.notify(f"unknown theme {self._unknown_theme!r}; using {self.theme}", severity="warning")
@@ -264,23 +186,15 @@ class SteerApp(App):
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
-        self.first_frame_at = time.perf_counter()
         self.watch(self.code, "cursor_line", lambda _line: self._region_prewarm_later(), init=False)
         if self.document is not None and self._connect:
             self._start_session()
         if self.document is not None and self._watch:
-            self._watch_file()
+            self._watcher.start(self.path)
 
     def _backend_label(self) -> str:
-        backend = self.settings.backend or "local"
-        model = self.settings.model
-        if not model and backend.startswith(("ws://", "wss://")) and self.session is not None:
-            model = self.session.server_model  # what the gateway at that URL says it serves
-        if backend == "local" and not model:
-            model = "qwen2.5-coder-1.5b (embedded)"
-        if model and os.sep in str(model):
-            model = Path(model).name
-        return f"{backend} · {model}" if model else backend
+        server_model = self.session.server_model if self.session is not None else None
+        return backend_label(self.settings.backend, self.settings.model, server_model)
 
     def _open_document(self) -> None:
         from app.files import Document, DocumentError
@@ -426,35 +340,8 @@ class SteerApp(App):
         self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
 
     def paint_now(self) -> None:
-        """Draw what changed now instead of on the screen's next 60 Hz tick.
-
-        Esc must leave the screen still within one frame; waiting for the tick alone can
-        take a whole frame before the paint even starts. Textual has no public call for
-        this, so it is the screen's own timer callback; if Textual's internals move, the
-        regular tick paints instead.
-        """
-        screen = self.screen
-        # The keys follow the state too; the bindings signal would only come a pass later.
-        self.query_one(KeyBar).sync()
-        # Widgets asked to repaint only reach the screen's dirty set through a message per
-        # widget on a later loop pass; hand them over now so this paint draws them and no
-        # second paint follows. A change of layout still goes the usual way.
-        try:
-            dirty = screen._dirty_widgets
-            for widget in screen.walk_children(with_self=False):
-                if widget._repaint_required and not widget._layout_required and widget.display:
-                    widget._repaint_required = False
-                    dirty.add(widget)
-            if dirty or screen._repaint_required or screen._layout_required:
-                code = self.code
-                code.lex_unbounded = True
-                try:
-                    screen._on_timer_update()
-                finally:
-                    code.lex_unbounded = False
-        except AttributeError:
-            # Textual's internals moved: the regular tick still paints, a frame later at most.
-            screen.refresh()
+        """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see app.ui.paint)."""
+        paint_now(self.screen, self.query_one(KeyBar), self.code)
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
@@ -674,14 +561,13 @@ class SteerApp(App):
             return "the model to read the file"  # a turn sent now would only queue behind it
         return None
 
+    @property
+    def queued(self) -> Queued | None:
+        """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
+        return self._sendq.queued
+
     def _queue(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        first = self.queued is None
-        self.queued = (kind, words, region)
-        self.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
-        if first:
-            self.notify(f"queued until {self._waiting_for() or 'ready'}: sent the moment it is ready "
-                        "(Esc takes it back)", timeout=4)
-        self.refresh_bindings()
+        self._sendq.put(kind, words, region, self._waiting_for())
         self._kick_queue()
 
     def _kick_queue(self) -> None:
@@ -696,36 +582,11 @@ class SteerApp(App):
             return  # the next connection change kicks again
         self._send_queued()
 
-    @work(group="queue", exclusive=True, exit_on_error=False)
-    async def _send_queued(self) -> None:
-        session = self.session
-        while session.warming:
-            await session.warmed()
-        queued, self.queued = self.queued, None
-        if queued is None:
-            return  # taken back meanwhile
-        self.status.queued = ""
-        self.refresh_bindings()
-        await self._dispatch(*queued)
+    def _send_queued(self) -> None:
+        self._sendq.send_when_warm()
 
     def _take_back(self, why: str = "") -> None:
-        queued, self.queued = self.queued, None
-        self.status.queued = ""
-        self.refresh_bindings()
-        if queued is None:
-            return
-        kind, words, _region = queued
-        words = f"?{words}" if kind == "ask" else words
-        prompt = self.prompt
-        if not prompt.value.strip():
-            prompt.value = words
-            prompt.cursor_position = len(words)
-            where = "back in the prompt"
-        else:
-            prompt.remember(words)  # the prompt has new words: keep those, ↑ brings this back
-            where = "in the history (↑)"
-        self.notify(f"{why + ': ' if why else ''}taken back, not sent; it is {where}",
-                    severity="warning" if why else "information", timeout=5)
+        self._sendq.take_back(why)
 
     def action_take_back(self) -> None:
         self._take_back()
@@ -733,41 +594,15 @@ class SteerApp(App):
     # ----- questions: a prose answer, the file untouched ----------------------------------------
 
     async def _ask(self, question: str, region: tuple[int, int] | None) -> None:
-        from app.ask import Asking
+        await self._answers.ask(question, region)
 
-        session = self.session
-        if self.asking is not None and self.asking.active:
-            await self.asking.stop()
-        asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
-                        max_output_tokens=self.settings.max_output_tokens, temperature=self.settings.temperature,
-                        on_change=self._on_answer_changed)
-        self.asking = asking
-        about = f"lines {region[0] + 1}-{region[1]}" if region else "the whole file"
-        self.answer.begin(question, about)
-        self.status.state = "answering"
-        self.status.set_numbers(None, None, None)
-        self.refresh_bindings()
-        await asking.start(session.format, session.prompt_path, session.document.text, question, region)
-
-    def _on_answer_changed(self) -> None:
-        self._on_session_event(_ANSWER_CHANGED)  # drawn with the session's events, once per frame
+    @property
+    def asking(self):
+        """The app.ask.Asking being (or last) answered; None before the first question."""
+        return self._answers.asking
 
     def _show_answer(self, now: float) -> bool:
-        """Draw the answer; True when it just ended (the keys change)."""
-        asking = self.asking
-        answer = asking.answer if asking is not None else None
-        if answer is None:
-            return False
-        self.answer.show(status=answer.status, text=answer.text)
-        if answer.done or now - self._answer_shown >= STATS_S:
-            self._answer_shown = now
-            self.status.set_numbers(answer.ttft_s, answer.tokens_per_s, answer.tokens or None)
-        if answer.done and self.status.state == "answering":
-            self.status.state = self._state()
-            if answer.status == "error":
-                self.notify(f"no answer: {answer.reason}", severity="error", timeout=10)
-            return True
-        return False
+        return self._answers.show(now, self._state)
 
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
@@ -775,56 +610,23 @@ class SteerApp(App):
             await self._submit(text, ask=True)
 
     async def action_do_it(self) -> None:
-        from app.ask import do_it_instruction
-
-        answer = self.asking.answer if self.asking is not None else None
-        if answer is None or not answer.answer_text:
+        edit = self._answers.take_as_edit()
+        if edit is None:
             return
-        self.answer.close()
-        instruction = do_it_instruction(answer.question, answer.answer_text)
         self.refresh_bindings()
         if self._waiting_for() is not None:
-            self._queue("edit", instruction, answer.region)
+            self._queue("edit", *edit)
             return
-        await self._dispatch("edit", instruction, answer.region)
+        await self._dispatch("edit", *edit)
 
     def action_close_answer(self) -> None:
         self.answer.close()
         self.refresh_bindings()
 
     def region_for_send(self) -> tuple[int, int] | None:
-        """The selection, else the block around the cursor the user placed; else None (the whole file).
-
-        A cursor the user never moved says nothing about where the edit belongs: scoping the
-        edit to the first lines of the file would make a region-rewrite model rewrite them.
-        """
+        """The lines the next instruction is about (see app.region.region_for_send); None: the whole file."""
         code = self.code
-        if code.selection is not None:
-            return code.selection
-        lines = code.lines
-        if not lines or not code.cursor_placed:
-            return None
-        cur = min(code.cursor_line, len(lines) - 1)
-
-        def top_level(i: int) -> bool:
-            line = lines[i]
-            return bool(line.strip()) and not line[0].isspace() and not line.startswith((")", "]", "}"))
-
-        start = cur
-        while start > 0 and not top_level(start):
-            start -= 1
-        # Decorators and comments directly above belong to the block.
-        while start > 0 and lines[start - 1].startswith(("@", "#")):
-            start -= 1
-        end = cur + 1
-        while end < len(lines) and not top_level(end):
-            end += 1
-        while end > cur + 1 and not lines[end - 1].strip():
-            end -= 1
-        if end - start > SURROUNDINGS_MAX:
-            start = max(0, cur - SURROUNDINGS_MAX // 2)
-            end = min(len(lines), start + SURROUNDINGS_MAX)
-        return start, end
+        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed)
 
     def _region_prewarm_later(self) -> None:
         # Debounced: moving through the file must not start a prewarm per line passed.
@@ -859,12 +661,10 @@ class SteerApp(App):
         session = self.session
         if session is None or session.state != State.GENERATING:
             return
-        self.stop_pressed_at = time.perf_counter()
         # No await before the paint: a yield here would let a regular paint of the
         # pre-Esc picture slip in first. The server-side cancel is awaited after.
         rest = session.stop_now()
         self.flush_now()
-        self.stop_done_at = time.perf_counter()
         self.paint_now()
         if rest is not None:
             await rest
@@ -990,29 +790,7 @@ class SteerApp(App):
         self.push_screen(HelpScreen(self.help_sections()))
 
     def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
-        helps = {a: h for a, _, h in ACTIONS}
-        app_keys = []
-        seen = set()
-        for b in self.BINDINGS:
-            key = b.key.replace("ctrl+", "Ctrl+").replace("alt+", "Alt+")
-            if (b.key, b.action) in seen:
-                continue
-            seen.add((b.key, b.action))
-            app_keys.append((key, helps.get(b.action, b.description)))
-        prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
-                                 "while generating or answering: redirect with these words; before the backend "
-                                 "is ready: queued, sent the moment it is (Esc takes it back)"),
-                       ("?question", "Ask instead of edit: a prose answer in a panel below the code, about the "
-                                     "selection or the block at the cursor; the file does not change (Ctrl+K: the "
-                                     "same without the ?); Ctrl+D then turns the answer into an edit"),
-                       ("Up / Down", "Instruction history"),
-                       ("/test", "Run the test command")]
-        view_keys = [("Up / Down / PgUp / PgDn", "Move the cursor line"),
-                     ("Ctrl+Home / Ctrl+End", "Top / bottom of the file"),
-                     ("Shift+arrows / Shift+PgUp/PgDn", "Select lines (scopes the next edit)"),
-                     ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
-        palette = [("Ctrl+P", "Command palette: every action, and themes")]
-        return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]
+        return help_sections(self.BINDINGS)
 
     async def action_quit(self) -> None:
         session = self.session
@@ -1040,35 +818,24 @@ class SteerApp(App):
             self.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
                         severity="warning", timeout=6)
             return
-        if self._test_running:
+        if self._tests_runner.running:
             return
-        self._test_running = True
         self.tests.begin(command)
+        self._tests_runner.start(command, str(self.path.resolve().parent))
         self.refresh_bindings()
-        self._run_tests(command)
 
-    @work(group="tests", exclusive=True, exit_on_error=False)
-    async def _run_tests(self, command: str) -> None:
-        code = -1
-        try:
-            proc = await asyncio.create_subprocess_shell(
-                command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                cwd=str(self.path.resolve().parent), stdin=asyncio.subprocess.DEVNULL,
-            )
-            assert proc.stdout is not None
-            async for raw in proc.stdout:
-                self.post_message(TestOutput(raw.decode("utf-8", "replace").rstrip("\n")))
-            code = await proc.wait()
-        except Exception as exc:
-            self.post_message(TestOutput(f"cannot run {command!r}: {exc}"))
-        self.post_message(TestOutput(None, code))
+    @property
+    def _test_running(self) -> bool:
+        return self._tests_runner.running
 
-    def on_test_output(self, message: TestOutput) -> None:
-        if message.line is not None:
-            self.tests.add(message.line)
-            return
-        self._test_running = False
-        self.tests.finish(message.returncode if message.returncode is not None else -1)
+    @on(TestOutput)
+    def _test_line(self, message: TestOutput) -> None:
+        self.tests.add(message.line)
+
+    @on(TestsFinished)
+    def _tests_finished(self, message: TestsFinished) -> None:
+        self._tests_runner.finished()
+        self.tests.finish(message.returncode)
         self.refresh_bindings()
 
     async def action_fix_tests(self) -> None:
@@ -1082,25 +849,8 @@ class SteerApp(App):
 
     # ----- the file on disk ----------------------------------------------------------------------
 
-    @work(group="watch", exclusive=True, exit_on_error=False)
-    async def _watch_file(self) -> None:
-        from watchfiles import awatch
-
-        target = self.path.resolve()
-        directory = target.parent
-
-        def only_ours(change, path: str) -> bool:
-            return Path(path) == target
-
-        try:
-            # Watch the directory: atomic writes replace the file, which would end a watch on it.
-            async for _changes in awatch(directory, watch_filter=only_ours, stop_event=self._stop_watching,
-                                         debounce=300, step=50, recursive=False):
-                self.post_message(FileChangedOnDisk(str(target)))
-        except Exception as exc:
-            self.notify(f"not watching the file for changes: {exc}", severity="warning")
-
-    def on_file_changed_on_disk(self, message: FileChangedOnDisk) -> None:
+    @on(FileChangedOnDisk)
+    def _file_changed(self, message: FileChangedOnDisk) -> None:
         session = self.session
         if session is None:
             self._open_document()
@@ -1111,7 +861,7 @@ class SteerApp(App):
         self._after_state_change()
 
     async def on_unmount(self) -> None:
-        self._stop_watching.set()
+        self._watcher.stop()
         gc_policy.restore()  # a process-wide setting: never leave it changed
         if self.session is not None:
             try:

@@ -14,9 +14,20 @@ class FileChangedOnDisk(Message):
 
 
 class TestOutput(Message):
-    """A line of output from the test command (None with the exit code at the end)."""
+    """A line of output from the test command."""
 
-    def __init__(self, line: str | None, returncode: int | None = None) -> None:
+    __test__ = False  # not a pytest class, whatever its name
+
+    def __init__(self, line: str) -> None:
         super().__init__()
         self.line = line
+
+
+class TestsFinished(Message):
+    """The test command ended with this exit code (-1: it could not be run)."""
+
+    __test__ = False
+
+    def __init__(self, returncode: int) -> None:
+        super().__init__()
         self.returncode = returncode

@@ -6,6 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from textual.app import App
 from textual.theme import Theme
 
 from app.config import config_dir
@@ -117,3 +118,36 @@ def load_themes(extra_dirs: list[Path] | None = None) -> tuple[list[LoadedTheme]
                 continue
             found[loaded.theme.name] = loaded
     return list(found.values()), problems
+
+
+def set_initial_theme(app: App, wanted: str) -> str | None:
+    """Set `app`'s theme before it runs, without the change watcher; the name when unknown (a fallback is used).
+
+    The first stylesheet parse then uses this theme's variables; setting `theme` in
+    on_mount instead re-parses and re-applies all CSS (~20-40 ms before the first frame).
+    What the watcher would do besides is repeated here (as App.__init__ does for its default).
+    """
+    unknown = None
+    if wanted not in app.available_themes:
+        unknown = wanted
+        wanted = "dark" if "dark" in app.available_themes else "textual-dark"
+    app.set_reactive(App.theme, wanted)
+    dark = app.current_theme.dark
+    app.set_class(dark, "-dark-mode", update=False)
+    app.set_class(not dark, "-light-mode", update=False)
+    app.set_class(True, f"-theme-{wanted}", update=False)
+    refresh_filter = getattr(app, "_refresh_truecolor_filter", None)
+    if refresh_filter is not None:
+        refresh_filter(app.ansi_theme)
+    # App.__init__ took the CSS variables from its default theme; nothing is parsed yet.
+    app.stylesheet.set_variables(app.get_css_variables())
+    return unknown
+
+
+def pygments_style_for(app: App, loaded: dict[str, LoadedTheme], theme_name: str) -> str:
+    """The Pygments style for a theme: its file's choice, else by the theme's brightness."""
+    item = loaded.get(theme_name)
+    if item is not None:
+        return item.pygments_style
+    theme = app.get_theme(theme_name)
+    return "monokai" if theme is None or theme.dark else "default"

@@ -609,9 +609,6 @@ class CodeView(ScrollView, can_focus=True):
         self._cache.clear()
         self.invalidate()
 
-    def region_for_row(self, row: int) -> Region:
-        return Region(0, row, self.size.width, 1)
-
 
 _STYLE_MEMO: dict = {}  # (row style, token type) -> combined style; styles differ per theme, keys too
 

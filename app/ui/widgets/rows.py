@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,13 +15,6 @@ class Row:
     new_no: int | None = None
     hunk: int | None = None
     spans: tuple = field(default=())  # (start, end) character ranges changed inside the line
-
-
-class RowSource(Protocol):
-    @property
-    def row_count(self) -> int: ...
-
-    def row(self, i: int): ...
 
 
 class PlainRows:

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.reactive import reactive
 from textual.widget import Widget
 
+NUMBERS_EVERY_S = 0.25  # the numbers change at most this often while streaming
 CONNECTION_MARK = {"ready": "●", "connected": "●", "error": "✕", "connecting": "◌", "loading": "◌", "lost": "✕", "none": "✕", "closed": "✕"}
+
+
+def backend_label(backend: str | None, model: str | None, server_model: str | None = None) -> str:
+    """"backend · model" as the status line shows it; a ws:// gateway names its model once connected."""
+    backend = backend or "local"
+    if not model and backend.startswith(("ws://", "wss://")):
+        model = server_model  # what the gateway at that URL says it serves
+    if backend == "local" and not model:
+        model = "qwen2.5-coder-1.5b (embedded)"
+    if model and os.sep in str(model):
+        model = Path(model).name
+    return f"{backend} · {model}" if model else backend
 
 
 class StatusLine(Widget):

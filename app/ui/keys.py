@@ -1,0 +1,85 @@
+"""The app's keys: the bindings, every action's palette title and help text, and the help screen's sections."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+# (action, palette title, help text). Every action is in the palette and on the help screen.
+ACTIONS: list[tuple[str, str, str]] = [
+    ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
+    ("take_back", "Take back the queued instruction",
+     "An instruction waiting for the backend goes back into the prompt, unsent"),
+    ("ask", "Ask about the code", "Ask the prompt's words as a question (or start them with ?): a prose answer "
+     "in a panel about the selection or the block at the cursor; the file does not change"),
+    ("do_it", "Do it", "Turn the answer into an edit, with the answer as its plan"),
+    ("close_answer", "Close the answer", "Hide the answer panel"),
+    ("accept_all", "Accept all", "Write every pending hunk to the file"),
+    ("reject_all", "Reject all", "Drop the pending proposal"),
+    ("next_hunk", "Next hunk", "Move to the next hunk of the proposal"),
+    ("prev_hunk", "Previous hunk", "Move to the previous hunk of the proposal"),
+    ("accept_hunk", "Accept hunk", "Write the current hunk only"),
+    ("reject_hunk", "Reject hunk", "Drop the current hunk only"),
+    ("undo", "Undo", "Undo the last accepted edit"),
+    ("redo", "Redo", "Redo the last undone edit"),
+    ("toggle_view", "Toggle view", "Live diff / unified diff / raw model text"),
+    ("run_tests", "Run tests", "Run the configured test command (only now, only when asked)"),
+    ("fix_tests", "Send test failure", "Send the failed test output to the model"),
+    ("toggle_tests", "Show/hide test panel", "Show or hide the test output panel"),
+    ("focus_code", "Focus file view", "Move the keyboard focus between the prompt and the file"),
+    ("follow", "Follow the edit", "Scroll back to the line being written and keep following it"),
+    ("clear_selection", "Clear selection", "Forget the selection (the next edit uses the cursor's surroundings)"),
+    ("reload", "Reload the file", "Read the file from disk again"),
+    ("help", "Help", "Show every key"),
+    ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
+]
+
+BINDINGS: list[Binding] = [
+    Binding("escape", "take_back", "Take back", priority=True),
+    Binding("escape", "stop", "Stop", priority=True),
+    Binding("ctrl+k", "ask", "Ask", priority=True),
+    Binding("ctrl+d", "do_it", "Do it", priority=True),
+    Binding("ctrl+y", "accept_all", "Accept all", priority=True),
+    Binding("ctrl+n", "reject_all", "Reject all", priority=True),
+    Binding("alt+down", "next_hunk", "Next hunk", priority=True),
+    Binding("alt+up", "prev_hunk", "Prev hunk", priority=True),
+    Binding("alt+y", "accept_hunk", "Accept hunk", priority=True),
+    Binding("alt+n", "reject_hunk", "Reject hunk", priority=True),
+    Binding("ctrl+z", "undo", "Undo", priority=True),
+    Binding("ctrl+r", "redo", "Redo", priority=True),
+    Binding("ctrl+o", "toggle_view", "View", priority=True),
+    Binding("ctrl+t", "run_tests", "Tests", priority=True),
+    Binding("ctrl+f", "fix_tests", "Send failure", priority=True),
+    Binding("ctrl+g", "toggle_tests", "Test panel", show=False, priority=True),
+    Binding("ctrl+l", "follow", "Follow", show=False, priority=True),
+    Binding("escape", "clear_selection", "Clear selection", show=False),
+    Binding("f1", "help", "Help", priority=True),
+    Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
+    Binding("ctrl+q", "quit", "Quit", priority=True),
+]
+
+
+def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The help screen: (section title, [(key, what it does)]), every binding once."""
+    helps = {a: h for a, _, h in ACTIONS}
+    app_keys = []
+    seen = set()
+    for b in bindings:
+        key = b.key.replace("ctrl+", "Ctrl+").replace("alt+", "Alt+")
+        if (b.key, b.action) in seen:
+            continue
+        seen.add((b.key, b.action))
+        app_keys.append((key, helps.get(b.action, b.description)))
+    prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
+                             "while generating or answering: redirect with these words; before the backend "
+                             "is ready: queued, sent the moment it is (Esc takes it back)"),
+                   ("?question", "Ask instead of edit: a prose answer in a panel below the code, about the "
+                                 "selection or the block at the cursor; the file does not change (Ctrl+K: the "
+                                 "same without the ?); Ctrl+D then turns the answer into an edit"),
+                   ("Up / Down", "Instruction history"),
+                   ("/test", "Run the test command")]
+    view_keys = [("Up / Down / PgUp / PgDn", "Move the cursor line"),
+                 ("Ctrl+Home / Ctrl+End", "Top / bottom of the file"),
+                 ("Shift+arrows / Shift+PgUp/PgDn", "Select lines (scopes the next edit)"),
+                 ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
+    palette = [("Ctrl+P", "Command palette: every action, and themes")]
+    return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]

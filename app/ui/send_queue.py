@@ -1,0 +1,66 @@
+"""The instruction typed before the backend is ready: held, shown on the status line, sent or taken back; never lost."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.ui.app import SteerApp
+
+Queued = tuple[str, str, tuple[int, int] | None]  # (kind "edit" | "ask", words, region)
+
+
+class SendQueue:
+    """At most one waiting instruction (more Enters join it); sent by a worker in the app's "queue" group."""
+
+    def __init__(self, app: SteerApp) -> None:
+        self._app = app
+        self.queued: Queued | None = None
+
+    def put(self, kind: str, words: str, region: tuple[int, int] | None, waiting_for: str | None) -> None:
+        """Hold (or replace) the instruction; the first one tells the user what it waits for."""
+        app = self._app
+        first = self.queued is None
+        self.queued = (kind, words, region)
+        app.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
+        if first:
+            app.notify(f"queued until {waiting_for or 'ready'}: sent the moment it is ready "
+                       "(Esc takes it back)", timeout=4)
+        app.refresh_bindings()
+
+    def send_when_warm(self) -> None:
+        """Send it once the session's prewarm in flight ends (the caller knows the backend is up)."""
+        self._app.run_worker(self._send(), name="send-queued", group="queue", exclusive=True, exit_on_error=False)
+
+    async def _send(self) -> None:
+        app = self._app
+        session = app.session
+        while session.warming:
+            await session.warmed()
+        queued, self.queued = self.queued, None
+        if queued is None:
+            return  # taken back meanwhile
+        app.status.queued = ""
+        app.refresh_bindings()
+        await app._dispatch(*queued)
+
+    def take_back(self, why: str = "") -> None:
+        """Unsend it: back into the prompt, or into its history when the prompt has new words."""
+        app = self._app
+        queued, self.queued = self.queued, None
+        app.status.queued = ""
+        app.refresh_bindings()
+        if queued is None:
+            return
+        kind, words, _region = queued
+        words = f"?{words}" if kind == "ask" else words
+        prompt = app.prompt
+        if not prompt.value.strip():
+            prompt.value = words
+            prompt.cursor_position = len(words)
+            where = "back in the prompt"
+        else:
+            prompt.remember(words)  # the prompt has new words: keep those, ↑ brings this back
+            where = "in the history (↑)"
+        app.notify(f"{why + ': ' if why else ''}taken back, not sent; it is {where}",
+                   severity="warning" if why else "information", timeout=5)
