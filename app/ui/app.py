@@ -106,7 +106,6 @@ class SteerApp(App):
         self.quitting = False
         # Seconds per event flush. Nothing reads it (bench/pipeline.py times flushes from outside);
         # it can go together with its append at the end of _apply_events.
-        self.update_times: list[float] = []
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
         self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
@@ -325,7 +324,6 @@ class SteerApp(App):
             self._after_state_change()
         elif rows_changed:
             self.status.extra = self._extra_status()
-        self.update_times.append(time.perf_counter() - started)
 
     def _collect_later(self) -> None:
         # The full collection postponed while streaming, once the screen has been still a while.
