@@ -392,6 +392,8 @@ class TurnProtocol:
     def receive(self, obj: dict) -> tuple | list:
         """One JSON object from the server."""
         event = parse_event(obj)
+        if type(event) is TextDelta:
+            return self._on_delta(event, obj)
         if isinstance(event, Created):
             return self._on_created(event)
         turn = self._route(event, obj)
@@ -401,24 +403,6 @@ class TurnProtocol:
             if isinstance(event, Error):
                 log.warning("server error not tied to a request: %s", event.code)
             return ()
-        if isinstance(event, TextDelta):
-            if turn.interrupted or turn.ended:
-                return ()
-            now = self.clock()
-            st = turn.stats
-            if st.first_delta_at is None:
-                st.first_delta_at = now
-                st.ttft_s = now - st.sent_at
-            st.last_delta_at = now
-            st.deltas += 1
-            st.chars += len(event.delta)
-            turn.parts.append(event.delta)
-            if event.stream_id is None:
-                event.stream_id = turn.stream_id
-            if event.response_id is None:
-                event.response_id = turn.response_id
-            turn.events.append(event)
-            return turn.wake
         if isinstance(event, Error) and turn.status is Status.PENDING:
             return self._on_create_error(turn, event)
         if isinstance(event, SteerFailed):
@@ -428,6 +412,32 @@ class TurnProtocol:
         if isinstance(event, TextDone) and turn.interrupted:
             return ()
         turn.push(event)
+        return turn.wake
+
+    def _on_delta(self, event: TextDelta, obj: dict) -> tuple:
+        """The per-delta path: a response under way is found by its id at once."""
+        rid = event.response_id
+        turn = self._by_id.get(rid) if rid is not None and rid not in self._abandoned else None
+        if turn is None:
+            turn = self._route(event, obj)
+            if turn is None:
+                return ()
+        if turn.interrupted or turn.ended:
+            return ()
+        now = self.clock()
+        st = turn.stats
+        if st.first_delta_at is None:
+            st.first_delta_at = now
+            st.ttft_s = now - st.sent_at
+        st.last_delta_at = now
+        st.deltas += 1
+        st.chars += len(event.delta)
+        turn.parts.append(event.delta)
+        if event.stream_id is None:
+            event.stream_id = turn.stream_id
+        if event.response_id is None:
+            event.response_id = turn.response_id
+        turn.events.append(event)
         return turn.wake
 
     def _route(self, event: Event, obj: dict) -> Turn | None:
