@@ -15,6 +15,7 @@ import itertools
 import logging
 import time
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
@@ -47,19 +48,19 @@ PROVIDERS = {
 # -- actions: what the shell is asked to do ------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Wake:
     """`turn` has new events (or ended): wake whoever reads it."""
     turn: Turn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Send:
     """Send this JSON object on the current connection; none, or a closed one, drops it."""
     payload: dict
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SendCreate:
     """(Re)send `turn`'s request: connect if need be, then send `TurnProtocol.request(...)`;
     first push `notice` (code, message); a failed connect ends the turn (`connect_failed`)."""
@@ -68,26 +69,27 @@ class SendCreate:
     notice: tuple[str, str] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartSuccessor:
     """Start `turn`'s successor (`TurnProtocol.successor`) carrying its partial answer and `items`."""
     turn: Turn
     items: list
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Retire:
     """Send no more requests on `connection` (None: the current one) and close it."""
     connection: object = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reconnect:
     """Close the current connection and open a new one; `background`: the caller does not wait."""
     background: bool = False
 
 
 Action = Wake | Send | SendCreate | StartSuccessor | Retire | Reconnect
+Actions = Sequence[Action]  # a list, or a turn's prebuilt (Wake(turn),)
 
 
 # -- transcripts -----------------------------------------------------------------------------
@@ -238,21 +240,21 @@ class TurnProtocol:
         turn.stats.sent_at = self.clock()
         return payload
 
-    def request_lost(self, turn: Turn) -> list[Action]:
+    def request_lost(self, turn: Turn) -> Actions:
         """The connection closed under `turn`'s request and nobody else will resend it."""
         if turn.status is not Status.PENDING:
             return []
         self._forget_routes(turn)
         return [SendCreate(turn, notice=("reconnecting", "connection lost; sending again"))]
 
-    def notice(self, turn: Turn, code: str, message: str) -> list[Action]:
+    def notice(self, turn: Turn, code: str, message: str) -> Actions:
         turn.push(Notice(turn.response_id, turn.stream_id, code, message))
         return [turn.wake[0]]
 
-    def connect_failed(self, turn: Turn, message: str) -> list[Action]:
+    def connect_failed(self, turn: Turn, message: str) -> Actions:
         return self._end(turn, Disconnected(None, turn.stream_id, message, turn.text), Status.DISCONNECTED)
 
-    def cancel(self, turn: Turn) -> list[Action]:
+    def cancel(self, turn: Turn) -> Actions:
         """The caller's cancel(): once its actions are carried out, no delta of `turn` is read."""
         if turn.ended and not turn.successor_pending:
             return []
@@ -267,7 +269,7 @@ class TurnProtocol:
             return self._end(turn, turn.final, turn.status)
         return self._interrupt(turn, reason="cancelled")
 
-    def steer(self, turn: Turn, words) -> list[Action]:
+    def steer(self, turn: Turn, words) -> Actions:
         """The caller's steer(words): response.steer where the server has it and the response
         runs; otherwise interrupt it and start a successor carrying the partial answer."""
         items = _normalize(words)
@@ -301,7 +303,7 @@ class TurnProtocol:
         actions.append(StartSuccessor(turn, items))
         return actions
 
-    def successor(self, turn: Turn, items: list[dict]) -> list[Action]:
+    def successor(self, turn: Turn, items: list[dict]) -> Actions:
         """A new request after `turn`'s response: chained on it, with its partial answer and `items`."""
         old_id, old_text = turn.response_id, turn.text
         old_prompt = turn.prompt
@@ -330,7 +332,7 @@ class TurnProtocol:
         self.open.add(turn)
         return [turn.wake[0], SendCreate(turn)]
 
-    def connection_lost(self, connection, reason: str, *, resend: bool = True) -> list[Action]:
+    def connection_lost(self, connection, reason: str, *, resend: bool = True) -> Actions:
         """Turns on `connection`: a response under way keeps what arrived and ends as
         Disconnected; a request not yet answered is sent again (unless `resend` is False)."""
         actions: list[Action] = []
@@ -349,7 +351,7 @@ class TurnProtocol:
                                  Status.DISCONNECTED)
         return actions
 
-    def close(self, message: str) -> list[Action]:
+    def close(self, message: str) -> Actions:
         """The client closes: every open turn ends as Disconnected."""
         actions: list[Action] = []
         for turn in list(self.open):
@@ -357,7 +359,7 @@ class TurnProtocol:
                                  Status.DISCONNECTED)
         return actions
 
-    def _interrupt(self, turn: Turn, *, reason: str) -> list[Action]:
+    def _interrupt(self, turn: Turn, *, reason: str) -> Actions:
         rid = turn.response_id
         if self.provider.cancel:
             turn.cancel_requested = True
@@ -367,7 +369,7 @@ class TurnProtocol:
         self._abandon(turn)
         if turn.prompt is not None and rid is not None:
             self._remember(rid, turn.prompt, turn.text, turn.previous_response_id, server_ok=False)
-        actions = self._end(turn, Incomplete(rid, turn.stream_id, reason, turn.text, {}), Status.INCOMPLETE)
+        actions = [*self._end(turn, Incomplete(rid, turn.stream_id, reason, turn.text, {}), Status.INCOMPLETE)]
         if self.provider.interrupt == "reconnect":
             actions.append(Reconnect(background=True))
         return actions
@@ -389,7 +391,7 @@ class TurnProtocol:
 
     # -- server events -------------------------------------------------------------------------
 
-    def receive(self, obj: dict) -> tuple | list:
+    def receive(self, obj: dict) -> Actions:
         """One JSON object from the server."""
         event = parse_event(obj)
         if type(event) is TextDelta:
@@ -414,7 +416,7 @@ class TurnProtocol:
         turn.push(event)
         return turn.wake
 
-    def _on_delta(self, event: TextDelta, obj: dict) -> tuple:
+    def _on_delta(self, event: TextDelta, obj: dict) -> Actions:
         """The per-delta path: a response under way is found by its id at once."""
         rid = event.response_id
         turn = self._by_id.get(rid) if rid is not None and rid not in self._abandoned else None
@@ -475,7 +477,7 @@ class TurnProtocol:
         if turn.event_id:
             self._by_event.pop(turn.event_id, None)
 
-    def _on_created(self, event: Created) -> list[Action]:
+    def _on_created(self, event: Created) -> Actions:
         turn = None
         prev, rid = event.previous_response_id, event.response_id
         if prev in self._kill_successor_of and rid:
@@ -522,7 +524,7 @@ class TurnProtocol:
             return [turn.wake[0], _cancel(rid)]
         return turn.wake
 
-    def _on_create_error(self, turn: Turn, event: Error) -> list[Action]:
+    def _on_create_error(self, turn: Turn, event: Error) -> Actions:
         self._forget_routes(turn)
         if event.code in REPLAY_CODES and not turn.replayed and turn.prompt is not None:
             return [SendCreate(turn, replay=True, notice=(
@@ -532,7 +534,7 @@ class TurnProtocol:
                     SendCreate(turn, replay=True, notice=("reconnected", event.message or event.code))]
         return self._end(turn, event, Status.ERROR)
 
-    def _on_steer_failed(self, turn: Turn, event: SteerFailed) -> list[Action]:
+    def _on_steer_failed(self, turn: Turn, event: SteerFailed) -> Actions:
         words = turn.steer_words
         turn.steer_words = None
         if event.response_id:
@@ -546,7 +548,7 @@ class TurnProtocol:
         turn.fallback_words = words
         return [turn.wake[0], *self._interrupt(turn, reason="steered")]
 
-    def _on_terminal(self, turn: Turn, event: Event) -> list[Action]:
+    def _on_terminal(self, turn: Turn, event: Event) -> Actions:
         rid = turn.response_id
         st = turn.stats
         st.total_s = self.clock() - st.sent_at
@@ -594,9 +596,9 @@ class TurnProtocol:
             return turn.wake
         return self._end(turn, event, status)
 
-    def _end(self, turn: Turn, final: Event, status: Status) -> list[Action]:
+    def _end(self, turn: Turn, final: Event, status: Status) -> Actions:
         if turn.ended:
-            return []
+            return ()
         turn.set_status(status)
         turn.successor_pending = False
         if turn.response_id:
@@ -608,7 +610,7 @@ class TurnProtocol:
             turn.stats.total_s = self.clock() - turn.stats.sent_at
         turn.end(final)
         self.open.discard(turn)
-        return [turn.wake[0]]
+        return turn.wake
 
     def _remember(self, rid: str, prompt: list[dict], text: str, parent: str | None, *, server_ok: bool) -> None:
         messages = _with_answer(prompt, text)
