@@ -19,6 +19,8 @@ class ResponseStream:
     this object reads it and waits, with one future per wait (none per event), until the
     client wakes it."""
 
+    __slots__ = ("_client", "_turn", "_events", "_waiters")
+
     def __init__(self, client: "ResponsesClient", turn: Turn):
         self._client = client
         self._turn = turn

@@ -55,6 +55,11 @@ class Turn:
     Plain data, changed only by the TurnProtocol (app/transport/protocol.py); `owner` is the
     asyncio side's handle (its ResponseStream), which the protocol never touches."""
 
+    __slots__ = ("stream_id", "wire_stream_id", "response_id", "previous_response_id", "params", "prompt", "parts",
+                 "status", "stats", "final", "history", "event_id", "events", "ended", "interrupted",
+                 "cancel_requested", "steer_words", "fallback_words", "successor_pending", "replayed", "server_text",
+                 "connection", "owner", "wake")
+
     def __init__(self, stream_id: str | None, params: dict, prompt: list[dict] | None):
         self.stream_id = stream_id  # the caller's lane
         self.wire_stream_id: str | None = None  # the lane on the wire (differs after an abandon)
