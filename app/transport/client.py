@@ -129,11 +129,11 @@ class ResponsesClient:
 
     @property
     def history_size(self) -> int:
-        return self._protocol.history_size
+        return self._protocol.transcripts.size
 
     @history_size.setter
     def history_size(self, value: int) -> None:
-        self._protocol.history_size = value
+        self._protocol.transcripts.size = value
 
     # -- connection ------------------------------------------------------------------
 
@@ -383,4 +383,4 @@ class ResponsesClient:
 
     def transcript(self, response_id: str) -> list[dict] | None:
         """The full chat transcript up to and including `response_id`'s output, as the client kept it."""
-        return self._protocol.transcript(response_id)
+        return self._protocol.transcripts.messages(response_id)

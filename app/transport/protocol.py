@@ -14,12 +14,13 @@ from __future__ import annotations
 import itertools
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.transport.events import (TERMINAL, Completed, Created, Disconnected, Error, Event, Failed, Incomplete,
                                   Notice, SteerAccepted, SteerFailed, TextDelta, TextDone, parse_event)
+from app.transport.transcripts import Transcripts, messages_to_input, normalize, with_answer
 from app.transport.turn import Status, Turn
 
 log = logging.getLogger("steer.transport")
@@ -92,51 +93,6 @@ Action = Wake | Send | SendCreate | StartSuccessor | Retire | Reconnect
 Actions = Sequence[Action]  # a list, or a turn's prebuilt (Wake(turn),)
 
 
-# -- transcripts -----------------------------------------------------------------------------
-
-
-@dataclass
-class Record:
-    """What the client knows about one finished response, enough to replay it."""
-
-    messages: list[dict]  # full transcript: prompt + this response's output (assistant)
-    prompt: list[dict]  # full transcript before the output
-    parent: str | None
-    server_ok: bool  # the server's stored state matches `messages` (False after an abandon/drop)
-
-
-def _messages_to_input(messages: list[dict]) -> list[dict]:
-    return [{"type": "message", "role": m["role"], "content": m["content"]} for m in messages]
-
-
-def _normalize(input_) -> list[dict]:
-    if isinstance(input_, str):
-        return [{"role": "user", "content": input_}]
-    out = []
-    for item in input_ or []:
-        content = item.get("content")
-        if isinstance(content, list):
-            content = "".join(str(p.get("text") or "") for p in content if isinstance(p, dict))
-        out.append({"role": item.get("role", "user"), "content": content or ""})
-    return out
-
-
-def _with_answer(messages: list[dict], text: str) -> list[dict]:
-    """A new list: `messages` followed by the assistant's answer `text` (none for an empty answer)."""
-    return [*messages, {"role": "assistant", "content": text}] if text else list(messages)
-
-
-def _with_instructions(messages: list[dict], instructions: str | None) -> list[dict]:
-    messages = [dict(m) for m in messages]
-    if instructions is None:
-        return messages
-    if messages and messages[0]["role"] == "system":
-        messages[0] = {"role": "system", "content": instructions}
-    else:
-        messages.insert(0, {"role": "system", "content": instructions})
-    return messages
-
-
 def _cancel(response_id: str) -> Send:
     return Send({"type": "response.cancel", "response_id": response_id})
 
@@ -146,10 +102,9 @@ class TurnProtocol:
 
     def __init__(self, provider: Provider, *, history_size: int = 512, clock=time.perf_counter):
         self.provider = provider
-        self.history_size = history_size
+        self.transcripts = Transcripts(history_size)
         self.clock = clock
         self.open: set[Turn] = set()  # not ended
-        self._history: OrderedDict[str, Record] = OrderedDict()
         self._event_ids = itertools.count(1)
         self._lane_alias: dict[str | None, str | None] = {}
         self._alias_n = itertools.count(1)
@@ -170,13 +125,7 @@ class TurnProtocol:
         params = {"model": model, "instructions": instructions, "input": input,
                   "previous_response_id": previous_response_id, "max_output_tokens": max_output_tokens,
                   "temperature": temperature, "generate": generate, "extra": extra or {}}
-        items = _normalize(input)
-        prompt = None
-        if previous_response_id is None:
-            prompt = _with_instructions([], instructions) + items
-        elif previous_response_id in self._history:
-            prompt = _with_instructions(self._history[previous_response_id].messages, instructions) + items
-        turn = Turn(stream_id, params, prompt)
+        turn = Turn(stream_id, params, self.transcripts.prompt(previous_response_id, instructions, normalize(input)))
         turn.wake = (Wake(turn),)
         self.open.add(turn)
         return turn
@@ -190,10 +139,6 @@ class TurnProtocol:
         self._abandoned.clear()
         self._abandoned_lanes.clear()
 
-    def transcript(self, response_id: str) -> list[dict] | None:
-        turn = self._history.get(response_id)
-        return [dict(m) for m in turn.messages] if turn else None
-
     def request(self, turn: Turn, connection, *, replay: bool = False) -> dict:
         """The response.create object for `turn`, about to go out on `connection`; routes it."""
         p = turn.params
@@ -201,8 +146,8 @@ class TurnProtocol:
         if p["model"]:
             payload["model"] = p["model"]
         prev = p["previous_response_id"]
-        record = self._history.get(prev) if prev else None
-        if prev and record is not None and not replay and not record.server_ok:
+        record = self.transcripts.get(prev)
+        if record is not None and not replay and not record.server_ok:
             # The server never had this chain as we know it (a drop or an abandon cut the
             # answer short): send the whole transcript rather than a wrong chain.
             replay = True
@@ -210,7 +155,7 @@ class TurnProtocol:
                              "sent the whole transcript: the server does not hold the previous response "
                              "as this client knows it"))
         if replay and turn.prompt is not None:
-            payload["input"] = _messages_to_input(turn.prompt)
+            payload["input"] = messages_to_input(turn.prompt)
             turn.replayed = True
         else:
             if prev:
@@ -272,7 +217,7 @@ class TurnProtocol:
     def steer(self, turn: Turn, words) -> Actions:
         """The caller's steer(words): response.steer where the server has it and the response
         runs; otherwise interrupt it and start a successor carrying the partial answer."""
-        items = _normalize(words)
+        items = normalize(words)
         if not items:
             raise ValueError("steer() needs some words")
         in_progress = not turn.ended and turn.response_id is not None and turn.status is Status.IN_PROGRESS
@@ -282,7 +227,7 @@ class TurnProtocol:
             turn.successor_pending = True
             self._successor_of[turn.response_id] = turn
             return [Send({"type": "response.steer", "response_id": turn.response_id,
-                          "input": _messages_to_input(items)})]
+                          "input": messages_to_input(items)})]
         actions: list[Action] = []
         rid, text = turn.response_id, turn.text
         if not turn.ended or turn.successor_pending:
@@ -294,7 +239,7 @@ class TurnProtocol:
                 return self._interrupt(turn, reason="steered")
             self._abandon(turn)
             if turn.prompt is not None and rid is not None:
-                self._remember(rid, turn.prompt, text, turn.previous_response_id, server_ok=False)
+                self.transcripts.remember(rid, turn.prompt, text, turn.previous_response_id, server_ok=False)
             turn.push(Incomplete(rid, turn.stream_id, "steered", text, {}))
             turn.set_status(Status.INCOMPLETE)
             actions.append(turn.wake[0])
@@ -312,22 +257,11 @@ class TurnProtocol:
         turn.successor_pending = False
         turn.push(Notice(old_id, turn.stream_id, "steer_fallback",
                          "continuing in a new turn that carries the partial answer and the new words"))
-        prompt = None
-        if old_prompt is not None:
-            prompt = _with_answer(old_prompt, old_text) + items
-        record = self._history.get(old_id) if old_id else None
-        parent = self._history.get(record.parent) if record is not None and record.parent else None
-        if record is not None and record.server_ok:
-            prev, input_ = old_id, items  # the server has the partial answer already
-        elif record is not None and parent is not None and parent.server_ok:
-            # Chain on the parent, resending the abandoned turn's input and partial answer.
-            prev = record.parent
-            input_ = _with_answer(record.prompt[len(parent.messages):], old_text) + items
-        else:
-            prev, input_ = None, prompt or items
+        prompt = with_answer(old_prompt, old_text) + items if old_prompt is not None else None
+        prev, input_ = self.transcripts.continuation(old_id, old_text, items, prompt)
         turn.previous_response_id = prev
         turn.prompt = prompt
-        turn.params = dict(turn.params, input=_messages_to_input(input_), previous_response_id=prev,
+        turn.params = dict(turn.params, input=messages_to_input(input_), previous_response_id=prev,
                            instructions=None, generate=True)
         self.open.add(turn)
         return [turn.wake[0], SendCreate(turn)]
@@ -344,7 +278,7 @@ class TurnProtocol:
                 actions.append(SendCreate(turn, notice=("reconnecting", f"{reason}; sending the request again")))
                 continue
             if turn.response_id is not None and turn.prompt is not None:
-                self._remember(turn.response_id, turn.prompt, turn.text, turn.previous_response_id, server_ok=False)
+                self.transcripts.remember(turn.response_id, turn.prompt, turn.text, turn.previous_response_id, server_ok=False)
             msg = (f"{reason} after {turn.stats.deltas} deltas of response {turn.response_id}; "
                    "the partial text is kept" if turn.response_id else reason)
             actions += self._end(turn, Disconnected(turn.response_id, turn.stream_id, msg, turn.text),
@@ -368,7 +302,7 @@ class TurnProtocol:
         # No cancel on the server: stop listening to this response and answer for it.
         self._abandon(turn)
         if turn.prompt is not None and rid is not None:
-            self._remember(rid, turn.prompt, turn.text, turn.previous_response_id, server_ok=False)
+            self.transcripts.remember(rid, turn.prompt, turn.text, turn.previous_response_id, server_ok=False)
         actions = [*self._end(turn, Incomplete(rid, turn.stream_id, reason, turn.text, {}), Status.INCOMPLETE)]
         if self.provider.interrupt == "reconnect":
             actions.append(Reconnect(background=True))
@@ -497,7 +431,7 @@ class TurnProtocol:
                 # The server continued from what it had generated (it may have run a little past
                 # the point where we stopped showing deltas).
                 old_text = turn.server_text if turn.server_text is not None else turn.history[-1][2]
-                turn.prompt = _with_answer(turn.prompt, old_text) + words
+                turn.prompt = with_answer(turn.prompt, old_text) + words
             turn.server_text = None
         else:
             lane = self._waiting.get(event.stream_id)
@@ -568,7 +502,7 @@ class TurnProtocol:
             # unless we interrupted; then the chain continues from the server's.
             server_text = event.text if isinstance(event, Incomplete) and event.text else turn.text
             turn.server_text = server_text
-            self._remember(rid, turn.prompt, server_text, turn.previous_response_id, server_ok=True)
+            self.transcripts.remember(rid, turn.prompt, server_text, turn.previous_response_id, server_ok=True)
         if isinstance(event, Incomplete) and turn.interrupted:
             # The caller gets the text it was shown; deltas in flight at the interrupt were dropped.
             event.text = turn.text
@@ -611,10 +545,3 @@ class TurnProtocol:
         turn.end(final)
         self.open.discard(turn)
         return turn.wake
-
-    def _remember(self, rid: str, prompt: list[dict], text: str, parent: str | None, *, server_ok: bool) -> None:
-        messages = _with_answer(prompt, text)
-        self._history[rid] = Record(messages, prompt, parent, server_ok)
-        self._history.move_to_end(rid)
-        while len(self._history) > self.history_size:
-            self._history.popitem(last=False)

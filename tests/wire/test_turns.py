@@ -300,7 +300,7 @@ def test_steered_successor_chains_on_what_the_server_generated():
     # The caller was shown "ab", the server had generated "abcd" and continued from it.
     assert wire.turn.history == [("r1", "incomplete", "ab")]
     assert [m["content"] for m in wire.turn.prompt] == ["q1", "abcd", "more"]
-    assert wire.protocol.transcript("r1")[-1] == {"role": "assistant", "content": "abcd"}
+    assert wire.protocol.transcripts.messages("r1")[-1] == {"role": "assistant", "content": "abcd"}
 
 
 def test_abandoned_lane_moves_the_next_request():
