@@ -98,7 +98,8 @@ def _cancel(response_id: str) -> Send:
 
 
 class TurnProtocol:
-    """Routing, transcripts and turn state for one client; every method answers with actions."""
+    """Routing and turn state for one client (its transcripts in `transcripts`); every method
+    answers with actions."""
 
     def __init__(self, provider: Provider, *, history_size: int = 512, clock=time.perf_counter):
         self.provider = provider
