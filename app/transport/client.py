@@ -31,7 +31,7 @@ from app.netutil import is_loopback_url, set_nodelay
 from app.transport.events import Completed
 from app.transport.protocol import (PROVIDERS, RECONNECT_CODES, REPLAY_CODES, Provider, Reconnect, Retire, Send,
                                     SendCreate, StartSuccessor, TurnProtocol, Wake)
-from app.transport.stream import ResponseStream
+from app.transport.stream import ResponseStream, wake_readers
 from app.transport.turn import Turn
 from app.transport.wsconn import Connection
 
@@ -242,7 +242,8 @@ class ResponsesClient:
                 return
             for action in actions:
                 if type(action) is Wake:
-                    action.turn.owner.wake()
+                    if action.readers:
+                        wake_readers(action.readers)
                 else:
                     self._carry_out_now((action,))
 
@@ -273,7 +274,7 @@ class ResponsesClient:
         for action in actions:
             kind = type(action)
             if kind is Wake:
-                action.turn.owner.wake()
+                wake_readers(action.readers)
             elif kind is Retire:
                 self._retire(action.connection)
             else:
@@ -284,7 +285,7 @@ class ResponsesClient:
         for action in actions:
             kind = type(action)
             if kind is Wake:
-                action.turn.owner.wake()
+                wake_readers(action.readers)
             elif kind is Send:
                 await self._send_quietly(action.payload)
             elif kind is SendCreate:
@@ -319,7 +320,7 @@ class ResponsesClient:
     async def _send_create(self, turn: Turn, *, replay: bool = False) -> None:
         ws = await self._ensure_connected()
         payload = self._protocol.request(turn, ws, replay=replay)
-        turn.owner.wake()  # the request may have noted a replay
+        wake_readers(turn.readers)  # the request may have noted a replay
         try:
             await ws.send(json.dumps(payload))
         except ConnectionClosed:

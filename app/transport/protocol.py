@@ -51,8 +51,8 @@ PROVIDERS = {
 
 @dataclass(slots=True)
 class Wake:
-    """`turn` has new events (or ended): wake whoever reads it."""
-    turn: Turn
+    """A turn has new events (or ended): wake whoever waits to read it (its `readers`)."""
+    readers: list
 
 
 @dataclass(slots=True)
@@ -90,7 +90,7 @@ class Reconnect:
 
 
 Action = Wake | Send | SendCreate | StartSuccessor | Retire | Reconnect
-Actions = Sequence[Action]  # a list, or a turn's prebuilt (Wake(turn),)
+Actions = Sequence[Action]  # a list, or a turn's prebuilt (Wake(turn.readers),)
 
 
 def _cancel(response_id: str) -> Send:
@@ -127,7 +127,7 @@ class TurnProtocol:
                   "previous_response_id": previous_response_id, "max_output_tokens": max_output_tokens,
                   "temperature": temperature, "generate": generate, "extra": extra or {}}
         turn = Turn(stream_id, params, self.transcripts.prompt(previous_response_id, instructions, normalize(input)))
-        turn.wake = (Wake(turn),)
+        turn.wake = (Wake(turn.readers),)
         self.open.add(turn)
         return turn
 

@@ -12,21 +12,29 @@ if TYPE_CHECKING:
     from app.transport.client import ResponsesClient
 
 
+def wake_readers(readers: list) -> None:
+    """A turn has new events or ended: resolve its readers' futures (the list is emptied)."""
+    waiters = readers[:]
+    readers.clear()
+    for waiter in waiters:
+        if not waiter.done():
+            waiter.set_result(None)
+
+
 class ResponseStream:
     """One turn (and, after a steer, its successors). Iterate it for typed events.
 
     The turn's state is a Turn (app/transport/turn.py) that the client's TurnProtocol keeps;
-    this object reads it and waits, with one future per wait (none per event), until the
-    client wakes it."""
+    this object reads it and waits, with one future per wait (none per event) in the turn's
+    `readers`, until the client wakes them (`wake_readers`)."""
 
-    __slots__ = ("_client", "_turn", "_events", "_waiters")
+    __slots__ = ("_client", "_turn", "_events", "_readers")
 
     def __init__(self, client: "ResponsesClient", turn: Turn):
         self._client = client
         self._turn = turn
         self._events = turn.events  # the same deque for the turn's whole life
-        self._waiters: list[asyncio.Future] = []
-        turn.owner = self
+        self._readers: list[asyncio.Future] = turn.readers  # the same list for the turn's whole life
 
     # -- the turn, read-only for the caller --------------------------------------------
 
@@ -96,22 +104,15 @@ class ResponseStream:
 
     # -- iteration -------------------------------------------------------------------
 
-    def wake(self) -> None:
-        """The turn has new events or ended (called by the client)."""
-        if self._waiters:
-            waiters, self._waiters = self._waiters, []
-            for waiter in waiters:
-                if not waiter.done():
-                    waiter.set_result(None)
-
     async def _changed(self) -> None:
         waiter = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        readers = self._readers
+        readers.append(waiter)
         try:
             await waiter
         finally:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
+            if waiter in readers:
+                readers.remove(waiter)
 
     def __aiter__(self):
         return self

@@ -52,13 +52,16 @@ class Turn:
     """One caller's turn: the current response, the steered ones before it (`history`) and what
     the caller has not read yet (`events`, ending with END once the turn is over).
 
-    Plain data, changed only by the TurnProtocol (app/transport/protocol.py); `owner` is the
-    asyncio side's handle (its ResponseStream), which the protocol never touches."""
+    Plain data, changed only by the TurnProtocol (app/transport/protocol.py). `readers` is the
+    asyncio side's (the futures of whoever waits to read the turn); the protocol only hands
+    the list out in a Wake action. Nothing here points back at the ResponseStream, so a turn
+    and its stream are freed as soon as the caller drops the stream, without a cycle for the
+    garbage collector to find."""
 
     __slots__ = ("stream_id", "wire_stream_id", "response_id", "previous_response_id", "params", "prompt", "parts",
                  "status", "stats", "final", "history", "event_id", "events", "ended", "interrupted",
                  "cancel_requested", "steer_words", "fallback_words", "successor_pending", "replayed", "server_text",
-                 "connection", "owner", "wake")
+                 "connection", "readers", "wake")
 
     def __init__(self, stream_id: str | None, params: dict, prompt: list[dict] | None):
         self.stream_id = stream_id  # the caller's lane
@@ -83,8 +86,8 @@ class Turn:
         self.replayed = False  # the whole transcript was sent once (a lost server cache)
         self.server_text: str | None = None  # what the server generated for the interrupted response
         self.connection = None  # the connection the current request went out on (opaque here)
-        self.owner = None  # the asyncio side's handle for this turn
-        self.wake: tuple = ()  # the protocol's (Wake(self),), made once: a delta's actions allocate nothing
+        self.readers: list = []  # the asyncio side's waiters; see the class docstring
+        self.wake: tuple = ()  # the protocol's (Wake(self.readers),), made once: a delta's actions allocate nothing
 
     @property
     def text(self) -> str:
