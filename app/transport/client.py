@@ -240,7 +240,7 @@ class ResponsesClient:
             except Exception:  # a client bug must not silently stall every stream
                 log.exception("dispatching %s failed", obj.get("type"))
                 return
-            for action in actions:
+            for action in actions:  # _carry_out_now, inlined for a delta's lone Wake
                 if type(action) is Wake:
                     if action.readers:
                         wake_readers(action.readers)
