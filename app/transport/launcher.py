@@ -126,10 +126,6 @@ class GatewayProcess:
         shown = errors[-3:] or lines[-5:]
         return (": " + " | ".join(shown)) if shown else ""
 
-    @property
-    def stderr_tail(self) -> str:
-        return "\n".join(self._stderr_tail)
-
     async def stop(self, timeout: float = 5.0) -> None:
         """SIGTERM, then SIGKILL after `timeout`."""
         if self.proc is None:

@@ -14,7 +14,7 @@ import pytest
 from websockets.frames import Close, Opcode
 from websockets.protocol import State
 
-from app.transport.client import _client_text_frame, _MaskKeys
+from app.transport.wsconn import _client_text_frame, _MaskKeys
 from app.transport.events import Disconnected
 from tests.wire.conftest import events_of
 from tests.wire.test_framing import (  # noqa: F401 (raw_server is a fixture)
