@@ -25,6 +25,7 @@ try:
     from app.state import State
     from app.ui import gc_policy, keys
     from app.ui.answering import AnswerFlow
+    from app.ui.conditions import applies
     from app.ui.file_watcher import FileWatcher
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
@@ -413,50 +414,7 @@ class SteerApp(App):
         return self.session.state if self.session is not None else State.IDLE
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("quit", "help", "command_palette"):
-            return True
-        if len(self.screen_stack) > 1 and action in {a for a, _, _ in ACTIONS} | {"clear_selection"}:
-            return False  # a modal screen has the keys
-        s = self.session
-        state = self._state()
-        has = s is not None and s.has_proposal
-        answering = self.asking is not None and self.asking.active
-        if action == "take_back":
-            return self.queued is not None
-        if action == "stop":
-            return state == State.GENERATING or answering
-        if action == "ask":
-            return self._prompt_has_text and state != State.GENERATING and not answering and self.document is not None
-        if action == "do_it":
-            answer = self.asking.answer if self.asking is not None else None
-            return (self.answer.visible and answer is not None and answer.done and bool(answer.answer_text)
-                    and s is not None and state != State.GENERATING and self.queued is None)
-        if action == "close_answer":
-            return self.answer.visible and not answering
-        if action in ("accept_all", "accept_hunk"):
-            return has and state in (State.REVIEW, State.INTERRUPTED) and not s.conflict
-        if action in ("reject_all",):
-            return has and state != State.GENERATING
-        if action in ("reject_hunk", "next_hunk", "prev_hunk"):
-            return has and state != State.GENERATING
-        if action == "undo":
-            return s is not None and s.can_undo and state != State.GENERATING
-        if action == "redo":
-            return s is not None and s.can_redo and state != State.GENERATING
-        if action == "toggle_view":
-            return s is not None
-        if action == "run_tests":
-            return not self._test_running
-        if action == "fix_tests":
-            return (self.tests.failed and not self._test_running and s is not None and state != State.GENERATING
-                    and not answering)
-        if action == "toggle_tests":
-            return self.tests.command is not None
-        if action == "follow":
-            return state == State.GENERATING
-        if action == "clear_selection":
-            return self.code.selection is not None or self.tests.has_class("-visible") or self.answer.visible
-        return True
+        return applies(self, action)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
