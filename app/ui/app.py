@@ -30,7 +30,8 @@ try:
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
-    from app.ui.send_queue import Queued, SendQueue
+    from app.ui.send_queue import Queued
+    from app.ui.sender import Sender
     from app.ui.test_runner import TestRunner
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
@@ -110,7 +111,7 @@ class SteerApp(App):
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
         self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
-        self._sendq = SendQueue(self)
+        self._sender = Sender(self)
         self._prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -320,7 +321,7 @@ class SteerApp(App):
         if rows_changed:
             self._sync_code()
         if kick:
-            self._kick_queue()
+            self._sender.kick()
         if bindings:
             self._after_state_change()
         elif rows_changed:
@@ -440,7 +441,7 @@ class SteerApp(App):
             prompt.value = ""
             self.action_help()
             return
-        await self._submit(text)
+        await self._sender.submit(text)
 
     def on_input_changed(self, event: Prompt.Changed) -> None:
         # Ask (Ctrl+K) applies to words in the prompt: the key bar shows it once there are some.
@@ -451,106 +452,15 @@ class SteerApp(App):
             self._prompt_has_text = has
             self.refresh_bindings()
 
-    async def _submit(self, text: str, *, ask: bool = False) -> None:
-        """Enter (or Ctrl+K with ask): redirect what is streaming, else send, else queue. Never lose it."""
-        prompt = self.prompt
-        asking = self.asking
-        if asking is not None and asking.active:
-            prompt.remember(text)
-            prompt.value = ""
-            await asking.redirect(text.lstrip("?").strip() or text)  # typing while it answers redirects it
-            return
-        question = text[1:].strip() if text.startswith("?") else (text if ask else None)
-        if question == "":
-            self.notify("type the question after the ?", severity="warning")
-            return
-        if self.document is None:
-            self.notify("no file is open; your words stay in the prompt", severity="warning")
-            return
-        session = self.session
-        if question is not None and session is not None and session.state == State.GENERATING:
-            self.notify("an edit is being written: Esc stops it, then ask", severity="warning")
-            return
-        if self._backend_failed():
-            self.notify("no backend: your words stay in the prompt", severity="warning")
-            return
-        prompt.remember(text)
-        prompt.value = ""
-        kind, words = ("ask", question) if question is not None else ("edit", text)
-        if self.queued is not None:
-            # Another Enter while one waits: they go together, as one instruction.
-            qkind, qwords, region = self.queued
-            self._queue(qkind, f"{qwords}\n{words}", region)
-            return
-        if session is not None and session.client is not None and session.state == State.GENERATING:
-            await session.redirect(words)  # the stream is there: redirect now, nothing to wait for
-            return
-        region = self.region_for_send()
-        if self._waiting_for() is not None:
-            self._queue(kind, words, region)
-            return
-        await self._dispatch(kind, words, region)
-
-    async def _dispatch(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        session = self.session
-        if kind == "ask":
-            await self._ask(words, region)
-            return
-        if session.state == State.GENERATING:
-            await session.redirect(words)
-            return
-        self.code.follow = True
-        await session.send(words, region)
-
-    # ----- the queue: what is typed before the backend is ready --------------------------------
-
-    def _backend_failed(self) -> bool:
-        session = self.session
-        return self.status.connection == "error" and (session is None or session.client is None)
-
-    def _waiting_for(self) -> str | None:
-        """What a send must wait for now (None: send at once)."""
-        session = self.session
-        if session is None or session.client is None or session.connection in ("connecting", "loading"):
-            return "the backend"
-        if session.warming:
-            return "the model to read the file"  # a turn sent now would only queue behind it
-        return None
-
     @property
     def queued(self) -> Queued | None:
         """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
-        return self._sendq.queued
-
-    def _queue(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        self._sendq.put(kind, words, region, self._waiting_for())
-        self._kick_queue()
-
-    def _kick_queue(self) -> None:
-        """Send the queued instruction if the backend is ready now (or once the prewarm in flight ends)."""
-        if self.queued is None:
-            return
-        if self._backend_failed():
-            self._take_back("the backend did not start")
-            return
-        session = self.session
-        if session is None or session.client is None or session.connection in ("connecting", "loading"):
-            return  # the next connection change kicks again
-        self._send_queued()
-
-    def _send_queued(self) -> None:
-        self._sendq.send_when_warm()
-
-    def _take_back(self, why: str = "") -> None:
-        self._sendq.take_back(why)
+        return self._sender.queued
 
     def action_take_back(self) -> None:
-        self._take_back()
+        self._sender.queue.take_back()
 
     # ----- questions: a prose answer, the file untouched ----------------------------------------
-
-    async def _ask(self, question: str, region: tuple[int, int] | None) -> None:
-        await self._answers.ask(question, region)
 
     @property
     def asking(self):
@@ -563,17 +473,14 @@ class SteerApp(App):
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
         if text:
-            await self._submit(text, ask=True)
+            await self._sender.submit(text, ask=True)
 
     async def action_do_it(self) -> None:
         edit = self._answers.take_as_edit()
         if edit is None:
             return
         self.refresh_bindings()
-        if self._waiting_for() is not None:
-            self._queue("edit", *edit)
-            return
-        await self._dispatch("edit", *edit)
+        await self._sender.send("edit", *edit)
 
     def action_close_answer(self) -> None:
         self.answer.close()
