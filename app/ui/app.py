@@ -12,7 +12,6 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
-    import time
     from pathlib import Path
     from typing import Callable, Iterable
 
@@ -26,7 +25,9 @@ try:
     from app.ui import gc_policy, keys
     from app.ui.answering import AnswerFlow
     from app.ui.conditions import applies
+    from app.ui.event_applier import ANSWER_CHANGED, EventApplier
     from app.ui.file_watcher import FileWatcher
+    from app.ui.frame_batch import FrameBatch
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
@@ -39,17 +40,13 @@ try:
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
     from app.ui.widgets.rows import TextRows
-    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine, backend_label
+    from app.ui.widgets.status import StatusLine, backend_label
     from app.ui.widgets.test_panel import TestPanel
 finally:
     gc.freeze()
     if _gc_was_enabled:
         gc.enable()
 
-_ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
-FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
-STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
-IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
 class SteerApp(App):
@@ -93,14 +90,11 @@ class SteerApp(App):
         self._connect = connect
         self.session = None
         self.document = None
-        self._inbox: list = []
-        self._flush_timer = None
-        self._last_flush = 0.0
-        self._stats_shown = 0.0
-        self._gc_timer = None
+        # Session events are held and applied to the screen once per frame. The flush is looked up
+        # at each frame: bench/pipeline.py wraps _apply_events on the instance.
+        self._frames = FrameBatch(self, lambda: self._apply_events())
+        self._applier = EventApplier(self)
         self._region_timer = None
-        self._drawn_version = -1
-        self._lines_id = None
         self.current_hunk: int | None = None
         self.view_mode = "file"
         self._watcher = FileWatcher(self)
@@ -110,7 +104,7 @@ class SteerApp(App):
         # it can go together with its append at the end of _apply_events.
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
-        self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
+        self._answers = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
         self._sender = Sender(self)
         self._prompt_has_text = False
 
@@ -208,13 +202,9 @@ class SteerApp(App):
             return
         if self.document.is_new:
             self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
-            self.status.extra = self._extra_status()
-        self._show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
+            self._applier.show_extra()
+        self._applier.show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
                          else self.document.text.split("\n") if self.document.text else [])
-
-    def _show_lines(self, lines: list[str]) -> None:
-        self._lines_id = id(lines)
-        self.code.set_document(lines, str(self.path))
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def _start_session(self) -> None:
@@ -222,12 +212,12 @@ class SteerApp(App):
 
         factory = self._session_factory or Session
         try:
-            self.session = factory(self.document, self.settings, self._on_session_event, client=self._client)
+            self.session = factory(self.document, self.settings, self._frames.add, client=self._client)
         except Exception as exc:  # a bad setting: show it, keep the file usable
             self.status.connection = "error"
             self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
             return
-        self._sync_code(force=True)
+        self._applier.sync_code(force=True)
         try:
             await self.session.start()
         except SessionError as exc:
@@ -241,103 +231,10 @@ class SteerApp(App):
 
     # ----- session events: buffered, applied once per frame ---------------------------------
 
-    def _on_session_event(self, event) -> None:
-        # Runs per delta: keep it to an append and, at most once per frame, a timer.
-        self._inbox.append(event)
-        if self._flush_timer is None:
-            # Textual timers need a positive interval.
-            delay = max(0.001, self._last_flush + FRAME_S - time.perf_counter())
-            self._flush_timer = self.set_timer(delay, self._apply_events, name="flush")
-
     def _apply_events(self) -> None:
         # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
-        # Imported here, not at start-up: the session (and its events) starts after the first frame.
-        from app.events import Applied, ConnectionChanged, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
-
-        self._flush_timer = None
-        started = time.perf_counter()
-        self._last_flush = started
-        events, self._inbox = self._inbox, []
-        rows_changed = False
-        bindings = False
-        answer_changed = False
-        kick = False
-        for ev in events:
-            if ev is _ANSWER_CHANGED:
-                answer_changed = True
-            elif isinstance(ev, ProposalUpdated):
-                rows_changed = True
-                if self.status.connection == "lost" and self._state() == State.GENERATING:
-                    # Deltas are arriving again: the client reconnected.
-                    self.status.connection, self.status.detail = "ready", ""
-            elif isinstance(ev, StateChanged):
-                self.status.state = ev.state
-                bindings = True
-                self.code.growing = ev.state == State.GENERATING
-                if ev.state == State.GENERATING:
-                    gc_policy.postpone()
-                    self.code.follow = True
-                    self.current_hunk = None
-                else:
-                    rows_changed = True  # the exact virtual size again
-                    self._collect_later()
-                    if ev.state == State.IDLE:
-                        self._region_prewarm_later()
-            elif isinstance(ev, Stats):
-                if self._state() == State.INTERRUPTED:
-                    continue  # after Esc the screen stays as it was when the user stopped it
-                # The numbers change a few times a second at most; the final ones show at once.
-                if ev.final or started - self._stats_shown >= STATS_S:
-                    self._stats_shown = started
-                    self.status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
-            elif isinstance(ev, Notice):
-                self.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
-                            timeout=8 if ev.level == "error" else 4)
-            elif isinstance(ev, ConnectionChanged):
-                self.status.connection = ev.state
-                self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
-                bindings = True
-                kick = True
-                if ev.state == "ready":
-                    self._region_prewarm_later()  # a cursor placed while the model was loading
-                    self.status.backend = self._backend_label()  # a gateway URL now names its model
-            elif isinstance(ev, Applied):
-                rows_changed = True
-                bindings = True
-                what = {"accept": "accepted", "accept_hunk": "hunk accepted", "undo": "undone", "redo": "redone"}
-                self.notify(f"{what.get(ev.action, ev.action)}: written to {self.path.name}", timeout=3)
-            elif isinstance(ev, TurnEnded):
-                result = ev.result
-                bindings = True
-                self.status.drafted = result.draft_accepted or None
-                if result.status == "refused":
-                    self.notify(f"edit refused: {result.reason}", severity="error", timeout=10)
-                elif result.status == "error":
-                    self.notify(f"error: {result.reason}", severity="error", timeout=10)
-                elif result.status == "nothing":
-                    self.notify(f"no change: {result.reason}", timeout=5)
-        if answer_changed:
-            bindings = self._show_answer(started) or bindings
-        if rows_changed:
-            self._sync_code()
-        if kick:
-            self._sender.kick()
-        if bindings:
-            self._after_state_change()
-        elif rows_changed:
-            self.status.extra = self._extra_status()
-
-    def _collect_later(self) -> None:
-        # The full collection postponed while streaming, once the screen has been still a while.
-        if self._gc_timer is not None:
-            self._gc_timer.stop()
-
-        def collect() -> None:
-            self._gc_timer = None
-            if self._state() != State.GENERATING:
-                gc_policy.collect_now()
-
-        self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
+        # bench/pipeline.py times this method, wrapped on the instance.
+        self._applier.apply(*self._frames.take())
 
     def paint_now(self) -> None:
         """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see app.ui.paint)."""
@@ -345,69 +242,8 @@ class SteerApp(App):
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
-        if self._flush_timer is not None:
-            self._flush_timer.stop()
+        self._frames.cancel()
         self._apply_events()
-
-    def _sync_code(self, force: bool = False) -> None:
-        session = self.session
-        if session is None:
-            return
-        live = session.live
-        code = self.code
-        if id(live.lines) != self._lines_id:
-            self._show_lines(live.lines)
-        if self.view_mode == "file":
-            if code.source is not live:
-                code.set_source(live, "file")
-            elif live.version != self._drawn_version or force:
-                code.sync(force=force)
-            if session.state == State.GENERATING:
-                code.follow_row(live.cursor_row)
-        else:
-            self._refresh_alt_view()
-        self._drawn_version = live.version
-        if self.current_hunk is not None:
-            if live.hunk_count == 0:
-                self.current_hunk = None
-            elif self.current_hunk >= live.hunk_count:
-                self.current_hunk = live.hunk_count - 1
-            code.current_hunk = self.current_hunk
-
-    def _after_state_change(self) -> None:
-        session = self.session
-        # A finished answer starts review at its first hunk; after Esc the view stays where the
-        # user stopped it (the screen must be still), and the hunk keys start from the first.
-        if session is not None and session.state == State.REVIEW and session.has_proposal:
-            if self.current_hunk is None:
-                broken = session.syntax_problem
-                # A hunk that breaks the syntax is the one to look at first.
-                self._goto_hunk(broken.hunk if broken is not None and broken.hunk is not None else 0)
-        self.status.extra = self._extra_status()
-        self.refresh_bindings()
-
-    def _extra_status(self) -> str:
-        session = self.session
-        parts = []
-        if session is not None:
-            if session.has_proposal and session.state != State.GENERATING:
-                n = session.live.hunk_count
-                cur = (self.current_hunk or 0) + 1
-                parts.append(f"hunk {cur}/{n}")
-            if session.conflict:
-                parts.append("CONFLICT")
-            broken = session.syntax_problem if session.has_proposal else None
-            if broken is not None:
-                which = f"hunk {broken.hunk + 1} " if broken.hunk is not None else ""
-                parts.append(f"SYNTAX: {which}breaks line {broken.line or '?'}")
-        if self.document is not None and self.document.is_new:
-            parts.append("new file")
-        if self.view_mode != "file":
-            parts.append(f"view: {self.view_mode}")
-        sel = self.code.selection if self.is_mounted else None
-        if sel:
-            parts.append(f"selection {sel[0] + 1}-{sel[1]}")
-        return " · ".join(parts)
 
     # ----- what applies now -------------------------------------------------------------------
 
@@ -467,9 +303,6 @@ class SteerApp(App):
         """The app.ask.Asking being (or last) answered; None before the first question."""
         return self._answers.asking
 
-    def _show_answer(self, now: float) -> bool:
-        return self._answers.show(now, self._state)
-
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
         if text:
@@ -510,7 +343,7 @@ class SteerApp(App):
 
     def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
         self._region_prewarm_later()
-        self.status.extra = self._extra_status()
+        self._applier.show_extra()
         self.refresh_bindings()
 
     # ----- actions ------------------------------------------------------------------------------
@@ -564,7 +397,7 @@ class SteerApp(App):
         if self.view_mode == "file":
             self.code.show_rows(first, stop)
         self.code.invalidate()
-        self.status.extra = self._extra_status()
+        self._applier.show_extra()
 
     def action_next_hunk(self) -> None:
         self._goto_hunk(0 if self.current_hunk is None else self.current_hunk + 1)
@@ -591,20 +424,20 @@ class SteerApp(App):
         else:
             self.current_hunk = None
             self.code.current_hunk = None
-        self.status.extra = self._extra_status()
+        self._applier.show_extra()
         self.refresh_bindings()
 
     def action_undo(self) -> None:
         if self.session is not None:
             self.session.undo()
             self.flush_now()
-            self._after_state_change()
+            self._applier.after_state_change()
 
     def action_redo(self) -> None:
         if self.session is not None:
             self.session.redo()
             self.flush_now()
-            self._after_state_change()
+            self._applier.after_state_change()
 
     def action_toggle_view(self) -> None:
         order = ["file", "diff", "raw"]
@@ -613,7 +446,7 @@ class SteerApp(App):
             self.code.set_source(self.session.live if self.session else None, "file")
         else:
             self._refresh_alt_view()
-        self.status.extra = self._extra_status()
+        self._applier.show_extra()
         self.notify(f"view: {dict(file='live diff', diff='unified diff', raw='raw model text')[self.view_mode]}",
                     timeout=2)
 
@@ -721,7 +554,7 @@ class SteerApp(App):
         if session.file_changed():  # False for our own writes: the disk equals the Document
             self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
         self.flush_now()
-        self._after_state_change()
+        self._applier.after_state_change()
 
     async def on_unmount(self) -> None:
         self._watcher.stop()
