@@ -31,6 +31,7 @@ try:
     from app.ui.keys import ACTIONS, help_sections
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
+    from app.ui.review_keys import ReviewKeys
     from app.ui.send_queue import Queued
     from app.ui.sender import Sender
     from app.ui.test_runner import TestRunner
@@ -39,7 +40,6 @@ try:
     from app.ui.widgets.code_view import CodeView
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
-    from app.ui.widgets.rows import TextRows
     from app.ui.widgets.status import StatusLine, backend_label
     from app.ui.widgets.test_panel import TestPanel
 finally:
@@ -96,7 +96,8 @@ class SteerApp(App):
         self._applier = EventApplier(self)
         self._region_timer = None
         self.current_hunk: int | None = None
-        self.view_mode = "file"
+        self.view_mode = "file"  # or "diff", "raw": see app.ui.review_keys.VIEWS
+        self._review = ReviewKeys(self)
         self._watcher = FileWatcher(self)
         self._tests_runner = TestRunner(self)
         self.quitting = False
@@ -384,48 +385,17 @@ class SteerApp(App):
             self.session.reject_all()
             self.flush_now()
 
-    def _goto_hunk(self, i: int) -> None:
-        session = self.session
-        if session is None or session.live.hunk_count == 0:
-            return
-        live = session.live
-        i %= live.hunk_count
-        self.current_hunk = i
-        self.code.current_hunk = i
-        first, stop = live.hunk_rows(i)
-        self.code.follow = False
-        if self.view_mode == "file":
-            self.code.show_rows(first, stop)
-        self.code.invalidate()
-        self._applier.show_extra()
-
     def action_next_hunk(self) -> None:
-        self._goto_hunk(0 if self.current_hunk is None else self.current_hunk + 1)
+        self._review.next()
 
     def action_prev_hunk(self) -> None:
-        self._goto_hunk(-1 if self.current_hunk is None else self.current_hunk - 1)
+        self._review.prev()
 
     def action_accept_hunk(self) -> None:
-        if self.session is not None:
-            self.session.accept_hunk(self.current_hunk or 0)
-            self.flush_now()
-            self._after_hunk_change()
+        self._review.accept()
 
     def action_reject_hunk(self) -> None:
-        if self.session is not None:
-            self.session.reject_hunk(self.current_hunk or 0)
-            self.flush_now()
-            self._after_hunk_change()
-
-    def _after_hunk_change(self) -> None:
-        live = self.session.live
-        if live.hunk_count:
-            self._goto_hunk(min(self.current_hunk or 0, live.hunk_count - 1))
-        else:
-            self.current_hunk = None
-            self.code.current_hunk = None
-        self._applier.show_extra()
-        self.refresh_bindings()
+        self._review.reject()
 
     def action_undo(self) -> None:
         if self.session is not None:
@@ -440,26 +410,7 @@ class SteerApp(App):
             self._applier.after_state_change()
 
     def action_toggle_view(self) -> None:
-        order = ["file", "diff", "raw"]
-        self.view_mode = order[(order.index(self.view_mode) + 1) % len(order)]
-        if self.view_mode == "file":
-            self.code.set_source(self.session.live if self.session else None, "file")
-        else:
-            self._refresh_alt_view()
-        self._applier.show_extra()
-        self.notify(f"view: {dict(file='live diff', diff='unified diff', raw='raw model text')[self.view_mode]}",
-                    timeout=2)
-
-    def _refresh_alt_view(self) -> None:
-        session = self.session
-        if session is None:
-            return
-        if self.view_mode == "diff":
-            text = session.proposal_diff() or "(no pending proposal)"
-            self.code.set_source(TextRows(text, diff=True), "diff")
-        else:
-            self.code.set_source(TextRows(session.raw_text or "(no model text yet)"), "raw")
-        self.code.follow_row(self.code.source.row_count - 1)
+        self._review.toggle_view()
 
     def action_follow(self) -> None:
         self.code.follow = True

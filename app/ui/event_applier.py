@@ -137,7 +137,7 @@ class EventApplier:
             if session.state == State.GENERATING:
                 code.follow_row(live.cursor_row)
         else:
-            app._refresh_alt_view()
+            app._review.refresh_alt_view()
         self._drawn_version = live.version
         if app.current_hunk is not None:
             if live.hunk_count == 0:
@@ -156,7 +156,7 @@ class EventApplier:
             if app.current_hunk is None:
                 broken = session.syntax_problem
                 # A hunk that breaks the syntax is the one to look at first.
-                app._goto_hunk(broken.hunk if broken is not None and broken.hunk is not None else 0)
+                app._review.goto(broken.hunk if broken is not None and broken.hunk is not None else 0)
         self.show_extra()
         app.refresh_bindings()
 
