@@ -28,13 +28,13 @@ try:
     from app.ui.event_applier import ANSWER_CHANGED, EventApplier
     from app.ui.file_watcher import FileWatcher
     from app.ui.frame_batch import FrameBatch
-    from app.ui.keys import ACTIONS, help_sections
+    from app.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
     from app.ui.review_keys import ReviewKeys
     from app.ui.send_queue import Queued
     from app.ui.sender import Sender
-    from app.ui.test_runner import TestRunner
+    from app.ui.tests_flow import TestsFlow
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
@@ -99,10 +99,8 @@ class SteerApp(App):
         self.view_mode = "file"  # or "diff", "raw": see app.ui.review_keys.VIEWS
         self._review = ReviewKeys(self)
         self._watcher = FileWatcher(self)
-        self._tests_runner = TestRunner(self)
+        self._testing = TestsFlow(self)
         self.quitting = False
-        # Seconds per event flush. Nothing reads it (bench/pipeline.py times flushes from outside);
-        # it can go together with its append at the end of _apply_events.
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
         self._answers = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
@@ -256,12 +254,7 @@ class SteerApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for action, title, help_text in ACTIONS:
-            if action in ("quit", "help"):
-                continue  # the base class offers these
-            if self.check_action(action, ()) is False:
-                continue
-            yield SystemCommand(title, help_text, lambda a=action: self.run_action(a))
+        yield from keys.palette_commands(self)
 
     # ----- prompt: send or redirect ---------------------------------------------------------------
 
@@ -460,20 +453,7 @@ class SteerApp(App):
         self.tests.toggle_class("-visible")
 
     def action_run_tests(self) -> None:
-        command = self.settings.test_command
-        if not command:
-            self.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
-                        severity="warning", timeout=6)
-            return
-        if self._tests_runner.running:
-            return
-        self.tests.begin(command)
-        self._tests_runner.start(command, str(self.path.resolve().parent))
-        self.refresh_bindings()
-
-    @property
-    def _test_running(self) -> bool:
-        return self._tests_runner.running
+        self._testing.run()
 
     @on(TestOutput)
     def _test_line(self, message: TestOutput) -> None:
@@ -481,18 +461,10 @@ class SteerApp(App):
 
     @on(TestsFinished)
     def _tests_finished(self, message: TestsFinished) -> None:
-        self._tests_runner.finished()
-        self.tests.finish(message.returncode)
-        self.refresh_bindings()
+        self._testing.finished(message.returncode)
 
     async def action_fix_tests(self) -> None:
-        session = self.session
-        if session is None or not self.tests.failed:
-            return
-        instruction = (f"The test command `{self.tests.command}` failed with this output:\n"
-                       f"```\n{self.tests.failure_text()}\n```\nFix the code in this file so the tests pass.")
-        self.code.follow = True
-        await session.send(instruction, None)
+        await self._testing.send_failure()
 
     # ----- the file on disk ----------------------------------------------------------------------
 

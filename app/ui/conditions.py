@@ -38,7 +38,7 @@ def _can_do_it(app: SteerApp) -> bool:
 
 
 def _can_fix_tests(app: SteerApp) -> bool:
-    return (app.tests.failed and not app._test_running and app.session is not None and not _generating(app)
+    return (app.tests.failed and not app._testing.running and app.session is not None and not _generating(app)
             and not _answering(app))
 
 
@@ -55,7 +55,7 @@ CONDITIONS: dict[str, Callable[[SteerApp], bool]] = {
     "undo": lambda app: app.session is not None and app.session.can_undo and not _generating(app),
     "redo": lambda app: app.session is not None and app.session.can_redo and not _generating(app),
     "toggle_view": lambda app: app.session is not None,
-    "run_tests": lambda app: not app._test_running,
+    "run_tests": lambda app: not app._testing.running,
     "fix_tests": _can_fix_tests,
     "toggle_tests": lambda app: app.tests.command is not None,
     "follow": _generating,
