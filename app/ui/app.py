@@ -202,8 +202,8 @@ class SteerApp(App):
         if self.document.is_new:
             self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
             self._applier.show_extra()
-        self._applier.show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
-                         else self.document.text.split("\n") if self.document.text else [])
+        text = self.document.text
+        self._applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def _start_session(self) -> None:
