@@ -12,7 +12,6 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
-    import time
     from pathlib import Path
     from typing import Callable, Iterable
 
@@ -25,29 +24,29 @@ try:
     from app.state import State
     from app.ui import gc_policy, keys
     from app.ui.answering import AnswerFlow
+    from app.ui.conditions import applies
+    from app.ui.event_applier import ANSWER_CHANGED, EventApplier
     from app.ui.file_watcher import FileWatcher
-    from app.ui.keys import ACTIONS, help_sections
+    from app.ui.frame_batch import FrameBatch
+    from app.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
     from app.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from app.ui.paint import paint_now
-    from app.ui.send_queue import Queued, SendQueue
-    from app.ui.test_runner import TestRunner
+    from app.ui.review_keys import ReviewKeys
+    from app.ui.send_queue import Queued
+    from app.ui.sender import Sender
+    from app.ui.tests_flow import TestsFlow
     from app.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from app.ui.widgets.answer import AnswerPanel
     from app.ui.widgets.code_view import CodeView
     from app.ui.widgets.keybar import KeyBar
     from app.ui.widgets.prompt import Prompt
-    from app.ui.widgets.rows import TextRows
-    from app.ui.widgets.status import NUMBERS_EVERY_S, StatusLine, backend_label
+    from app.ui.widgets.status import StatusLine, backend_label
     from app.ui.widgets.test_panel import TestPanel
 finally:
     gc.freeze()
     if _gc_was_enabled:
         gc.enable()
 
-_ANSWER_CHANGED = object()  # in the event inbox: the answer grew or ended
-FRAME_S = 1 / 60  # session events are applied to the screen at most once per frame
-STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
-IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
 REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
 class SteerApp(App):
@@ -91,25 +90,21 @@ class SteerApp(App):
         self._connect = connect
         self.session = None
         self.document = None
-        self._inbox: list = []
-        self._flush_timer = None
-        self._last_flush = 0.0
-        self._stats_shown = 0.0
-        self._gc_timer = None
+        # Session events are held and applied to the screen once per frame. The flush is looked up
+        # at each frame: bench/pipeline.py wraps _apply_events on the instance.
+        self._frames = FrameBatch(self, lambda: self._apply_events())
+        self._applier = EventApplier(self)
         self._region_timer = None
-        self._drawn_version = -1
-        self._lines_id = None
         self.current_hunk: int | None = None
-        self.view_mode = "file"
+        self.view_mode = "file"  # or "diff", "raw": see app.ui.review_keys.VIEWS
+        self._review = ReviewKeys(self)
         self._watcher = FileWatcher(self)
-        self._tests_runner = TestRunner(self)
+        self._testing = TestsFlow(self)
         self.quitting = False
-        # Seconds per event flush. Nothing reads it (bench/pipeline.py times flushes from outside);
-        # it can go together with its append at the end of _apply_events.
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
-        self._answers = AnswerFlow(self, lambda: self._on_session_event(_ANSWER_CHANGED))
-        self._sendq = SendQueue(self)
+        self._answers = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
+        self._sender = Sender(self)
         self._prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -206,13 +201,9 @@ class SteerApp(App):
             return
         if self.document.is_new:
             self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
-            self.status.extra = self._extra_status()
-        self._show_lines(self.document.text.split("\n")[:-1] if self.document.text.endswith("\n")
-                         else self.document.text.split("\n") if self.document.text else [])
-
-    def _show_lines(self, lines: list[str]) -> None:
-        self._lines_id = id(lines)
-        self.code.set_document(lines, str(self.path))
+            self._applier.show_extra()
+        text = self.document.text
+        self._applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def _start_session(self) -> None:
@@ -220,12 +211,12 @@ class SteerApp(App):
 
         factory = self._session_factory or Session
         try:
-            self.session = factory(self.document, self.settings, self._on_session_event, client=self._client)
+            self.session = factory(self.document, self.settings, self._frames.add, client=self._client)
         except Exception as exc:  # a bad setting: show it, keep the file usable
             self.status.connection = "error"
             self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
             return
-        self._sync_code(force=True)
+        self._applier.sync_code(force=True)
         try:
             await self.session.start()
         except SessionError as exc:
@@ -239,103 +230,10 @@ class SteerApp(App):
 
     # ----- session events: buffered, applied once per frame ---------------------------------
 
-    def _on_session_event(self, event) -> None:
-        # Runs per delta: keep it to an append and, at most once per frame, a timer.
-        self._inbox.append(event)
-        if self._flush_timer is None:
-            # Textual timers need a positive interval.
-            delay = max(0.001, self._last_flush + FRAME_S - time.perf_counter())
-            self._flush_timer = self.set_timer(delay, self._apply_events, name="flush")
-
     def _apply_events(self) -> None:
         # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
-        # Imported here, not at start-up: the session (and its events) starts after the first frame.
-        from app.events import Applied, ConnectionChanged, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
-
-        self._flush_timer = None
-        started = time.perf_counter()
-        self._last_flush = started
-        events, self._inbox = self._inbox, []
-        rows_changed = False
-        bindings = False
-        answer_changed = False
-        kick = False
-        for ev in events:
-            if ev is _ANSWER_CHANGED:
-                answer_changed = True
-            elif isinstance(ev, ProposalUpdated):
-                rows_changed = True
-                if self.status.connection == "lost" and self._state() == State.GENERATING:
-                    # Deltas are arriving again: the client reconnected.
-                    self.status.connection, self.status.detail = "ready", ""
-            elif isinstance(ev, StateChanged):
-                self.status.state = ev.state
-                bindings = True
-                self.code.growing = ev.state == State.GENERATING
-                if ev.state == State.GENERATING:
-                    gc_policy.postpone()
-                    self.code.follow = True
-                    self.current_hunk = None
-                else:
-                    rows_changed = True  # the exact virtual size again
-                    self._collect_later()
-                    if ev.state == State.IDLE:
-                        self._region_prewarm_later()
-            elif isinstance(ev, Stats):
-                if self._state() == State.INTERRUPTED:
-                    continue  # after Esc the screen stays as it was when the user stopped it
-                # The numbers change a few times a second at most; the final ones show at once.
-                if ev.final or started - self._stats_shown >= STATS_S:
-                    self._stats_shown = started
-                    self.status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
-            elif isinstance(ev, Notice):
-                self.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
-                            timeout=8 if ev.level == "error" else 4)
-            elif isinstance(ev, ConnectionChanged):
-                self.status.connection = ev.state
-                self.status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
-                bindings = True
-                kick = True
-                if ev.state == "ready":
-                    self._region_prewarm_later()  # a cursor placed while the model was loading
-                    self.status.backend = self._backend_label()  # a gateway URL now names its model
-            elif isinstance(ev, Applied):
-                rows_changed = True
-                bindings = True
-                what = {"accept": "accepted", "accept_hunk": "hunk accepted", "undo": "undone", "redo": "redone"}
-                self.notify(f"{what.get(ev.action, ev.action)}: written to {self.path.name}", timeout=3)
-            elif isinstance(ev, TurnEnded):
-                result = ev.result
-                bindings = True
-                self.status.drafted = result.draft_accepted or None
-                if result.status == "refused":
-                    self.notify(f"edit refused: {result.reason}", severity="error", timeout=10)
-                elif result.status == "error":
-                    self.notify(f"error: {result.reason}", severity="error", timeout=10)
-                elif result.status == "nothing":
-                    self.notify(f"no change: {result.reason}", timeout=5)
-        if answer_changed:
-            bindings = self._show_answer(started) or bindings
-        if rows_changed:
-            self._sync_code()
-        if kick:
-            self._kick_queue()
-        if bindings:
-            self._after_state_change()
-        elif rows_changed:
-            self.status.extra = self._extra_status()
-
-    def _collect_later(self) -> None:
-        # The full collection postponed while streaming, once the screen has been still a while.
-        if self._gc_timer is not None:
-            self._gc_timer.stop()
-
-        def collect() -> None:
-            self._gc_timer = None
-            if self._state() != State.GENERATING:
-                gc_policy.collect_now()
-
-        self._gc_timer = self.set_timer(IDLE_GC_S, collect, name="idle-gc")
+        # bench/pipeline.py times this method, wrapped on the instance.
+        self._applier.apply(*self._frames.take())
 
     def paint_now(self) -> None:
         """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see app.ui.paint)."""
@@ -343,69 +241,8 @@ class SteerApp(App):
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
-        if self._flush_timer is not None:
-            self._flush_timer.stop()
+        self._frames.cancel()
         self._apply_events()
-
-    def _sync_code(self, force: bool = False) -> None:
-        session = self.session
-        if session is None:
-            return
-        live = session.live
-        code = self.code
-        if id(live.lines) != self._lines_id:
-            self._show_lines(live.lines)
-        if self.view_mode == "file":
-            if code.source is not live:
-                code.set_source(live, "file")
-            elif live.version != self._drawn_version or force:
-                code.sync(force=force)
-            if session.state == State.GENERATING:
-                code.follow_row(live.cursor_row)
-        else:
-            self._refresh_alt_view()
-        self._drawn_version = live.version
-        if self.current_hunk is not None:
-            if live.hunk_count == 0:
-                self.current_hunk = None
-            elif self.current_hunk >= live.hunk_count:
-                self.current_hunk = live.hunk_count - 1
-            code.current_hunk = self.current_hunk
-
-    def _after_state_change(self) -> None:
-        session = self.session
-        # A finished answer starts review at its first hunk; after Esc the view stays where the
-        # user stopped it (the screen must be still), and the hunk keys start from the first.
-        if session is not None and session.state == State.REVIEW and session.has_proposal:
-            if self.current_hunk is None:
-                broken = session.syntax_problem
-                # A hunk that breaks the syntax is the one to look at first.
-                self._goto_hunk(broken.hunk if broken is not None and broken.hunk is not None else 0)
-        self.status.extra = self._extra_status()
-        self.refresh_bindings()
-
-    def _extra_status(self) -> str:
-        session = self.session
-        parts = []
-        if session is not None:
-            if session.has_proposal and session.state != State.GENERATING:
-                n = session.live.hunk_count
-                cur = (self.current_hunk or 0) + 1
-                parts.append(f"hunk {cur}/{n}")
-            if session.conflict:
-                parts.append("CONFLICT")
-            broken = session.syntax_problem if session.has_proposal else None
-            if broken is not None:
-                which = f"hunk {broken.hunk + 1} " if broken.hunk is not None else ""
-                parts.append(f"SYNTAX: {which}breaks line {broken.line or '?'}")
-        if self.document is not None and self.document.is_new:
-            parts.append("new file")
-        if self.view_mode != "file":
-            parts.append(f"view: {self.view_mode}")
-        sel = self.code.selection if self.is_mounted else None
-        if sel:
-            parts.append(f"selection {sel[0] + 1}-{sel[1]}")
-        return " · ".join(parts)
 
     # ----- what applies now -------------------------------------------------------------------
 
@@ -413,59 +250,11 @@ class SteerApp(App):
         return self.session.state if self.session is not None else State.IDLE
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("quit", "help", "command_palette"):
-            return True
-        if len(self.screen_stack) > 1 and action in {a for a, _, _ in ACTIONS} | {"clear_selection"}:
-            return False  # a modal screen has the keys
-        s = self.session
-        state = self._state()
-        has = s is not None and s.has_proposal
-        answering = self.asking is not None and self.asking.active
-        if action == "take_back":
-            return self.queued is not None
-        if action == "stop":
-            return state == State.GENERATING or answering
-        if action == "ask":
-            return self._prompt_has_text and state != State.GENERATING and not answering and self.document is not None
-        if action == "do_it":
-            answer = self.asking.answer if self.asking is not None else None
-            return (self.answer.visible and answer is not None and answer.done and bool(answer.answer_text)
-                    and s is not None and state != State.GENERATING and self.queued is None)
-        if action == "close_answer":
-            return self.answer.visible and not answering
-        if action in ("accept_all", "accept_hunk"):
-            return has and state in (State.REVIEW, State.INTERRUPTED) and not s.conflict
-        if action in ("reject_all",):
-            return has and state != State.GENERATING
-        if action in ("reject_hunk", "next_hunk", "prev_hunk"):
-            return has and state != State.GENERATING
-        if action == "undo":
-            return s is not None and s.can_undo and state != State.GENERATING
-        if action == "redo":
-            return s is not None and s.can_redo and state != State.GENERATING
-        if action == "toggle_view":
-            return s is not None
-        if action == "run_tests":
-            return not self._test_running
-        if action == "fix_tests":
-            return (self.tests.failed and not self._test_running and s is not None and state != State.GENERATING
-                    and not answering)
-        if action == "toggle_tests":
-            return self.tests.command is not None
-        if action == "follow":
-            return state == State.GENERATING
-        if action == "clear_selection":
-            return self.code.selection is not None or self.tests.has_class("-visible") or self.answer.visible
-        return True
+        return applies(self, action)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for action, title, help_text in ACTIONS:
-            if action in ("quit", "help"):
-                continue  # the base class offers these
-            if self.check_action(action, ()) is False:
-                continue
-            yield SystemCommand(title, help_text, lambda a=action: self.run_action(a))
+        yield from keys.palette_commands(self)
 
     # ----- prompt: send or redirect ---------------------------------------------------------------
 
@@ -482,7 +271,7 @@ class SteerApp(App):
             prompt.value = ""
             self.action_help()
             return
-        await self._submit(text)
+        await self._sender.submit(text)
 
     def on_input_changed(self, event: Prompt.Changed) -> None:
         # Ask (Ctrl+K) applies to words in the prompt: the key bar shows it once there are some.
@@ -493,129 +282,32 @@ class SteerApp(App):
             self._prompt_has_text = has
             self.refresh_bindings()
 
-    async def _submit(self, text: str, *, ask: bool = False) -> None:
-        """Enter (or Ctrl+K with ask): redirect what is streaming, else send, else queue. Never lose it."""
-        prompt = self.prompt
-        asking = self.asking
-        if asking is not None and asking.active:
-            prompt.remember(text)
-            prompt.value = ""
-            await asking.redirect(text.lstrip("?").strip() or text)  # typing while it answers redirects it
-            return
-        question = text[1:].strip() if text.startswith("?") else (text if ask else None)
-        if question == "":
-            self.notify("type the question after the ?", severity="warning")
-            return
-        if self.document is None:
-            self.notify("no file is open; your words stay in the prompt", severity="warning")
-            return
-        session = self.session
-        if question is not None and session is not None and session.state == State.GENERATING:
-            self.notify("an edit is being written: Esc stops it, then ask", severity="warning")
-            return
-        if self._backend_failed():
-            self.notify("no backend: your words stay in the prompt", severity="warning")
-            return
-        prompt.remember(text)
-        prompt.value = ""
-        kind, words = ("ask", question) if question is not None else ("edit", text)
-        if self.queued is not None:
-            # Another Enter while one waits: they go together, as one instruction.
-            qkind, qwords, region = self.queued
-            self._queue(qkind, f"{qwords}\n{words}", region)
-            return
-        if session is not None and session.client is not None and session.state == State.GENERATING:
-            await session.redirect(words)  # the stream is there: redirect now, nothing to wait for
-            return
-        region = self.region_for_send()
-        if self._waiting_for() is not None:
-            self._queue(kind, words, region)
-            return
-        await self._dispatch(kind, words, region)
-
-    async def _dispatch(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        session = self.session
-        if kind == "ask":
-            await self._ask(words, region)
-            return
-        if session.state == State.GENERATING:
-            await session.redirect(words)
-            return
-        self.code.follow = True
-        await session.send(words, region)
-
-    # ----- the queue: what is typed before the backend is ready --------------------------------
-
-    def _backend_failed(self) -> bool:
-        session = self.session
-        return self.status.connection == "error" and (session is None or session.client is None)
-
-    def _waiting_for(self) -> str | None:
-        """What a send must wait for now (None: send at once)."""
-        session = self.session
-        if session is None or session.client is None or session.connection in ("connecting", "loading"):
-            return "the backend"
-        if session.warming:
-            return "the model to read the file"  # a turn sent now would only queue behind it
-        return None
-
     @property
     def queued(self) -> Queued | None:
         """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
-        return self._sendq.queued
-
-    def _queue(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
-        self._sendq.put(kind, words, region, self._waiting_for())
-        self._kick_queue()
-
-    def _kick_queue(self) -> None:
-        """Send the queued instruction if the backend is ready now (or once the prewarm in flight ends)."""
-        if self.queued is None:
-            return
-        if self._backend_failed():
-            self._take_back("the backend did not start")
-            return
-        session = self.session
-        if session is None or session.client is None or session.connection in ("connecting", "loading"):
-            return  # the next connection change kicks again
-        self._send_queued()
-
-    def _send_queued(self) -> None:
-        self._sendq.send_when_warm()
-
-    def _take_back(self, why: str = "") -> None:
-        self._sendq.take_back(why)
+        return self._sender.queued
 
     def action_take_back(self) -> None:
-        self._take_back()
+        self._sender.queue.take_back()
 
     # ----- questions: a prose answer, the file untouched ----------------------------------------
-
-    async def _ask(self, question: str, region: tuple[int, int] | None) -> None:
-        await self._answers.ask(question, region)
 
     @property
     def asking(self):
         """The app.ask.Asking being (or last) answered; None before the first question."""
         return self._answers.asking
 
-    def _show_answer(self, now: float) -> bool:
-        return self._answers.show(now, self._state)
-
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
         if text:
-            await self._submit(text, ask=True)
+            await self._sender.submit(text, ask=True)
 
     async def action_do_it(self) -> None:
         edit = self._answers.take_as_edit()
         if edit is None:
             return
         self.refresh_bindings()
-        if self._waiting_for() is not None:
-            self._queue("edit", *edit)
-            return
-        await self._dispatch("edit", *edit)
+        await self._sender.send("edit", *edit)
 
     def action_close_answer(self) -> None:
         self.answer.close()
@@ -645,7 +337,7 @@ class SteerApp(App):
 
     def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
         self._region_prewarm_later()
-        self.status.extra = self._extra_status()
+        self._applier.show_extra()
         self.refresh_bindings()
 
     # ----- actions ------------------------------------------------------------------------------
@@ -686,82 +378,32 @@ class SteerApp(App):
             self.session.reject_all()
             self.flush_now()
 
-    def _goto_hunk(self, i: int) -> None:
-        session = self.session
-        if session is None or session.live.hunk_count == 0:
-            return
-        live = session.live
-        i %= live.hunk_count
-        self.current_hunk = i
-        self.code.current_hunk = i
-        first, stop = live.hunk_rows(i)
-        self.code.follow = False
-        if self.view_mode == "file":
-            self.code.show_rows(first, stop)
-        self.code.invalidate()
-        self.status.extra = self._extra_status()
-
     def action_next_hunk(self) -> None:
-        self._goto_hunk(0 if self.current_hunk is None else self.current_hunk + 1)
+        self._review.next()
 
     def action_prev_hunk(self) -> None:
-        self._goto_hunk(-1 if self.current_hunk is None else self.current_hunk - 1)
+        self._review.prev()
 
     def action_accept_hunk(self) -> None:
-        if self.session is not None:
-            self.session.accept_hunk(self.current_hunk or 0)
-            self.flush_now()
-            self._after_hunk_change()
+        self._review.accept()
 
     def action_reject_hunk(self) -> None:
-        if self.session is not None:
-            self.session.reject_hunk(self.current_hunk or 0)
-            self.flush_now()
-            self._after_hunk_change()
-
-    def _after_hunk_change(self) -> None:
-        live = self.session.live
-        if live.hunk_count:
-            self._goto_hunk(min(self.current_hunk or 0, live.hunk_count - 1))
-        else:
-            self.current_hunk = None
-            self.code.current_hunk = None
-        self.status.extra = self._extra_status()
-        self.refresh_bindings()
+        self._review.reject()
 
     def action_undo(self) -> None:
         if self.session is not None:
             self.session.undo()
             self.flush_now()
-            self._after_state_change()
+            self._applier.after_state_change()
 
     def action_redo(self) -> None:
         if self.session is not None:
             self.session.redo()
             self.flush_now()
-            self._after_state_change()
+            self._applier.after_state_change()
 
     def action_toggle_view(self) -> None:
-        order = ["file", "diff", "raw"]
-        self.view_mode = order[(order.index(self.view_mode) + 1) % len(order)]
-        if self.view_mode == "file":
-            self.code.set_source(self.session.live if self.session else None, "file")
-        else:
-            self._refresh_alt_view()
-        self.status.extra = self._extra_status()
-        self.notify(f"view: {dict(file='live diff', diff='unified diff', raw='raw model text')[self.view_mode]}",
-                    timeout=2)
-
-    def _refresh_alt_view(self) -> None:
-        session = self.session
-        if session is None:
-            return
-        if self.view_mode == "diff":
-            text = session.proposal_diff() or "(no pending proposal)"
-            self.code.set_source(TextRows(text, diff=True), "diff")
-        else:
-            self.code.set_source(TextRows(session.raw_text or "(no model text yet)"), "raw")
-        self.code.follow_row(self.code.source.row_count - 1)
+        self._review.toggle_view()
 
     def action_follow(self) -> None:
         self.code.follow = True
@@ -811,20 +453,7 @@ class SteerApp(App):
         self.tests.toggle_class("-visible")
 
     def action_run_tests(self) -> None:
-        command = self.settings.test_command
-        if not command:
-            self.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
-                        severity="warning", timeout=6)
-            return
-        if self._tests_runner.running:
-            return
-        self.tests.begin(command)
-        self._tests_runner.start(command, str(self.path.resolve().parent))
-        self.refresh_bindings()
-
-    @property
-    def _test_running(self) -> bool:
-        return self._tests_runner.running
+        self._testing.run()
 
     @on(TestOutput)
     def _test_line(self, message: TestOutput) -> None:
@@ -832,18 +461,10 @@ class SteerApp(App):
 
     @on(TestsFinished)
     def _tests_finished(self, message: TestsFinished) -> None:
-        self._tests_runner.finished()
-        self.tests.finish(message.returncode)
-        self.refresh_bindings()
+        self._testing.finished(message.returncode)
 
     async def action_fix_tests(self) -> None:
-        session = self.session
-        if session is None or not self.tests.failed:
-            return
-        instruction = (f"The test command `{self.tests.command}` failed with this output:\n"
-                       f"```\n{self.tests.failure_text()}\n```\nFix the code in this file so the tests pass.")
-        self.code.follow = True
-        await session.send(instruction, None)
+        await self._testing.send_failure()
 
     # ----- the file on disk ----------------------------------------------------------------------
 
@@ -856,7 +477,7 @@ class SteerApp(App):
         if session.file_changed():  # False for our own writes: the disk equals the Document
             self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
         self.flush_now()
-        self._after_state_change()
+        self._applier.after_state_change()
 
     async def on_unmount(self) -> None:
         self._watcher.stop()

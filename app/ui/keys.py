@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 # (action, palette title, help text). Every action is in the palette and on the help screen.
@@ -83,3 +86,13 @@ def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tu
                  ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
     palette = [("Ctrl+P", "Command palette: every action, and themes")]
     return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]
+
+
+def palette_commands(app: App) -> Iterator[SystemCommand]:
+    """The command palette's entries: every action that applies now (quit and help are Textual's own)."""
+    for action, title, help_text in ACTIONS:
+        if action in ("quit", "help"):
+            continue  # the base class offers these
+        if app.check_action(action, ()) is False:
+            continue
+        yield SystemCommand(title, help_text, lambda a=action: app.run_action(a))

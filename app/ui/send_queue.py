@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 if TYPE_CHECKING:
     from app.ui.app import SteerApp
@@ -13,8 +13,9 @@ Queued = tuple[str, str, tuple[int, int] | None]  # (kind "edit" | "ask", words,
 class SendQueue:
     """At most one waiting instruction (more Enters join it); sent by a worker in the app's "queue" group."""
 
-    def __init__(self, app: SteerApp) -> None:
+    def __init__(self, app: SteerApp, dispatch: Callable[[str, str, tuple[int, int] | None], Awaitable[None]]) -> None:
         self._app = app
+        self._dispatch = dispatch  # sends (kind, words, region) now
         self.queued: Queued | None = None
 
     def put(self, kind: str, words: str, region: tuple[int, int] | None, waiting_for: str | None) -> None:
@@ -42,7 +43,7 @@ class SendQueue:
             return  # taken back meanwhile
         app.status.queued = ""
         app.refresh_bindings()
-        await app._dispatch(*queued)
+        await self._dispatch(*queued)
 
     def take_back(self, why: str = "") -> None:
         """Unsend it: back into the prompt, or into its history when the prompt has new words."""
