@@ -11,6 +11,10 @@ Aider (aider-chat 0.86, Apache-2.0) is never a dependency of steer: the bench in
 venv of its own under the user cache dir (`~/.cache/steer/bench/aider-venv`), and the server's
 web dependencies into another (`llama-server-venv`, which sees llama-cpp-python through a .pth).
 
+Both tools run under the same limits: at most MAX_OUTPUT_TOKENS output tokens per model answer
+(steer's own cap; Aider gets it as `max_tokens` through its `aider/extra_params` model setting) and
+TOOL_TIMEOUT_S per task (then the task is an error).
+
 Outcomes: passed; failed (the file changed, the test fails); refused (steer exit 1 with the file
 untouched, or Aider reported an edit it could not apply); unchanged (the answer changed nothing);
 error (backend error, timeout). One JSON line per task goes to --out so two runs compare task by task
