@@ -11,6 +11,10 @@ Aider (aider-chat 0.86, Apache-2.0) is never a dependency of steer: the bench in
 venv of its own under the user cache dir (`~/.cache/steer/bench/aider-venv`), and the server's
 web dependencies into another (`llama-server-venv`, which sees llama-cpp-python through a .pth).
 
+Both tools run under the same limits: at most MAX_OUTPUT_TOKENS output tokens per model answer
+(steer's own cap; Aider gets it as `max_tokens` through its `aider/extra_params` model setting) and
+TOOL_TIMEOUT_S per task (then the task is an error).
+
 Outcomes: passed; failed (the file changed, the test fails); refused (steer exit 1 with the file
 untouched, or Aider reported an edit it could not apply); unchanged (the answer changed nothing);
 error (backend error, timeout). One JSON line per task goes to --out so two runs compare task by task
@@ -45,7 +49,13 @@ SERVER_DEPS = ["uvicorn", "fastapi", "sse-starlette", "starlette-context", "pyda
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
 N_CTX = 16384  # the embedded engine's context window (app/server/engines/local.py DEFAULT_CTX)
 TEST_TIMEOUT_S = 20
-TOOL_TIMEOUT_S = 600
+# Per task and tool, the same for both: an answer the model never ends (Aider with no output cap ran
+# every polyglot task into a 600 s limit) is an error, not a wait that starves the run.
+TOOL_TIMEOUT_S = 300
+# Output tokens per model answer for both tools: steer's own cap (app/server/engines/local.py
+# DEFAULT_MAX_OUTPUT); Aider gets it as `max_tokens` through its `aider/extra_params` model setting,
+# which adds to Aider's settings for the model and changes nothing else.
+MAX_OUTPUT_TOKENS = 1024
 OUTCOMES = ("passed", "failed", "refused", "unchanged", "error")
 # Aider's own words when an answer's edits could not be applied (it exits 0 either way).
 _AIDER_REFUSED = re.compile(r"did not conform to the edit format|SearchReplaceNoExactMatch|Failed to apply edit|"
@@ -261,6 +271,9 @@ class Aider:
         self.version = subprocess.run([str(self.exe), "--version"], capture_output=True, text=True).stdout.strip()
         py = ensure_llama_server()
         port = _free_port()
+        self.settings = tempfile.NamedTemporaryFile("w", suffix=".aider.model.settings.yml", delete=False)
+        self.settings.write(f"- name: aider/extra_params\n  extra_params:\n    max_tokens: {MAX_OUTPUT_TOKENS}\n")
+        self.settings.close()
         self.log = tempfile.TemporaryFile(mode="w+")
         cmd = [str(py), "-m", "llama_cpp.server", "--model", self.model_path, "--model_alias", MODEL_ALIAS,
                "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads), "--n_ctx", str(N_CTX),
@@ -282,6 +295,8 @@ class Aider:
         raise RuntimeError("llama_cpp.server did not start in 300 s")
 
     def stop(self) -> None:
+        if getattr(self, "settings", None) is not None:
+            Path(self.settings.name).unlink(missing_ok=True)
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -297,6 +312,7 @@ class Aider:
                "--openai-api-key", "sk-local", "--yes-always", "--no-git", "--no-auto-commits",
                "--analytics-disable", "--no-check-update", "--no-show-model-warnings", "--no-pretty",
                "--no-show-release-notes", "--no-detect-urls", "--no-suggest-shell-commands", "--no-fancy-input",
+               "--model-settings-file", self.settings.name,
                "--message", task["instruction"], task["file"]]
         env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", NO_COLOR="1", TERM="dumb")
         t0 = time.perf_counter()
