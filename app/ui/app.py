@@ -145,6 +145,7 @@ class SteerApp(App):
         self._stats_shown = 0.0
         self._gc_timer = None
         self._region_timer = None
+        self._typing = None  # app.typing_prewarm.TypingPrewarmer of the session, made on the first key
         self._drawn_version = -1
         self._lines_id = None
         self.current_hunk: int | None = None
@@ -604,6 +605,12 @@ class SteerApp(App):
         if has != self._prompt_has_text:
             self._prompt_has_text = has
             self.refresh_bindings()
+        if self.session is not None and not (self.asking is not None and self.asking.active):
+            from app.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
+
+            if self._typing is None or self._typing.session is not self.session:
+                self._typing = TypingPrewarmer(self.session)
+            self._typing.typed(event.value, self.region_for_send)
 
     async def _submit(self, text: str, *, ask: bool = False) -> None:
         """Enter (or Ctrl+K with ask): redirect what is streaming, else send, else queue. Never lose it."""
