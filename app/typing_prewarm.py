@@ -104,7 +104,8 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
 
 class TypingPrewarmer:
     """Sends `plan`'s prewarms to a session as the user types: at once when a word is finished,
-    the whole message after a pause; never while a turn runs; at most one prewarm in flight (the
+    the whole message after a pause; never while a turn runs or is stopped half-way (an answer
+    under review is fine: the next turn replaces it); at most one prewarm in flight (the
     newest plan waits for it, never cancels it: each prewarm extends the cache the last one left)."""
 
     def __init__(self, session, pause_s: float = PAUSE_S):
@@ -159,7 +160,9 @@ class TypingPrewarmer:
 
     def _ready(self) -> bool:
         s = self.session
-        return s.client is not None and s.connection == "ready" and s.state == "idle" and s.format == prompts.REWRITE
+        # A proposal under review is discarded by the next turn, which reads the same file text.
+        return (s.client is not None and s.connection == "ready" and s.state in ("idle", "review")
+                and s.format == prompts.REWRITE)
 
     async def _send(self) -> None:
         # The newest state is read after each wait, so keys typed meanwhile are never sent stale.

@@ -94,6 +94,10 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
         count = len(rec.prewarms)
         await pilot.pause(0.5)
         assert len(rec.prewarms) == count  # nothing is prewarmed from the emptied prompt
+        # Under review, the next instruction is prewarmed too (its turn replaces the proposal).
+        await pilot.press(*keys("make total_value return "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("\n\nmake total_value return"),
+                         what="a prewarm under review")
 
 
 async def test_enter_while_a_typed_prewarm_runs(sample, backends):
