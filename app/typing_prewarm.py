@@ -12,12 +12,15 @@ were final, and Enter leaves a token or two. `plan` decides (plain strings, no U
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
 from app import prompts
+
+log = logging.getLogger(__name__)
 
 PAUSE_S = 0.3  # no key for this long: the words typed may be the whole instruction
 
@@ -138,15 +141,6 @@ class TypingPrewarmer:
             self._words = words
             self._kick(False)
 
-    def cancel(self) -> None:
-        """Nothing more from what was typed (Enter): a pending plan is dropped, the one in flight is the session's."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-        self._value = ""
-
     def _text(self) -> str | None:
         doc = getattr(self.session, "document", None)
         return doc.text if doc is not None else None
@@ -166,13 +160,15 @@ class TypingPrewarmer:
 
     async def _send(self) -> None:
         # The newest state is read after each wait, so keys typed meanwhile are never sent stale.
-        while True:
-            await self.session.warmed()  # the file's prewarm, the cursor's block, or our last one
-            if not self._ready() or not self._value.strip():
-                return
-            text = self._text()
-            want = plan(text, self._value, self._region(), self.last, paused=self._paused)
-            if want is None:
-                return
-            self.last = want
-            self.session.prewarm(want.region, typed=want.typed, complete=want.complete)
+        try:
+            while True:
+                await self.session.warmed()  # the file's prewarm, the cursor's block, or our last one
+                if not self._ready() or not self._value.strip():
+                    return
+                want = plan(self._text(), self._value, self._region(), self.last, paused=self._paused)
+                if want is None:
+                    return
+                self.last = want
+                self.session.prewarm(want.region, typed=want.typed, complete=want.complete)
+        except Exception:  # an optimisation: a failure here must never reach the prompt
+            log.debug("typing prewarm failed", exc_info=True)
