@@ -23,6 +23,7 @@ from app import prompts
 log = logging.getLogger(__name__)
 
 PAUSE_S = 0.3  # no key for this long: the words typed may be the whole instruction
+GUESS_CHARS = 4  # a word this long that only one definition's name starts with names it
 
 _LAST_SPACE = re.compile(r"\s(?=\S*$)")
 
@@ -61,10 +62,24 @@ def _names(text: str) -> frozenset[str]:
 _WORD = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")
 
 
-def names_definition(text: str, value: str) -> bool:
-    """The word being typed is exactly a definition's name: the region may be known before a space follows."""
-    words = _WORD.findall(value.rsplit(None, 1)[-1] if value.strip() else "")
-    return bool(words) and words[-1].split(".")[-1] in _names(text)
+def guess_name(text: str, value: str) -> str | None:
+    """The definition the word being typed names: the word itself, or the only name it starts
+    (GUESS_CHARS characters or more; "parse_l" is `parse_line`), so the region is known a few keys
+    before the word ends. None when it is the first word, as in _names_one."""
+    stripped = value.strip()
+    if not stripped or value[-1:].isspace() or not any(c.isspace() for c in stripped):
+        return None
+    words = _WORD.findall(stripped.rsplit(None, 1)[-1])
+    if not words:
+        return None
+    word = words[-1].split(".")[-1]
+    names = _names(text)
+    if word in names:
+        return word
+    if len(word) < GUESS_CHARS:
+        return None
+    starting = [n for n in names if n.startswith(word)]
+    return starting[0] if len(starting) == 1 else None
 
 
 def _names_one(text: str, words: str) -> bool:
@@ -89,8 +104,9 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
         return None  # a question or a command is not an edit instruction
     typed = stripped if paused else whole_words(value)
     if region is None:
-        # The partial last word counts for the region only when it is a name already (see names_definition).
-        words = stripped if paused or names_definition(text, value) else typed
+        # The word being typed counts for the region only when it names a definition (guess_name).
+        guess = None if paused else guess_name(text, value)
+        words = stripped if paused else f"{typed} {guess}" if guess else typed
         if not _names_one(text, words):
             return None
         region = prompts.rewrite_region(text, words)
@@ -137,7 +153,7 @@ class TypingPrewarmer:
         self._timer = loop.call_later(self.pause_s, self._kick, True)
         text = self._text()
         words = whole_words(value)
-        if words != self._words or (text is not None and names_definition(text, value)):
+        if words != self._words or (text is not None and guess_name(text, value)):
             self._words = words
             self._kick(False)
 

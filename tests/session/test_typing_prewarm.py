@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app import prompts
-from app.typing_prewarm import Warm, leads, names_definition, plan, whole_words
+from app.typing_prewarm import Warm, guess_name, leads, plan, whole_words
 
 INVENTORY = (Path(__file__).resolve().parents[2] / "examples" / "inventory.py").read_text(encoding="utf-8")
 TOTAL_VALUE = prompts.rewrite_region(INVENTORY, "make total_value skip items")
@@ -47,12 +47,18 @@ def test_the_cursor_region_wins_over_a_name_as_it_does_on_enter():
     assert plan(INVENTORY, "add a docstring to parse_line ", (12, 36), None).region == (12, 36)
 
 
-def test_a_name_typed_last_is_the_region_before_a_space_follows_it():
-    assert names_definition(INVENTORY, "add a docstring to parse_line")
-    assert not names_definition(INVENTORY, "add a docstring to parse_li")
-    assert plan(INVENTORY, "add a docstring to parse_li", None, None) is None
-    got = plan(INVENTORY, "add a docstring to parse_line", None, None)
+def test_a_name_typed_last_is_the_region_before_the_word_ends():
+    assert guess_name(INVENTORY, "add a docstring to parse_line") == "parse_line"
+    assert guess_name(INVENTORY, "add a docstring to pars") == "parse_line"  # the only name it starts
+    assert guess_name(INVENTORY, "add a docstring to par") is None  # too short to tell
+    assert guess_name(INVENTORY, "make total_value skip item") is None  # no name starts so (`Item` has a capital)
+    assert guess_name(INVENTORY, "add a docstring to Inventory.chea") == "cheapest"
+    assert guess_name(INVENTORY, "load") is None  # the first word is the verb
+    assert guess_name(INVENTORY, "add a docstring to parse_line ") is None  # no word being typed
+    assert plan(INVENTORY, "add a docstring to par", None, None) is None
+    got = plan(INVENTORY, "add a docstring to pars", None, None)
     assert got == Warm(INVENTORY, PARSE_LINE, "add a docstring to")
+    assert plan(INVENTORY, "add a docstring to parse_line", None, got) is None  # nothing new
 
 
 def test_a_pause_prewarms_the_whole_message_as_if_it_were_final():

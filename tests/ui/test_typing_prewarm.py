@@ -76,10 +76,10 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
     block = prompts.instruction_message(prompts.REWRITE, "x", text, region)["content"].rsplit("x", 1)[0][:-2]
     async with app.run_test(size=(100, 40)) as pilot:
         await ready_app(pilot, app, rec)
-        await pilot.press(*keys("make total_val"))
-        await pilot.pause(0.05)
+        await pilot.press(*keys("make to"))
+        await pilot.pause(0.1)
         assert len(rec.prewarms) == 1  # no name yet: nothing to prewarm beyond the file
-        await pilot.press(*keys("ue skip it"))
+        await pilot.press(*keys("tal_value skip it"))
         await wait_until(pilot, lambda: any("skip" in p for p in rec.prewarms), what="the typed words' prewarm")
         typed = [p for p in rec.prewarms[1:] if not p.endswith(prompts._REMINDER[prompts.REWRITE])]
         assert typed and all(p.startswith(block + "\n\n") for p in typed)
