@@ -120,17 +120,23 @@ def file_message(path: str, text: str) -> dict:
     return {"role": "user", "content": f"File: {path}\n```{language(path)}\n{body}```"}
 
 
-def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None) -> list[dict]:
+def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None,
+                  typed: str = "", complete: bool = False) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
     covers the region block that opens the final message, so after Enter only the instruction is
-    evaluated. Send it again when the file changes or the cursor moves to another region."""
+    evaluated. Send it again when the file changes or the cursor moves to another region.
+    `typed` (with a region): the instruction's whole words typed so far, which follow the block;
+    `complete`: the typed words may be the whole instruction, so the message is the turn's own,
+    reminder included (app/typing_prewarm.py decides which)."""
     system_prompt(fmt)  # validates fmt
     out = [file_message(path, text)]
-    if region is not None:
+    if region is not None and typed and complete:
+        out.append(instruction_message(fmt, typed, text, region))
+    elif region is not None:
         # The blank line that follows the block in the real message is included: "```\n\n" is one token.
-        out.append({"role": "user", "content": _region_block(text, region) + "\n\n"})
+        out.append({"role": "user", "content": _region_block(text, region) + "\n\n" + typed.strip()})
     return out
 
 

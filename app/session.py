@@ -85,6 +85,7 @@ class Session:
         self._turn_task: asyncio.Task | None = None
         self._prewarm_task: asyncio.Task | None = None
         self._warm: tuple[str, tuple[int, int] | None] | None = None  # (text, region) last prewarmed
+        self._warm_typed = ""  # the instruction's words that followed the region in it (typing_prewarm.py)
 
     # ------------------------------------------------------------ properties
 
@@ -216,11 +217,12 @@ class Session:
         if prewarm:
             self.prewarm()
 
-    def prewarm(self, region: tuple[int, int] | None = None) -> None:
+    def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False) -> None:
         """Ask the engine to evaluate system prompt + file now (in the background).
 
         With `region` (rewrite format only: its turn message opens with the region block) the
-        block is evaluated too, so after Enter only the instruction is left to evaluate.
+        block is evaluated too, so after Enter only the instruction is left to evaluate; and
+        `typed`, the instruction's words typed so far (`complete`: as the whole instruction).
         """
         if self.client is None:
             return
@@ -229,7 +231,8 @@ class Session:
         if self._prewarm_task and not self._prewarm_task.done():
             self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
         self._warm = (self.document.text, region)
-        self._prewarm_task = asyncio.ensure_future(self._prewarm(region))
+        self._warm_typed = typed if region is not None else ""
+        self._prewarm_task = asyncio.ensure_future(self._prewarm(region, typed, complete))
 
     @property
     def warming(self) -> bool:
@@ -250,7 +253,7 @@ class Session:
             return
         self.prewarm(region)
 
-    async def _prewarm(self, region: tuple[int, int] | None = None) -> None:
+    async def _prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False) -> None:
         from app.prompts import prewarm_input, system_prompt
 
         fmt = self.format
@@ -258,7 +261,7 @@ class Session:
             await self.client.prewarm(
                 model=self.model,
                 instructions=system_prompt(fmt),
-                input=prewarm_input(fmt, self.prompt_path, self.document.text, region),
+                input=prewarm_input(fmt, self.prompt_path, self.document.text, region, typed, complete),
                 stream_id=self.stream_id,
             )
         except asyncio.CancelledError:
@@ -303,9 +306,12 @@ class Session:
             from app.prompts import rewrite_region
 
             region = rewrite_region(self.document.text, instruction)
+        from app.typing_prewarm import leads
+
         warming = self._prewarm_task
-        if warming and not warming.done() and self._warm is not None and self._warm[1] not in (None, region):
-            warming.cancel()  # a block this turn does not use: the turn must not queue behind it
+        if warming and not warming.done() and self._warm is not None and (
+                self._warm[1] not in (None, region) or not leads(self._warm_typed, instruction)):
+            warming.cancel()  # a block (or words) this turn does not use: the turn must not queue behind it
         self.instruction = instruction
         self.region = region
         self.last_result = None

@@ -95,6 +95,7 @@ class SteerApp(App):
         self._frames = FrameBatch(self, lambda: self._apply_events())
         self._applier = EventApplier(self)
         self._region_timer = None
+        self._typing = None  # app.typing_prewarm.TypingPrewarmer of the session, made on the first key
         self.current_hunk: int | None = None
         self.view_mode = "file"  # or "diff", "raw": see app.ui.review_keys.VIEWS
         self._review = ReviewKeys(self)
@@ -281,6 +282,12 @@ class SteerApp(App):
         if has != self._prompt_has_text:
             self._prompt_has_text = has
             self.refresh_bindings()
+        if self.session is not None and not (self.asking is not None and self.asking.active):
+            from app.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
+
+            if self._typing is None or self._typing.session is not self.session:
+                self._typing = TypingPrewarmer(self.session)
+            self._typing.typed(event.value, self.region_for_send)
 
     @property
     def queued(self) -> Queued | None:

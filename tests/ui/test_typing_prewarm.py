@@ -1,0 +1,135 @@
+"""Prewarm as you type, in the app: typing an instruction that names a function prewarms that
+function's block with the words typed so far; Enter with such a prewarm in flight still gets
+its turn answered (waiting for a prewarm the turn starts with, cancelling one it does not)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app import prompts
+
+from .conftest import replay_app, wait_until
+
+# A recorded region rewrite of Inventory.total_value (examples/inventory.py lines 29-33).
+REWRITE_TOTAL = '''```python
+    def total_value(self):
+        total = 0
+        for item in self.items.values():
+            if item.quantity == 0:
+                continue
+            total = total + item.price * item.quantity
+        return total
+```
+'''
+INSTRUCTION = "make total_value skip items with zero quantity"
+
+
+def keys(text: str) -> list[str]:
+    return ["space" if c == " " else "underscore" if c == "_" else c for c in text]
+
+
+class Recorder:
+    """Records the replay engine's requests; `hold` keeps typed prewarms (a region block plus
+    words) running until released or cancelled, as a slow CPU would. A test harness, not a model."""
+
+    def __init__(self, engine):
+        self.prewarms: list[str] = []
+        self.turns: list[str] = []
+        self.stopped: list[str] = []
+        self.hold = False
+        self.release = asyncio.Event()
+        original = engine.stream
+
+        async def stream(request, cancel):
+            last = str(request.messages[-1].get("content") or "")
+            if not request.generate:
+                self.prewarms.append(last)
+                if self.hold and last.startswith("Region") and not last.endswith("\n\n"):
+                    try:
+                        while not cancel.is_set() and not self.release.is_set():
+                            await asyncio.sleep(0.005)
+                    finally:
+                        if not self.release.is_set():
+                            self.stopped.append(last)
+                    if cancel.is_set():
+                        request.finish_reason = "cancelled"
+                        return
+            else:
+                self.turns.append(last)
+            async for delta in original(request, cancel):
+                yield delta
+
+        engine.stream = stream
+
+
+async def ready_app(pilot, app, rec):
+    await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="connection")
+    await wait_until(pilot, lambda: len(rec.prewarms) == 1 and not app.session.warming, what="the file prewarm")
+
+
+async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample, backends):
+    b = await backends(REWRITE_TOTAL)
+    rec = Recorder(b.engine)
+    app = replay_app(sample, b, edit_format="rewrite")
+    text = sample.read_text()
+    region = prompts.rewrite_region(text, INSTRUCTION)
+    block = prompts.instruction_message(prompts.REWRITE, "x", text, region)["content"].rsplit("x", 1)[0][:-2]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready_app(pilot, app, rec)
+        await pilot.press(*keys("make to"))
+        await pilot.pause(0.1)
+        assert len(rec.prewarms) == 1  # no name yet: nothing to prewarm beyond the file
+        await pilot.press(*keys("tal_value skip it"))
+        await wait_until(pilot, lambda: any("skip" in p for p in rec.prewarms), what="the typed words' prewarm")
+        typed = [p for p in rec.prewarms[1:] if not p.endswith(prompts._REMINDER[prompts.REWRITE])]
+        assert typed and all(p.startswith(block + "\n\n") for p in typed)
+        assert typed[-1] == block + "\n\nmake total_value skip"
+        await pilot.press(*keys("ems with zero quantity"))
+        # The pause: the whole message, as the turn will send it.
+        final = prompts.instruction_message(prompts.REWRITE, INSTRUCTION, text, region)["content"]
+        await wait_until(pilot, lambda: rec.prewarms[-1] == final, what="the complete prewarm")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="the proposal")
+        assert rec.turns == [final]
+        count = len(rec.prewarms)
+        await pilot.pause(0.5)
+        assert len(rec.prewarms) == count  # nothing is prewarmed from the emptied prompt
+        # Under review, the next instruction is prewarmed too (its turn replaces the proposal).
+        await pilot.press(*keys("make total_value return "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("\n\nmake total_value return"),
+                         what="a prewarm under review")
+
+
+async def test_enter_while_a_typed_prewarm_runs(sample, backends):
+    """The prewarm in flight opens the turn: the turn waits for it (its tokens are the turn's).
+    Then one that holds other words: Enter cancels it and the turn is answered at once."""
+    b = await backends(REWRITE_TOTAL)
+    rec = Recorder(b.engine)
+    rec.hold = True
+    app = replay_app(sample, b, edit_format="rewrite")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready_app(pilot, app, rec)
+        await pilot.press(*keys("make total_value skip "))
+        # The name completed: its block with "make" is held; the words after it wait for it (one
+        # prewarm in flight, never cancelled by keys).
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("```\n\nmake"), what="a held prewarm")
+        await pilot.press(*keys("items with zero quantity"), "enter")
+        await pilot.pause(0.2)
+        assert rec.turns == [] and rec.stopped == []  # the turn queues behind the prewarm it starts with
+        rec.release.set()
+        await wait_until(pilot, lambda: app.status.state == "review", what="the proposal")
+        assert rec.turns[0].split("\n\n")[-2] == INSTRUCTION
+        app.action_reject_all()
+        await pilot.pause()
+
+        await pilot.press(*keys("make total_value return "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("make total_value return"), what="the prewarms")
+        rec.release.clear()
+        await pilot.press(*keys("zero "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("return zero"), what="another held prewarm")
+        for _ in range(len("return zero ")):
+            await pilot.press("backspace")
+        await pilot.press(*keys("count only stocked items"), "enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="the second proposal")
+        assert rec.stopped == [rec.prewarms[-1]]  # cancelled by Enter: words the turn does not start with
+        assert rec.turns[-1].split("\n\n")[-2] == "make total_value count only stocked items"
