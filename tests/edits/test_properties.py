@@ -303,7 +303,9 @@ def test_invented_search_applies_nothing(old, seed, k):
     assert e.value.reason == "not_found"
 
 
-@SETTINGS
+# Most generated changes are pure insertions, which the assume() below skips: a health check
+# that counts filtered inputs failed this test on some seeds without finding anything wrong.
+@settings(SETTINGS, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(change_st(), st.integers(0, 10_000))
 def test_misquoted_changed_line_applies_nothing(ch, seed):
     old, new, i, j, ins = ch
