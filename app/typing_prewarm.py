@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Callable
 
 from app import prompts
+from app.state import IDLE, REVIEW
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ class TypingPrewarmer:
     def _ready(self) -> bool:
         s = self.session
         # A proposal under review is discarded by the next turn, which reads the same file text.
-        return (s.client is not None and s.connection == "ready" and s.state in ("idle", "review")
+        return (s.client is not None and s.connection == "ready" and s.state in (IDLE, REVIEW)
                 and s.format == prompts.REWRITE)
 
     async def _send(self) -> None:
