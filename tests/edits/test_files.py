@@ -193,6 +193,8 @@ def test_only_the_edited_line_changes(tmp_path_factory, lines, bom, final, data)
     # a "\r" ending followed by an empty line's "\n" would read as one "\r\n"
     assume(not any(nl == "\r" and i + 1 < len(lines) and lines[i + 1][0] == "" for i, (_t, nl) in enumerate(lines)))
     raw_text = "".join(t + nl for t, nl in lines)
+    # text that starts with U+FEFF is, in UTF-8, the very bytes of a BOM: read back as one
+    assume(not raw_text.startswith("\ufeff"))
     if not final:
         raw_text = raw_text[: -len(lines[-1][1])]
     raw = (b"\xef\xbb\xbf" if bom else b"") + raw_text.encode("utf-8")
