@@ -273,7 +273,10 @@ class LocalEngine(Engine):
                 if isinstance(item, BaseException):
                     finished = True
                     raise item
-                yield item
+                # Tokens the worker sent before it saw the stop (an accepted draft goes out in one
+                # burst) are still queued: once stopped, nothing more reaches the client.
+                if not cancel.is_set():
+                    yield item
         finally:
             if not finished:
                 job.abandoned = True
