@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 
 from app.edits.locate import _indent
 
-__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "reindent", "whole_definitions"]
+__all__ = ["ECHO_LINES", "PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "reindent", "strip_echoed_context", "whole_definitions"]
 
 # Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
 _DELETE = re.compile(
@@ -223,3 +223,48 @@ def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int
             "delete code that the instruction did not ask to delete. Reply with the whole region "
             "rewritten: every line of it, changed or not, in order.",
         )
+
+
+# How many file lines each side of the region an echo is looked for in: an echo is the line or
+# two next to the region, and the live diff checks for one per block.
+ECHO_LINES = 6
+# Words that ask for lines to be repeated: then an answer that restates the lines around the
+# region may mean it.
+_REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
+
+
+def asks_to_repeat(instruction: str | None) -> bool:
+    """The instruction asks for lines to be copied or repeated (then an echo may be meant)."""
+    return bool(instruction and _REPEAT.search(instruction))
+
+
+def strip_echoed_context(before: list[str], after: list[str], region: list[str], new: list[str]) -> list[str]:
+    """`new` without the file lines around the region that it restates: a small model asked to
+    rewrite a function often opens its answer with the line above it (the module docstring, a
+    decorator's neighbour) and closes with the line below; taken as written, that line is doubled.
+
+    Only an exact echo goes: the answer's first non-blank lines equal (whitespace stripped) the
+    last non-blank lines before the region, in order, and the next answer line is the region's
+    own first line; the same at the end. Not when the region itself starts (ends) with those
+    lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
+    new = _strip_head(before, region, new)
+    return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
+
+
+def _strip_head(before: list[str], region: list[str], new: list[str]) -> list[str]:
+    """`new` without a leading echo of the non-blank lines at the end of `before` (see above)."""
+    context = [x.strip() for x in before if x.strip()]
+    body = [x.strip() for x in region if x.strip()]
+    if not context or not body:
+        return new
+    shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
+    # The longest echo first: k answer lines equal to the last k context lines.
+    for k in range(min(len(context), len(shown) - 1), 0, -1):
+        if [x for _i, x in shown[:k]] != context[-k:]:
+            continue
+        if shown[k][1] != body[0] or body[:k] == context[-k:]:
+            return new
+        # The blank lines between the echo and the region's first line are the region's own.
+        lead = next(i for i, x in enumerate(region) if x.strip())
+        return region[:lead] + new[shown[k][0]:]
+    return new

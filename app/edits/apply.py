@@ -23,7 +23,7 @@ from __future__ import annotations
 import os.path
 from difflib import SequenceMatcher
 
-from app.edits.anchor import PartialRewrite, anchor_rewrite
+from app.edits.anchor import ECHO_LINES, PartialRewrite, anchor_rewrite, strip_echoed_context
 from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, ParseResult, _Record
 from app.edits.locate import (
     Location, LocateError, Views, closest_lines, find_unique, is_elision, locate, split_lines,
@@ -269,11 +269,14 @@ class _Buffer:
         return work if self.final_nl or not work else work[:-1]
 
 
-def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = False) -> ApplyResult:
+def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = False,
+                 keep_echo: bool = False) -> ApplyResult:
     """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines.
 
     A region rewrite that leaves out part of its region is anchored to the part it
-    restates (app.edits.anchor) unless `allow_deletion` (the instruction asks to delete)."""
+    restates (app.edits.anchor) unless `allow_deletion` (the instruction asks to delete); one
+    that restates the file lines next to its region loses that echo unless `keep_echo` (the
+    instruction asks for a copy: app.edits.anchor.asks_to_repeat)."""
     if not blocks:
         raise ApplyError(
             -1, "no_blocks", "the response contains no edits",
@@ -288,6 +291,11 @@ def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = F
         r = split_lines(block.replace)
         narrow = None
         if block.kind == REWRITE:
+            h = block.line_hint
+            if not keep_echo and h is not None:
+                lines = buf.lines()
+                if lines[h : h + len(s)] == s:
+                    r = strip_echoed_context(lines[max(0, h - ECHO_LINES) : h], lines[h + len(s) : h + len(s) + ECHO_LINES], s, r)
             try:
                 a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
             except PartialRewrite as e:
@@ -381,13 +389,14 @@ def apply_response(
     region_start: int | None = None,
     path: str | None = None,
     allow_deletion: bool = False,
+    keep_echo: bool = False,
 ) -> ApplyResult:
     """Parses a whole response and applies it all-or-nothing. `path` (the edited file)
-    picks that file's hunks out of a multi-file patch; `allow_deletion`: see apply_blocks."""
+    picks that file's hunks out of a multi-file patch; `allow_deletion`, `keep_echo`: see apply_blocks."""
     result = parse(response, region_text, region_start)
     raise_if_malformed(result)
     blocks, others = select_blocks(result.blocks, path)
-    applied = apply_blocks(text, blocks, allow_deletion=allow_deletion)
+    applied = apply_blocks(text, blocks, allow_deletion=allow_deletion, keep_echo=keep_echo)
     applied.blocks.extend(BlockReport(b.index, b.kind, "other_file") for b in others)
     return applied
 

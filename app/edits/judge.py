@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from app.edits import locate as L
-from app.edits.anchor import asks_to_delete
+from app.edits.anchor import asks_to_delete, asks_to_repeat
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -48,7 +48,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction))
+        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction), keep_echo=asks_to_repeat(instruction))
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:

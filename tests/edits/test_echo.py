@@ -1,0 +1,80 @@
+"""A region rewrite that restates the file lines next to its region does not double them."""
+
+from __future__ import annotations
+
+from app.edits.anchor import asks_to_repeat, strip_echoed_context
+from app.edits.apply import apply_response
+from app.edits.livediff import LiveDiff
+from app.edits.proposal import ProposalBuilder
+
+PRICES = '''"""Price helpers."""
+
+
+def parse_price(text):
+    text = text.strip().lstrip("$")
+    return float(text)
+
+
+def total(prices):
+    return sum(prices)
+'''
+REGION = (3, 6)  # parse_price
+REGION_TEXT = "".join(PRICES.splitlines(keepends=True)[3:6])
+# What the embedded model answered to "add a docstring to parse_price": the module docstring first.
+ECHOED = '''```python
+"""Price helpers."""
+def parse_price(text):
+    """Parse a price like " $1.50 "."""
+    text = text.strip().lstrip("$")
+    return float(text)
+
+
+def total(prices):
+```
+'''
+WANTED = PRICES.replace('def parse_price(text):\n', 'def parse_price(text):\n    """Parse a price like " $1.50 "."""\n')
+
+
+def test_the_lines_around_the_region_that_the_answer_restates_are_not_doubled():
+    got = apply_response(PRICES, ECHOED, region_text=REGION_TEXT, region_start=REGION[0]).new_text
+    assert got == WANTED
+
+
+def test_the_live_diff_shows_what_the_applier_writes():
+    for step in (len(ECHOED), 3):  # whole, and a few characters at a time as it streams
+        live = LiveDiff(PRICES.splitlines())
+        answer = ProposalBuilder(live, REGION, "add a docstring to parse_price", "prices.py")
+        for i in range(0, len(ECHOED), step):
+            answer.feed(ECHOED[i : i + step])
+        answer.finish()
+        verdict = answer.judge(PRICES)
+        assert verdict.status == "proposal" and verdict.new_text == WANTED
+        assert "\n".join(live.new_lines()) + "\n" == WANTED
+
+
+def test_an_instruction_that_asks_for_a_copy_keeps_it():
+    assert asks_to_repeat("duplicate the docstring above parse_price") and not asks_to_repeat("add a docstring")
+    live = LiveDiff(PRICES.splitlines())
+    answer = ProposalBuilder(live, REGION, "copy the module docstring above parse_price", "prices.py")
+    answer.feed(ECHOED)
+    answer.finish()
+    assert answer.judge(PRICES).new_text.count('"""Price helpers."""') == 2
+
+
+def test_only_an_exact_echo_next_to_the_region_goes():
+    before, after = ['"""Price helpers."""', "", ""], ["", "", "def total(prices):"]
+    region = ["def parse_price(text):", "    return float(text)", "", ""]
+    # The region itself opens with the line: not an echo.
+    assert strip_echoed_context(["x = 1"], [], ["x = 1", "def f():"], ["x = 1", "def f():"]) == ["x = 1", "def f():"]
+    # A line like the one above but not the same stays.
+    new = ['"""Price helper."""', "def parse_price(text):", "    return float(text)"]
+    assert strip_echoed_context(before, after, region, new) == new
+    # The echo not followed by the region's first line stays (it may be new code).
+    new = ['"""Price helpers."""', "import re", "def parse_price(text):", "    return float(text)"]
+    assert strip_echoed_context(before, after, region, new) == new
+    # At the end, the blank lines between the region and the echo are the region's own.
+    new = ["def parse_price(text):", "    text = text.strip()", "    return float(text)", "", "def total(prices):"]
+    assert strip_echoed_context(before, after, region, new) == new[:3] + ["", ""]
+    # ... and only after the region's own last line, unchanged: a changed last line may be new code.
+    new = ["def parse_price(text):", "    return float(text.strip())", "", "def total(prices):"]
+    assert strip_echoed_context(before, after, region, new) == new
