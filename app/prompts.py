@@ -329,6 +329,13 @@ def redirect_adds(words: str) -> bool:
     return bool(_ADDS.search(words or ""))
 
 
+def addition_instruction(words: str) -> str:
+    """The request of an addition said while an answer was written ("also make it ignore commas"),
+    asked on its own of the code as that answer left it: the words without "also"/"too"."""
+    bare = _ADDED_TAIL.sub("", _FILLER.sub("", words.strip())).strip()
+    return bare[:1].upper() + bare[1:] if bare else words.strip()
+
+
 def redirect_instruction(first: str, said: list[str]) -> str:
     """The instruction of a turn that a redirect started over: the first request and what the user
     said while it was being answered (oldest first), as one request.
@@ -355,6 +362,9 @@ def redirect_instruction(first: str, said: list[str]) -> str:
         return request
     return (f"{request}\n\n(Said while you were answering an earlier request: \"{replaced}\". Where the line "
             "above leaves something out, take it from that request; change nothing it does not ask for.)")
+
+
+_ADDED_TAIL = re.compile(r"[\s,]*\b(too|as well)\W*$", re.I)
 
 
 # A request that replaces the earlier one and says all it means ("no, only add a docstring to pop"):

@@ -53,6 +53,9 @@ class Turn:
         self.ttft: float | None = None
         self.tokens = 0
         self._stats_at = self.t0
+        # Words said while the answer was written that add to the request ("also X"): each is
+        # its own edit of the answer's region, asked once the answer before it is complete.
+        self.additions: list[str] = []
 
     @property
     def stopped(self) -> bool:
@@ -62,7 +65,7 @@ class Turn:
 
     async def run(self) -> None:
         s = self.session
-        from app.prompts import build_input, instruction_message, system_prompt
+        from app.prompts import addition_instruction, build_input, instruction_message, redirect_instruction, system_prompt
 
         fmt = s.format
         attempt = 0
@@ -73,33 +76,56 @@ class Turn:
         total_tokens = 0
         first_ttft = None
         rates: list[float] = []
+        shown = self.region  # the region as the prompt shows it: an addition shows the answer's
+        spent = 0  # attempts that went to earlier requests, not counted against the retries
+        kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
         try:
             while True:
                 attempt += 1
                 self._begin_attempt()
-                messages = build_input(fmt, s.prompt_path, s.document.text, ask, self.region, history or None)
+                messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
                 result = await self._stream_once(system_prompt(fmt), messages)
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
                     rates.append(result.tokens_per_s)
+                if self.additions and not self.stopped and result.status in ("proposal", "nothing") \
+                        and self.region is not None:
+                    # Asked on its own of the code as the answer left it, an addition is done; asked
+                    # together with the request, the small model did one of the two (bench/redirect.py).
+                    words = self.additions.pop(0)
+                    if result.status == "proposal":
+                        kept, shown, ask = result, self._answered_region(), addition_instruction(words)
+                    else:  # the answer changed nothing: its request is asked again, with the addition
+                        ask = redirect_instruction(ask, [words])
+                    history, spent, no_change_retried = [], attempt, False
+                    s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
+                    s._discard_proposal(quiet=True)
+                    continue
+                if kept is not None and result.status == "nothing":
+                    # The addition gave back the file as it was: the earlier answer stands.
+                    if not self.stopped:
+                        result = self._restore(kept, "the model's answer to the addition changed nothing")
+                    break
                 if result.status == "nothing" and not result.already_applied and not self.stopped \
                         and not asks_for_nothing(self.instruction):
                     # An answer that changes nothing is a failed attempt, not "nothing to change":
                     # one retry that says so, then the turn reports it as a refusal.
-                    if attempt > self.retries or no_change_retried:
+                    if attempt - spent > self.retries or no_change_retried:
                         result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
                         break
                     no_change_retried = True
                     s._notice("warning", NoticeCode.RETRY_NO_CHANGE, "the model's answer changed nothing; asking it again")
                     next_ask = no_change_instruction(fmt, self.instruction)
-                elif result.status != "refused" or attempt > self.retries or self.stopped:
+                elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
+                    if kept is not None and result.status == "refused" and not self.stopped:
+                        result = self._restore(kept, f"the addition's answer was refused ({result.reason})")
                     break
                 else:
                     s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
                     next_ask = self.feedback_instruction()
                 history = history + [
-                    instruction_message(fmt, ask, s.document.text, self.region),
+                    instruction_message(fmt, ask, s.document.text, shown),
                     {"role": "assistant", "content": result.raw_text},
                 ]
                 ask = next_ask
@@ -123,6 +149,25 @@ class Turn:
             result.tokens_per_s = rates[-1] if rates else None
             result.hunks = s.live.hunk_count
             self.result = result
+
+    def _answered_region(self) -> str:
+        """The region as the proposal under way leaves it (its lines in the proposed text)."""
+        s = self.session
+        start, end = self.region
+        new = s.live.new_lines()
+        grown = len(new) - len(s.live.lines)
+        return "\n".join(new[start : end + grown]) + "\n"
+
+    def _restore(self, kept: TurnResult, why: str) -> TurnResult:
+        """Put back the proposal of the answer an addition failed to build on, and say so."""
+        self._begin_attempt()
+        self.answer.feed(kept.raw_text)
+        self.answer.finish()
+        self.session._proposal_changed()
+        self.session._notice("warning", NoticeCode.REDIRECT_FAILED, f"{why}; the answer before it is kept")
+        result = self._judge()
+        result.raw_text = kept.raw_text
+        return result
 
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""

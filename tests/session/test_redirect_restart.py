@@ -183,17 +183,18 @@ async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(repl
         await session.close()
 
 
-async def test_auto_restarts_a_rewrite_only_when_the_words_move_its_region(replay, calc):
+async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, calc):
     url, engine = await replay(["long_answer.txt", "rewrite_mean.txt"], rate=400)
     session, _ = await open_session(url, calc, edit_format="rewrite")
     try:
         assert session.redirect_mode == "auto"
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: session.turn.tokens > 5)
-        await session.redirect("no, use one line each")  # names nothing: steer, partial kept
+        await session.redirect("no, use one line each")  # names nothing: starts over, same region
         await session.wait()
         last = engine.requests[-1].messages
-        assert any(m["role"] == "assistant" for m in last) and last[-1]["content"] == "no, use one line each"
+        assert not any(m["role"] == "assistant" for m in last) and session.region == (0, 28)
+        assert user_text(engine.requests[-1]).startswith("Region (lines 1-28):")
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: len(engine.requests) == 3 and session.turn.tokens > 5)
         await session.redirect("no, only to mean")  # names mean: start over on mean
@@ -209,3 +210,60 @@ def test_formats_not_measured_keep_steering():
 
     assert REDIRECT_MODES["rewrite"] == "auto"
     assert {REDIRECT_MODES[f] for f in ("search_replace", "apply_patch", "udiff")} == {"continue"}
+
+
+async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_left(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_after.txt"], rate=60)
+    events = []
+    session, _ = await open_session(url, calc, events, edit_format="rewrite")
+    try:
+        assert session.redirect_mode == "auto"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        assert len(engine.requests) == 1  # the answer is not stopped: it goes on
+        result = await session.wait()
+        assert result.status == "proposal"
+        first, second = engine.requests
+        # Asked on its own, of the code as the first answer left it: no transcript, no first request.
+        assert not any(m["role"] == "assistant" for m in second.messages)
+        text = user_text(second)
+        assert text.startswith("Region:\n```\ndef mean(values):\n    total = 0.0\n")
+        assert "Add a docstring to it" in text and "empty list" not in text
+        # The proposal is the second answer, against the file as it is on disk.
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
+        assert new.count("def mean(") == 1 and "def clamp(" in new
+        notices = [e.text for e in events if isinstance(e, Notice)]
+        assert any("also: also add a docstring to it" in m for m in notices)
+        assert [e.state for e in events if isinstance(e, StateChanged)].count(GENERATING) == 1
+    finally:
+        await session.close()
+
+
+async def test_an_addition_that_undoes_the_answer_keeps_the_answer_before_it(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "rewrite_same.txt"], rate=60)
+    events = []
+    session, _ = await open_session(url, calc, events, edit_format="rewrite")
+    try:
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        result = await session.wait()
+        assert len(engine.requests) == 2
+        # The addition's answer is mean as it was on disk: it changes nothing, so the first
+        # answer's proposal comes back rather than "no change".
+        assert result.status == "proposal" and session.state is REVIEW
+        new = session.review.proposed_text()
+        assert "max(len(values), 1)" in new and '"""' not in new.split("def mean")[1].split("def clamp")[0]
+        assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
+    finally:
+        await session.close()
+
+
+def test_addition_instruction_drops_also_and_too():
+    from app.prompts import addition_instruction
+
+    assert addition_instruction("also make it ignore commas") == "Make it ignore commas"
+    assert addition_instruction("and handle None too") == "Handle None"
+    assert addition_instruction("plus sort them as well.") == "Sort them"
