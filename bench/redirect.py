@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import asyncio
 import shutil
 import statistics
@@ -320,7 +321,7 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
     usage = getattr(getattr(marks.get("stream"), "stats", None), "usage", None) or {}
     cached = (usage.get("input_tokens_details") or {}).get("cached_tokens")
     raw = session.raw_text or result.raw_text
-    status, why = "not followed", ""
+    status, why, new = "not followed", "", sc.source
     if session.has_proposal and not session.conflict:
         session.accept_all()
         new = path.read_text(encoding="utf-8")
@@ -336,7 +337,8 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
     await session.close()
     if verbose:
         print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer (prompt {usage.get('input_tokens')} "
-              f"tokens, {cached} cached):\n{raw}\n", file=sys.stderr)
+              f"tokens, {cached} cached):\n{raw}\n--- the file after accept:\n"
+              f"{''.join(difflib.unified_diff(sc.source.splitlines(True), new.splitlines(True)))}", file=sys.stderr)
     return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": written, "status": status,
             "why": why, "first_s": first}
 
