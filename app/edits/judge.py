@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from app.edits import locate as L
 from app.edits.anchor import asks_to_delete, asks_to_repeat
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
+from app.edits.hollow import asks_to_stub, hollowed
+from app.edits.syntax import PYTHON_SUFFIXES
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
 # Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
@@ -52,6 +54,13 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
+        emptied = hollowed(text, applied.new_text) if _is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
+        if emptied:
+            names = ", ".join(f"`{n}`" for n in emptied)
+            return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (
+                f"Your answer leaves {names} without its code: only the signature and a docstring (or pass) "
+                "are left, so nothing was changed. Write each function out in full: every line of its "
+                "body, with the requested change made."))
         return Verdict("proposal", new_text=applied.new_text)
     if applied.already_applied:
         return Verdict("nothing", "already applied", already_applied=True)
@@ -65,6 +74,10 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
             f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
             "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit."))
     return Verdict("nothing", "the edit changes nothing")
+
+
+def _is_python(path: str | None) -> bool:
+    return bool(path) and str(path).lower().endswith(PYTHON_SUFFIXES)
 
 
 def _identical_but_absent(lines: list[str], blocks) -> tuple[int, str] | None:

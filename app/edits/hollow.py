@@ -1,0 +1,63 @@
+"""Functions an answer hollowed out: their code gone, only a docstring, `pass` or `...` left.
+
+A small model asked to document a function sometimes answers with the signature and the new
+docstring and nothing else. Anchoring (app.edits.anchor) keeps code an answer leaves out around
+what it restates, but a body that ends at the docstring restates the function's head: taken as
+written, the function loses its code. Judged on the whole Python file, old against new, by
+qualified name; only when the old file parsed. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+__all__ = ["asks_to_stub", "hollowed"]
+
+# Words that ask for a body to go: a stub, a placeholder, an empty function.
+_STUB = re.compile(r"\b(?:stub\w*|placeholder|skeleton|not\s*implemented|pass)\b|\bempty\s+(?:it|them|the\s+\w+)\b", re.I)
+
+
+def asks_to_stub(instruction: str | None) -> bool:
+    """The instruction may want a function emptied ("make it a stub", "replace the body with pass")."""
+    return bool(instruction and _STUB.search(instruction))
+
+
+def hollowed(old: str, new: str) -> list[str]:
+    """Qualified names of the functions with code in `old` whose body in `new` is only a docstring,
+    `pass` or `...` (empty when either text does not parse)."""
+    before, after = _bodies(old), _bodies(new)
+    if before is None or after is None:
+        return []
+    return [name for name, has_code in before.items() if has_code and after.get(name) is False]
+
+
+def _bodies(text: str) -> dict[str, bool] | None:
+    """{qualified name: the body has code} for every function, or None when `text` does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes in the user's code are not ours to report
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    out: dict[str, bool] = {}
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    out.setdefault(name, any(not _trivial(s) for s in child.body))
+                walk(child, f"{name}.")
+
+    walk(tree, "")
+    return out
+
+
+def _trivial(stmt: ast.stmt) -> bool:
+    """A docstring, `pass` or `...`: no code."""
+    if isinstance(stmt, ast.Pass):
+        return True
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and (
+        isinstance(stmt.value.value, str) or stmt.value.value is Ellipsis)
