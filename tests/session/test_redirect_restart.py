@@ -267,3 +267,23 @@ def test_addition_instruction_drops_also_and_too():
     assert addition_instruction("also make it ignore commas") == "Make it ignore commas"
     assert addition_instruction("and handle None too") == "Handle None"
     assert addition_instruction("plus sort them as well.") == "Sort them"
+
+
+async def test_a_refused_addition_keeps_the_answer_before_it(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_drops_body.txt"], rate=60)
+    events = []
+    session, _ = await open_session(url, calc, events, edit_format="rewrite")
+    try:
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        result = await session.wait()
+        assert len(engine.requests) == 2
+        # The addition's answer leaves mean with only a docstring: refused, and the first answer's
+        # proposal comes back.
+        assert result.status == "proposal" and session.state is REVIEW
+        new = session.review.proposed_text()
+        assert "max(len(values), 1)" in new and "The average" not in new
+        assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
+    finally:
+        await session.close()
