@@ -408,7 +408,7 @@ class Session:
         if mode == "after" and self._turn is not None and self.region is not None:
             self._turn.additions.append(words)
             self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
-            self._notice("info", NoticeCode.REDIRECTED, f"also: {' '.join(words.split())} (once this answer is done)")
+            self._notice("info", NoticeCode.REDIRECTED, f"after this answer: {' '.join(words.split())}")
             self._redirected = (self._turn_task, first, said)
             return
         self._notice("info", NoticeCode.REDIRECTED, f"redirected: {' '.join(words.split())} (the answer starts over)")
