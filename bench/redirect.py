@@ -198,6 +198,7 @@ class Scenario:
     words: str
     at: int | float  # tokens written before the redirect; 0 = before the first token; a float = that share of the region
     check: Callable[[Check], str]
+    held_out: bool = False  # written after the redirect strategies were chosen, never tuned on
 
 
 def _stack_new(c: Check) -> str:
@@ -251,6 +252,31 @@ SCENARIOS = [
                               c.run("(lambda i: (i.add('a', 2.0), i.add('b', 1.0), i.cheapest().name))(Inventory())[-1]", "b"),
                               "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Inventory.cheapest"]))
                               else "cheapest still uses try", c.others_unchanged("Inventory.cheapest"))),
+]
+# Held out: written after the strategies above were chosen (Session.REDIRECT_MODES) and run as
+# they were first written; a strategy that wins only on the set it was chosen on is not evidence.
+SCENARIOS += [
+    Scenario("inventory-cheapest-none-and-doc", "extend", "class", INVENTORY,
+             "make cheapest return None when the inventory is empty", "also add a docstring to it", 8,
+             lambda c: all_of(c.run("Inventory().cheapest()", None), c.docstring("Inventory.cheapest"),
+                              c.others_unchanged("Inventory.cheapest")), held_out=True),
+    Scenario("prices-total-skip-none-and-round", "extend", "function", PRICES, "make total skip prices that are None",
+             "also round the result to 2 decimals", 8,
+             lambda c: all_of(c.run("total([1.005, None, 2.111])", 3.12), c.others_unchanged("total")), held_out=True),
+    Scenario("records-hints-only-names", "narrow", "function", RECORDS, "add type hints to index_by_name and names",
+             "no, only to names", 10,
+             lambda c: all_of(c.hinted("names"), c.others_unchanged("names")), held_out=True),
+    Scenario("stack-is-full-not-clear", "replace", "class", STACK, "add a method clear that empties the stack",
+             "no, add a method is_full instead", 10,
+             lambda c: all_of("" if "Stack.clear" not in c.nd else "clear was added",
+                              c.run("(Stack(1).is_full(), (lambda s: (s.push(1), s.is_full()))(Stack(1))[-1])",
+                                    (False, True)),
+                              c.others_unchanged("Stack.is_full")), held_out=True),
+    Scenario("prices-cheapest-if-not-try", "correct", "function", PRICES,
+             "make cheapest return None for an empty list, using try/except", "use an if, not try/except", 8,
+             lambda c: all_of(c.run("cheapest([])", None), c.run("cheapest([3, 1])", 1),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["cheapest"]))
+                              else "cheapest still uses try", c.others_unchanged("cheapest")), held_out=True),
 ]
 KINDS = ("narrow", "replace", "extend", "correct")
 
@@ -390,18 +416,23 @@ def main(argv: list[str] | None = None) -> int:
                 ["scenario", "kind", "in", "redirect after (tokens)", "outcome", "Enter -> first token (s)", "why"],
                 [[r["name"], r["kind"], r["where"], r["at"], r["status"],
                   r["first_s"] if r["first_s"] is not None else "-", r["why"][:60]] for r in rows])
-    summary = []
-    for kind in KINDS + ("all",):
-        mine = [r for r in rows if kind in ("all", r["kind"])]
-        if not mine:
-            continue
-        firsts = [r["first_s"] for r in mine if r["first_s"] is not None]
-        summary.append([kind, len(mine), sum(r["status"] == "followed" for r in mine),
-                        sum(r["status"] == "not followed" for r in mine), sum(r["status"] == "broken" for r in mine),
-                        f"{100 * sum(r['status'] == 'followed' for r in mine) / len(mine):.0f}%",
-                        statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-"])
-    print_table("summary per kind", ["kind", "redirects", "followed", "not followed", "broken code", "followed %",
-                                      "median Enter -> first token (s)", "max (s)"], summary)
+    held = {s.name for s in SCENARIOS if s.held_out}
+    for title, part in (("summary per kind, scenarios the strategies were chosen on", [r for r in rows if r["name"] not in held]),
+                        ("summary per kind, held-out scenarios", [r for r in rows if r["name"] in held]),
+                        ("summary per kind, all scenarios", rows)):
+        summary = []
+        for kind in KINDS + ("all",):
+            mine = [r for r in part if kind in ("all", r["kind"])]
+            if not mine:
+                continue
+            firsts = [r["first_s"] for r in mine if r["first_s"] is not None]
+            summary.append([kind, len(mine), sum(r["status"] == "followed" for r in mine),
+                            sum(r["status"] == "not followed" for r in mine), sum(r["status"] == "broken" for r in mine),
+                            f"{100 * sum(r['status'] == 'followed' for r in mine) / len(mine):.0f}%",
+                            statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-"])
+        if summary:
+            print_table(title, ["kind", "redirects", "followed", "not followed", "broken code", "followed %",
+                                "median Enter -> first token (s)", "max (s)"], summary)
     print(f"\nload average before {' '.join(load_before)}, after {' '.join(load_after)}")
     return 0
 
