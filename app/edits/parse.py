@@ -119,6 +119,7 @@ class StreamParser:
         self._file_path: str | None = None  # apply_patch / udiff current file
         self._held_minus: str | None = None  # udiff "--- " line waiting for a "+++ " line
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
+        self.plan = ""  # rewrite: the prose before the code block (the model's sentence on what must change)
         self._rw_fenced = False
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
         self._after_hunk = False  # the previous line ended an unfenced diff hunk
@@ -185,7 +186,12 @@ class StreamParser:
             self._release_minus(out)
             self._end_hunk(out)
         elif st == _RW_WAIT:
-            if self._held:
+            if self._held and _is_prose(self._held):
+                # Prose and no code: never a rewrite (it would replace the region with the sentence).
+                self.plan = _lines_text(self._held).strip()
+                self._held = []
+                self.problems.append((self._index, NO_CODE_BLOCK))
+            elif self._held:
                 self._start_rewrite(out, fenced=False)
                 self._end_rewrite(out)
         elif st == _RW_BODY:
@@ -607,8 +613,9 @@ class StreamParser:
             self._held_minus = line
         f = _fence_of(line)
         if f is not None:
-            # A fence: whatever came before was prose. The fence body is the rewrite,
+            # A fence: whatever came before was prose (the plan). The fence body is the rewrite,
             # unless its first line turns out to be an edit-block marker.
+            self.plan = _lines_text(self._held).strip()
             self._held = []
             self._fence = (f[0], f[1])
             self._block_fence = self._fence
@@ -662,6 +669,7 @@ class StreamParser:
             if f is not None and f[2]:
                 # An opening fence with a language after unfenced "code": what we took
                 # for code was prose. Start over with the fenced block.
+                self.plan = _lines_text(self._replace).strip()
                 self._drop(out, "prose taken for code; the rewrite follows in a fence", problem=False)
                 self._fence = (f[0], f[1])
                 self._block_fence = self._fence
@@ -683,6 +691,26 @@ class StreamParser:
         )
         self._complete(out, block)
         self._state = _RW_DONE
+
+
+NO_CODE_BLOCK = ("it has no code block, only prose; write one short sentence on what must change, "
+                 "then the whole new region in one fenced code block")
+
+
+def _is_prose(lines: list[str]) -> bool:
+    """Unfenced lines that are a sentence, not code: they do not compile as Python and no line ends
+    the way C-like code does. (Unfenced code that starts with the region's first line, or is
+    indented, was taken for code as it streamed and never gets here.)"""
+    text = "\n".join(lines).strip()
+    if not text:
+        return False
+    if any(ln.rstrip().endswith((";", "{", "}")) for ln in lines):
+        return False
+    try:
+        compile(text + "\n", "<answer>", "exec")
+    except (SyntaxError, ValueError):
+        return True
+    return False
 
 
 def _diff_path(line: str) -> str | None:
