@@ -119,6 +119,7 @@ class StreamParser:
         self._file_path: str | None = None  # apply_patch / udiff current file
         self._held_minus: str | None = None  # udiff "--- " line waiting for a "+++ " line
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
+        self._held_prose = False  # the held lines were found to be prose (stays so: prose does not become code)
         self.plan = ""  # rewrite: the prose before the code block (the model's sentence on what must change)
         self._rw_fenced = False
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
@@ -625,8 +626,14 @@ class StreamParser:
             return
         self._held.append(line)
         nonblank = sum(1 for h in self._held if h.strip())
-        if stripped == self._region_first or nonblank >= 3 or line[:1] in " \t":
+        if stripped == self._region_first or line[:1] in " \t":
             self._start_rewrite(out, fenced=False)
+        elif nonblank >= 3 and not self._held_prose:
+            # Three lines of unindented code start streaming; three lines of prose (a plan longer
+            # than asked for) wait for the fence, or are refused at the end (no code block).
+            self._held_prose = _is_prose(self._held)
+            if not self._held_prose:
+                self._start_rewrite(out, fenced=False)
 
     def _start_rewrite(self, out: list[Event], fenced: bool) -> None:
         self._rw_fenced = fenced
