@@ -244,5 +244,7 @@ async def test_prose_with_no_code_block_is_refused_and_never_written(replay, cal
     assert code == 1, err
     report = json.loads(out)
     assert report["status"] == "refused" and "no code block" in report["reason"]
-    assert "no code block" in engine.requests[1].messages[-1]["content"]  # the retry says what was wrong
+    retry = engine.requests[1].messages
+    assert "no code block" in retry[-1]["content"] and "with the change you described made" in retry[-1]["content"]
+    assert retry[-2] == {"role": "assistant", "content": (DATA / "prose_only.txt").read_text()}  # its own sentence
     assert calc.read_text() == (DATA / "calc.py").read_text()
