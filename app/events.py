@@ -101,7 +101,6 @@ class TurnResult:
     raw_text: str = ""
     no_change: bool = False  # refused because the model's answer (retried once) changed nothing
     draft_accepted: int = 0  # output tokens that came from accepted speculative drafts (local engine)
-    plan: str = ""  # a rewrite answer's sentence before its code block (what the model says must change)
 
 
 @dataclass(frozen=True, slots=True)

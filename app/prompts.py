@@ -20,12 +20,11 @@ FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 # The small model often copies a partial line into SEARCH, or writes the new code on both sides.
 LOCAL_FORMAT = REWRITE
 
-_ROLE = (
+_COMMON = (
     "You are steer, a pair programmer working in the user's terminal. The user shows you one file, "
     "then asks for a change to it. Make exactly the change asked for and nothing else: keep every other "
-    "line, comment, name and indentation as it is."
+    "line, comment, name and indentation as it is. Do not explain; reply with the edit only."
 )
-_COMMON = _ROLE + " Do not explain; reply with the edit only."
 
 _SYSTEM = {
     SEARCH_REPLACE: _COMMON
@@ -70,22 +69,19 @@ section per changed place, in file order. Nothing before *** Begin Patch or afte
 Reply with a unified diff of the file (--- a/PATH, +++ b/PATH, then @@ hunks). Context lines start
 with a space, removed lines with -, added lines with +, copied exactly from the file. Line numbers in
 @@ headers may be approximate. Nothing but the diff.""",
-    # A plan sentence first: the small model that must say what to change (for a bug, what the bug
-    # is) before the code rewrites the region unchanged less often (bench/results/levers/README.md).
-    REWRITE: _ROLE
+    REWRITE: _COMMON
     + """
 
-The user marks a region of the file (usually one function) and asks for a change inside it. First
-write one short sentence saying what must change (for a bug: what the bug is). Then write the
-complete new text of that region, and only that region, in a single fenced code block. Keep the
-region's first line's indentation and every line you are not asked to change exactly as it is.""",
+The user marks a region of the file (usually one function) and asks for a change inside it. Reply
+with the complete new text of that region, and only that region, in a single fenced code block. Keep
+the region's first line's indentation and every line you are not asked to change exactly as it is.""",
 }
 
 _REMINDER = {
     SEARCH_REPLACE: "Reply with SEARCH/REPLACE blocks only.",
     APPLY_PATCH: "Reply with the patch only.",
     UDIFF: "Reply with the unified diff only.",
-    REWRITE: "Reply with one short sentence on what must change, then the whole new region in one code block.",
+    REWRITE: "Reply with the whole new region in one code block, nothing else.",
 }
 
 _LANGS = {

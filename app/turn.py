@@ -122,7 +122,6 @@ class Turn:
             result.ttft_s = first_ttft
             result.tokens_per_s = rates[-1] if rates else None
             result.hunks = s.live.hunk_count
-            result.plan = self.answer.plan if self.answer is not None else ""
             self.result = result
 
     def feedback_instruction(self) -> str:

@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="edit format to ask for (default: the best one for the backend)")
     parser.add_argument("--dry-run", action="store_true", help="show the diff, do not write the file")
     parser.add_argument("--json", action="store_true", help="print a JSON result (applied, diff, tokens, ttft_s, "
-                        "tokens_per_s, attempts, reason, answer, plan) on stdout")
+                        "tokens_per_s, attempts, reason, answer) on stdout")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the diff (auto: on a terminal)")
 
@@ -97,11 +97,6 @@ class Output:
         else:
             self.err.write(self._paint(f"steer: {text}\n", "2", self.err_color))
             self.err.flush()
-
-    def plan(self, text: str) -> None:
-        """The model's sentence on what must change: on stderr, never in the diff or the JSON stdout."""
-        self.err.write(self._paint(f"steer: plan: {' '.join(text.split())}\n", "2", self.err_color))
-        self.err.flush()
 
     def live(self, session) -> None:
         """Print the complete new lines of streaming hunks as they arrive (terminal only)."""
@@ -270,12 +265,10 @@ async def _main(args, instruction: str, out: Output) -> int:
                      **common)
     finally:
         sigint.remove()
-    if result.plan:
-        out.plan(result.plan)
     try:
         stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
                  "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
-                 "attempts": result.attempts, "answer": result.raw_text, "plan": result.plan, **common}
+                 "attempts": result.attempts, "answer": result.raw_text, **common}
         if result.status == "error" or (result.status == "stopped" and session.state is State.INTERRUPTED):
             return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
                          **stats)

@@ -19,7 +19,8 @@ _MAY_ASK_FOR_NOTHING = re.compile(
     r"check (whether|if))", re.I)
 
 NO_CODE_REASON = "the answer has no code block, only prose"
-# The model said what to change and stopped: asked for the code of that change, in the same conversation.
+# A rewrite answer that is only a sentence (it said what to change, or that nothing needs to): the
+# retry, in the same conversation, asks for the code of that change.
 NO_CODE_FEEDBACK = ("Your answer has no code block, so nothing was changed. Now write the complete new region "
                     "in one fenced code block, with the change you described made.")
 

@@ -120,7 +120,6 @@ class StreamParser:
         self._held_minus: str | None = None  # udiff "--- " line waiting for a "+++ " line
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
         self._held_prose = False  # the held lines were found to be prose (stays so: prose does not become code)
-        self.plan = ""  # rewrite: the prose before the code block (the model's sentence on what must change)
         self._rw_fenced = False
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
         self._after_hunk = False  # the previous line ended an unfenced diff hunk
@@ -189,7 +188,6 @@ class StreamParser:
         elif st == _RW_WAIT:
             if self._held and _is_prose(self._held):
                 # Prose and no code: never a rewrite (it would replace the region with the sentence).
-                self.plan = _lines_text(self._held).strip()
                 self._held = []
                 self.problems.append((self._index, NO_CODE_BLOCK))
             elif self._held:
@@ -614,9 +612,8 @@ class StreamParser:
             self._held_minus = line
         f = _fence_of(line)
         if f is not None:
-            # A fence: whatever came before was prose (the plan). The fence body is the rewrite,
+            # A fence: whatever came before was prose. The fence body is the rewrite,
             # unless its first line turns out to be an edit-block marker.
-            self.plan = _lines_text(self._held).strip()
             self._held = []
             self._fence = (f[0], f[1])
             self._block_fence = self._fence
@@ -629,8 +626,8 @@ class StreamParser:
         if stripped == self._region_first or line[:1] in " \t":
             self._start_rewrite(out, fenced=False)
         elif nonblank >= 3 and not self._held_prose:
-            # Three lines of unindented code start streaming; three lines of prose (a plan longer
-            # than asked for) wait for the fence, or are refused at the end (no code block).
+            # Three lines of unindented code start streaming; three lines of prose wait for the
+            # fence, or are refused at the end (no code block).
             self._held_prose = _is_prose(self._held)
             if not self._held_prose:
                 self._start_rewrite(out, fenced=False)
@@ -676,7 +673,6 @@ class StreamParser:
             if f is not None and f[2]:
                 # An opening fence with a language after unfenced "code": what we took
                 # for code was prose. Start over with the fenced block.
-                self.plan = _lines_text(self._replace).strip()
                 self._drop(out, "prose taken for code; the rewrite follows in a fence", problem=False)
                 self._fence = (f[0], f[1])
                 self._block_fence = self._fence
@@ -700,8 +696,7 @@ class StreamParser:
         self._state = _RW_DONE
 
 
-NO_CODE_BLOCK = ("it has no code block, only prose; write one short sentence on what must change, "
-                 "then the whole new region in one fenced code block")
+NO_CODE_BLOCK = "it has no code block, only prose"
 
 
 def _is_prose(lines: list[str]) -> bool:

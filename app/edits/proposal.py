@@ -60,11 +60,6 @@ class ProposalBuilder:
         return StreamParser(region_text(self.live.lines, self.region), self.region[0])
 
     @property
-    def plan(self) -> str:
-        """The answer's prose before its code block (a rewrite's sentence on what must change)."""
-        return self._parser.plan
-
-    @property
     def raw_text(self) -> str:
         """The answer so far (for the raw view)."""
         if len(self._chunks) > 1:

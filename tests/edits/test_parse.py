@@ -312,12 +312,11 @@ def test_region_rewrite_prose_first_then_fence_restarts():
 
 
 @pytest.mark.parametrize("size", [1, 4, 1000])
-def test_region_rewrite_plan_sentence_then_fence_is_the_plan_not_code(size):
+def test_region_rewrite_sentence_then_fence_takes_the_code_block(size):
     text = "The bug is the return value: it must be 2.\n\n```python\n    def f(self):\n        return 2\n```\n"
     p, events = feed_in(text, size, region=REGION)
     (b,) = p.result().blocks
     assert not p.result().problems and b.replace == "    def f(self):\n        return 2\n"
-    assert p.plan == "The bug is the return value: it must be 2."
     assert "The bug" not in "".join(e.delta for e in events if isinstance(e, ReplaceDelta))
 
 
@@ -340,3 +339,14 @@ def test_region_rewrite_prose_with_no_code_block_is_a_problem_never_a_rewrite(pr
 def test_region_rewrite_short_unfenced_code_is_still_a_rewrite(code):
     (b,) = parse_response(code, region_text="x = 1\n")
     assert b.replace == code
+
+
+def test_a_prose_answer_to_a_rewrite_is_refused_where_no_syntax_check_would_catch_it():
+    from app.edits.judge import NO_CODE_FEEDBACK, judge
+
+    text = "let x = 1;\n\nfunction f(x) {\n  return x + 1;\n}\n"
+    lines = text.splitlines()
+    r = parse("The function is already correct.\n", region_text="\n".join(lines[2:5]) + "\n", region_start=2)
+    verdict = judge(r, text, lines, "m.js", "fix f")
+    assert verdict.status == "refused" and "no code block" in verdict.reason
+    assert verdict.feedback == NO_CODE_FEEDBACK and verdict.new_text == ""

@@ -148,14 +148,3 @@ def test_prewarm_with_a_region_covers_the_region_block_too():
     assert warm[0] == turn[0]
     assert turn[-1]["content"].startswith(warm[1]["content"])
     assert "value = 3" in warm[1]["content"]
-
-
-def test_rewrite_asks_for_one_sentence_on_what_must_change_then_the_code_block():
-    system = prompts.system_prompt(prompts.REWRITE)
-    assert "one short sentence" in system and "single fenced code block" in system
-    assert system.index("one short sentence") < system.index("single fenced code block")
-    assert "Do not explain" not in system  # the other formats keep it
-    assert "Do not explain" in prompts.system_prompt(prompts.SEARCH_REPLACE)
-    msg = prompts.build_input(prompts.REWRITE, "m.py", SRC, "Fix the bug.", region=(3, 5))[-1]["content"]
-    assert msg.rstrip().endswith(prompts._REMINDER[prompts.REWRITE])
-    assert "sentence" in prompts._REMINDER[prompts.REWRITE] and "code block" in prompts._REMINDER[prompts.REWRITE]

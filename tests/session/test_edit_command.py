@@ -225,18 +225,6 @@ async def test_rewrite_without_region_rewrites_the_named_function(replay, calc):
     assert "def mean(values):" in last and "def clamp" not in last  # only mean's lines were sent to rewrite
 
 
-async def test_a_plan_sentence_before_the_code_goes_to_stderr_not_into_the_edit(replay, calc):
-    url, engine = await replay(["plan_mean.txt"])
-    code, out, err = await steer_edit(str(calc), "-m", "make `mean` work with floats", "--backend", url,
-                                      "--format", "rewrite", "--json")
-    assert code == 0, err
-    report = json.loads(out)
-    assert report["status"] == "applied" and report["plan"].startswith("The bug is the integer total")
-    assert "steer: plan: The bug is the integer total" in err
-    assert "The bug" not in report["diff"] and "The bug" not in calc.read_text()
-    assert "total = 0.0" in calc.read_text()
-
-
 async def test_prose_with_no_code_block_is_refused_and_never_written(replay, calc):
     url, engine = await replay(["prose_only.txt"])
     code, out, err = await steer_edit(str(calc), "-m", "make `mean` safe for an empty list", "--backend", url,
