@@ -9,6 +9,7 @@ from app.edits import locate as L
 from app.edits.anchor import asks_to_delete, asks_to_repeat
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 from app.edits.hollow import asks_to_stub, hollowed
+from app.edits.parse import NO_CODE_BLOCK
 from app.edits.syntax import PYTHON_SUFFIXES
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -18,6 +19,12 @@ _MAY_ASK_FOR_NOTHING = re.compile(
     r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
     r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
     r"check (whether|if))", re.I)
+
+NO_CODE_REASON = "the answer has no code block, only prose"
+# A rewrite answer that is only a sentence (it said what to change, or that nothing needs to): the
+# retry, in the same conversation, asks for the code of that change.
+NO_CODE_FEEDBACK = ("Your answer has no code block, so nothing was changed. Now write the complete new region "
+                    "in one fenced code block, with the change you described made.")
 
 DEGENERATE_REASON = "the answer repeated blocks that change nothing"
 DEGENERATE_FEEDBACK = (
@@ -46,6 +53,8 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     """The applier's verdict on the parsed answer (`parsed`: StreamParser.result(), or None) for `text`
     (`lines`: the same text as lines); the live diff only previews what this decides."""
     blocks = list(parsed.blocks) if parsed else []
+    if parsed is not None and not blocks and [why for _, why in parsed.problems] == [NO_CODE_BLOCK]:
+        return Verdict("refused", NO_CODE_REASON, NO_CODE_FEEDBACK)
     try:
         if parsed is not None:
             raise_if_malformed(parsed)

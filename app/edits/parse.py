@@ -119,6 +119,7 @@ class StreamParser:
         self._file_path: str | None = None  # apply_patch / udiff current file
         self._held_minus: str | None = None  # udiff "--- " line waiting for a "+++ " line
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
+        self._held_prose = False  # the held lines were found to be prose (stays so: prose does not become code)
         self._rw_fenced = False
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
         self._after_hunk = False  # the previous line ended an unfenced diff hunk
@@ -185,7 +186,11 @@ class StreamParser:
             self._release_minus(out)
             self._end_hunk(out)
         elif st == _RW_WAIT:
-            if self._held:
+            if self._held and _is_prose(self._held):
+                # Prose and no code: never a rewrite (it would replace the region with the sentence).
+                self._held = []
+                self.problems.append((self._index, NO_CODE_BLOCK))
+            elif self._held:
                 self._start_rewrite(out, fenced=False)
                 self._end_rewrite(out)
         elif st == _RW_BODY:
@@ -618,8 +623,14 @@ class StreamParser:
             return
         self._held.append(line)
         nonblank = sum(1 for h in self._held if h.strip())
-        if stripped == self._region_first or nonblank >= 3 or line[:1] in " \t":
+        if stripped == self._region_first or line[:1] in " \t":
             self._start_rewrite(out, fenced=False)
+        elif nonblank >= 3 and not self._held_prose:
+            # Three lines of unindented code start streaming; three lines of prose wait for the
+            # fence, or are refused at the end (no code block).
+            self._held_prose = _is_prose(self._held)
+            if not self._held_prose:
+                self._start_rewrite(out, fenced=False)
 
     def _start_rewrite(self, out: list[Event], fenced: bool) -> None:
         self._rw_fenced = fenced
@@ -683,6 +694,25 @@ class StreamParser:
         )
         self._complete(out, block)
         self._state = _RW_DONE
+
+
+NO_CODE_BLOCK = "it has no code block, only prose"
+
+
+def _is_prose(lines: list[str]) -> bool:
+    """Unfenced lines that are a sentence, not code: they do not compile as Python and no line ends
+    the way C-like code does. (Unfenced code that starts with the region's first line, or is
+    indented, was taken for code as it streamed and never gets here.)"""
+    text = "\n".join(lines).strip()
+    if not text:
+        return False
+    if any(ln.rstrip().endswith((";", "{", "}")) for ln in lines):
+        return False
+    try:
+        compile(text + "\n", "<answer>", "exec")
+    except (SyntaxError, ValueError):
+        return True
+    return False
 
 
 def _diff_path(line: str) -> str | None:

@@ -309,3 +309,44 @@ def test_region_rewrite_prose_first_then_fence_restarts():
     r = parse(text, region_text=REGION)
     assert not r.problems and len(r.blocks) == 1
     assert r.blocks[0].replace == "    def f(self):\n        return 3\n"
+
+
+@pytest.mark.parametrize("size", [1, 4, 1000])
+def test_region_rewrite_sentence_then_fence_takes_the_code_block(size):
+    text = "The bug is the return value: it must be 2.\n\n```python\n    def f(self):\n        return 2\n```\n"
+    p, events = feed_in(text, size, region=REGION)
+    (b,) = p.result().blocks
+    assert not p.result().problems and b.replace == "    def f(self):\n        return 2\n"
+    assert "The bug" not in "".join(e.delta for e in events if isinstance(e, ReplaceDelta))
+
+
+@pytest.mark.parametrize("size", [1, 5, 1000])
+@pytest.mark.parametrize("prose", [
+    "The function is already correct.\n",
+    "Nothing to change\n",
+    "The bug is in the loop bound.\nIt should stop one earlier.\nThat is all.\n",
+])
+def test_region_rewrite_prose_with_no_code_block_is_a_problem_never_a_rewrite(prose, size):
+    p, events = feed_in(prose, size, region=REGION)
+    r = p.result()
+    assert r.blocks == [] and len(r.problems) == 1 and "no code block" in r.problems[0][1]
+    assert not any(isinstance(e, ReplaceDelta) for e in events)
+    with pytest.raises(ParseError):
+        parse_response(prose, region_text=REGION, strict=True)
+
+
+@pytest.mark.parametrize("code", ["x = 2\n", "int x = 2;\n"])
+def test_region_rewrite_short_unfenced_code_is_still_a_rewrite(code):
+    (b,) = parse_response(code, region_text="x = 1\n")
+    assert b.replace == code
+
+
+def test_a_prose_answer_to_a_rewrite_is_refused_where_no_syntax_check_would_catch_it():
+    from app.edits.judge import NO_CODE_FEEDBACK, judge
+
+    text = "let x = 1;\n\nfunction f(x) {\n  return x + 1;\n}\n"
+    lines = text.splitlines()
+    r = parse("The function is already correct.\n", region_text="\n".join(lines[2:5]) + "\n", region_start=2)
+    verdict = judge(r, text, lines, "m.js", "fix f")
+    assert verdict.status == "refused" and "no code block" in verdict.reason
+    assert verdict.feedback == NO_CODE_FEEDBACK and verdict.new_text == ""

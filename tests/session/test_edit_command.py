@@ -223,3 +223,16 @@ async def test_rewrite_without_region_rewrites_the_named_function(replay, calc):
     assert calc.read_text() == want
     last = engine.requests[0].messages[-1]["content"]
     assert "def mean(values):" in last and "def clamp" not in last  # only mean's lines were sent to rewrite
+
+
+async def test_prose_with_no_code_block_is_refused_and_never_written(replay, calc):
+    url, engine = await replay(["prose_only.txt"])
+    code, out, err = await steer_edit(str(calc), "-m", "make `mean` safe for an empty list", "--backend", url,
+                                      "--format", "rewrite", "--json")
+    assert code == 1, err
+    report = json.loads(out)
+    assert report["status"] == "refused" and "no code block" in report["reason"]
+    retry = engine.requests[1].messages
+    assert "no code block" in retry[-1]["content"] and "with the change you described made" in retry[-1]["content"]
+    assert retry[-2] == {"role": "assistant", "content": (DATA / "prose_only.txt").read_text()}  # its own sentence
+    assert calc.read_text() == (DATA / "calc.py").read_text()
