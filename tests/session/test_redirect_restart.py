@@ -7,6 +7,8 @@ whether a model follows the words (bench/redirect.py measures that with the embe
 
 from __future__ import annotations
 
+import pytest
+
 from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
@@ -241,8 +243,12 @@ async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_lef
         await session.close()
 
 
-async def test_an_addition_that_undoes_the_answer_keeps_the_answer_before_it(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "rewrite_same.txt"], rate=60)
+@pytest.mark.parametrize("second", [
+    "rewrite_same.txt",  # mean as it is on disk: it changes nothing ("no change" would drop the first answer)
+    "mean_drops_body.txt",  # mean with only a docstring: refused
+])
+async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, second):
+    url, engine = await replay(["rewrite_mean.txt", second], rate=60)
     events = []
     session, _ = await open_session(url, calc, events, edit_format="rewrite")
     try:
@@ -251,11 +257,9 @@ async def test_an_addition_that_undoes_the_answer_keeps_the_answer_before_it(rep
         await session.redirect("also add a docstring to it")
         result = await session.wait()
         assert len(engine.requests) == 2
-        # The addition's answer is mean as it was on disk: it changes nothing, so the first
-        # answer's proposal comes back rather than "no change".
         assert result.status == "proposal" and session.state is REVIEW
-        new = session.review.proposed_text()
-        assert "max(len(values), 1)" in new and '"""' not in new.split("def mean")[1].split("def clamp")[0]
+        mean = session.review.proposed_text().split("def mean")[1].split("def clamp")[0]
+        assert "max(len(values), 1)" in mean and '"""' not in mean
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
     finally:
         await session.close()
@@ -267,23 +271,3 @@ def test_addition_instruction_drops_also_and_too():
     assert addition_instruction("also make it ignore commas") == "Make it ignore commas"
     assert addition_instruction("and handle None too") == "Handle None"
     assert addition_instruction("plus sort them as well.") == "Sort them"
-
-
-async def test_a_refused_addition_keeps_the_answer_before_it(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "mean_drops_body.txt"], rate=60)
-    events = []
-    session, _ = await open_session(url, calc, events, edit_format="rewrite")
-    try:
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to it")
-        result = await session.wait()
-        assert len(engine.requests) == 2
-        # The addition's answer leaves mean with only a docstring: refused, and the first answer's
-        # proposal comes back.
-        assert result.status == "proposal" and session.state is REVIEW
-        new = session.review.proposed_text()
-        assert "max(len(values), 1)" in new and "The average" not in new
-        assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
-    finally:
-        await session.close()
