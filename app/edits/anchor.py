@@ -225,9 +225,9 @@ def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int
         )
 
 
-# How many file lines each side of the region an echo is looked for in: an echo is the line or
-# two next to the region, and the live diff checks for one per block.
-ECHO_LINES = 6
+# How many file lines each side of the region an echo is looked for in: the line next to it (a
+# module docstring) up to the rest of the class around a method the model wrote back whole.
+ECHO_LINES = 400
 # Words that ask for lines to be repeated: then an answer that restates the lines around the
 # region may mean it.
 _REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
@@ -258,11 +258,12 @@ def _strip_head(before: list[str], region: list[str], new: list[str]) -> list[st
     if not context or not body:
         return new
     shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
-    # The longest echo first: k answer lines equal to the last k context lines.
-    for k in range(min(len(context), len(shown) - 1), 0, -1):
-        if [x for _i, x in shown[:k]] != context[-k:]:
+    # The echo ends where the answer reaches the region's first line: k answer lines before it
+    # that equal the last k context lines (at the first place the answer reaches that line).
+    for k in range(1, min(len(context), len(shown) - 1) + 1):
+        if shown[k][1] != body[0] or [x for _i, x in shown[:k]] != context[-k:]:
             continue
-        if shown[k][1] != body[0] or body[:k] == context[-k:]:
+        if body[:k] == context[-k:]:
             return new
         # The blank lines between the echo and the region's first line are the region's own.
         lead = next(i for i, x in enumerate(region) if x.strip())

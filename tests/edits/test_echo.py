@@ -78,3 +78,59 @@ def test_only_an_exact_echo_next_to_the_region_goes():
     # ... and only after the region's own last line, unchanged: a changed last line may be new code.
     new = ["def parse_price(text):", "    return float(text.strip())", "", "def total(prices):"]
     assert strip_echoed_context(before, after, region, new) == new
+
+
+SHAPES = '''class Stack:
+    def __init__(self):
+        self._items = []
+
+    def push(self, item):
+        self._items.append(item)
+
+    def pop(self):
+        return self._items.pop()
+
+    def peek(self):
+        return self._items[-1]
+
+    def __len__(self):
+        return len(self._items)
+
+
+def average(xs):
+    return sum(xs) / len(xs)
+'''
+# The embedded model asked to change the method `pop` (the region) wrote back the whole class.
+WHOLE_CLASS = '''```python
+class Stack:
+    def __init__(self):
+        self._items = []
+
+    def push(self, item):
+        self._items.append(item)
+
+    def pop(self):
+        if not self._items:
+            raise IndexError('pop from empty stack')
+        return self._items.pop()
+
+    def peek(self):
+        return self._items[-1]
+
+    def __len__(self):
+        return len(self._items)
+```
+'''
+
+
+def test_a_method_answered_with_its_whole_class_changes_only_the_method():
+    region = (7, 9)
+    live = LiveDiff(SHAPES.splitlines())
+    answer = ProposalBuilder(live, region, "make Stack.pop raise IndexError when the stack is empty", "shapes.py")
+    answer.feed(WHOLE_CLASS)
+    answer.finish()
+    verdict = answer.judge(SHAPES)
+    assert verdict.status == "proposal"
+    assert verdict.new_text == SHAPES.replace(
+        "    def pop(self):\n", "    def pop(self):\n        if not self._items:\n            raise IndexError('pop from empty stack')\n")
+    assert "\n".join(live.new_lines()) + "\n" == verdict.new_text
