@@ -139,11 +139,11 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
-    covers the region block that opens the final message, so after Enter only the instruction is
-    evaluated. Send it again when the file changes or the cursor moves to another region.
-    `typed` (with a region): the instruction's whole words typed so far, which follow the block;
-    `complete`: the typed words may be the whole instruction, so the message is the turn's own,
-    reminder included (app/typing_prewarm.py decides which)."""
+    covers the region block (and, for a rewrite, the reminder after it) that opens the final message,
+    so after Enter only the instruction is evaluated. Send it again when the file changes or the
+    cursor moves to another region. `typed` (with a region): the instruction's whole words typed so
+    far, which follow; `complete`: the typed words may be the whole instruction, so the message is
+    the turn's own, end included (app/typing_prewarm.py decides which)."""
     system_prompt(fmt)  # validates fmt
     out = [file_message(path, text)]
     if region is not None and typed and complete:
@@ -296,7 +296,7 @@ def is_empty(text: str | None) -> bool:
 
 
 def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
-    """The per-turn user message: the region (if any), the instruction, and a format reminder last."""
+    """The per-turn user message: the region (if any), the instruction and a format reminder (for a rewrite, the reminder first)."""
     if fmt == REWRITE and is_empty(text):
         return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
     parts: list[str] = []
