@@ -74,14 +74,28 @@ with a space, removed lines with -, added lines with +, copied exactly from the 
 
 The user marks a region of the file (usually one function) and asks for a change inside it. Reply
 with the complete new text of that region, and only that region, in a single fenced code block. Keep
-the region's first line's indentation and every line you are not asked to change exactly as it is.""",
+the region's first line's indentation and every line you are not asked to change exactly as it is.
+Every request needs a change: a reply identical to the region is wrong. Find the lines the request
+is about and change them.
+
+Example. Region:
+```
+def total(items):
+    return sum(item.price for item in items)
+```
+Request: skip items without a price.
+Reply:
+```
+def total(items):
+    return sum(item.price for item in items if item.price is not None)
+```""",
 }
 
 _REMINDER = {
     SEARCH_REPLACE: "Reply with SEARCH/REPLACE blocks only.",
     APPLY_PATCH: "Reply with the patch only.",
     UDIFF: "Reply with the unified diff only.",
-    REWRITE: "Reply with the whole new region in one code block, nothing else.",
+    REWRITE: "Reply with the whole region, with the change made, in one code block, nothing else.",
 }
 
 _LANGS = {
@@ -125,18 +139,19 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
-    covers the region block that opens the final message, so after Enter only the instruction is
-    evaluated. Send it again when the file changes or the cursor moves to another region.
-    `typed` (with a region): the instruction's whole words typed so far, which follow the block;
-    `complete`: the typed words may be the whole instruction, so the message is the turn's own,
-    reminder included (app/typing_prewarm.py decides which)."""
+    covers the region block (and, for a rewrite, the reminder after it) that opens the final message,
+    so after Enter only the instruction is evaluated. Send it again when the file changes or the
+    cursor moves to another region. `typed` (with a region): the instruction's whole words typed so
+    far, which follow; `complete`: the typed words may be the whole instruction, so the message is
+    the turn's own, end included (app/typing_prewarm.py decides which)."""
     system_prompt(fmt)  # validates fmt
     out = [file_message(path, text)]
     if region is not None and typed and complete:
         out.append(instruction_message(fmt, typed, text, region))
     elif region is not None:
         # The blank line that follows the block in the real message is included: "```\n\n" is one token.
-        out.append({"role": "user", "content": _region_block(text, region) + "\n\n" + typed.strip()})
+        lead = _REMINDER[fmt] + "\n\n" if fmt == REWRITE else ""
+        out.append({"role": "user", "content": _region_block(text, region) + "\n\n" + lead + typed.strip()})
     return out
 
 
@@ -281,14 +296,19 @@ def is_empty(text: str | None) -> bool:
 
 
 def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
-    """The per-turn user message: the region (if any), the instruction, and a format reminder last."""
+    """The per-turn user message: the region (if any), the instruction and a format reminder (for a rewrite, the reminder first)."""
     if fmt == REWRITE and is_empty(text):
         return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
     parts: list[str] = []
     if region is not None:
         parts.append(_region_block(text, region))
-    parts.append(instruction.strip())
-    parts.append(_REMINDER[fmt])
+    # A rewrite's reminder comes before the instruction: the user's own words end the message, so
+    # everything before them can be prewarmed as soon as the region is known (measured on the dev
+    # split with the rest of the rewrite prompt: bench/results/levers/README.md).
+    if fmt == REWRITE:
+        parts += [_REMINDER[fmt], instruction.strip()]
+    else:
+        parts += [instruction.strip(), _REMINDER[fmt]]
     return {"role": "user", "content": "\n\n".join(parts)}
 
 

@@ -1,10 +1,10 @@
 """Prewarm as you type: which region and instruction words the engine evaluates while the user types.
 
-A rewrite turn's last message is the region block, a blank line, the instruction and a format
-reminder (prompts.instruction_message). The region is known as soon as the typed words name a
+A rewrite turn's last message is the region block, the format reminder and then the instruction
+(prompts.instruction_message). The region is known as soon as the typed words name a
 definition (prompts.rewrite_region, as the turn computes it) or the cursor rests in a block, and
 the words typed so far open the instruction: prewarming region + words leaves Enter only the last
-words and the reminder to evaluate; once the user pauses, the whole message is prewarmed as if it
+words to evaluate; once the user pauses, the whole message is prewarmed as if it
 were final, and Enter leaves a token or two. `plan` decides (plain strings, no UI); the
 `TypingPrewarmer` sends its plans to a Session, one prewarm in flight at a time.
 """
@@ -32,7 +32,7 @@ _LAST_SPACE = re.compile(r"\s(?=\S*$)")
 @dataclass(frozen=True)
 class Warm:
     """One prewarm of a rewrite turn's opening: file text, region, instruction words and whether the
-    words are taken as the whole instruction (reminder and end of message included)."""
+    words are taken as the whole instruction (the end of the message included)."""
 
     text: str
     region: tuple[int, int]
@@ -116,7 +116,7 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
     want = Warm(text, region, typed, paused and bool(typed))
     if last is not None and last.text == text and last.region == region and leads(typed, last.typed):
         # The cache holds these words already (a backspace only shortens them); only a complete
-        # prewarm adds something: the reminder after exactly these words.
+        # prewarm adds something: the end of the message after exactly these words.
         if not want.complete or (last.complete and last.typed == typed):
             return None
     return want

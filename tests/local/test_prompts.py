@@ -29,8 +29,12 @@ def test_prewarm_input_is_the_prefix_of_every_turn(fmt):
     warm = prompts.prewarm_input(fmt, "m.py", SRC)
     turn = prompts.build_input(fmt, "m.py", SRC, "Rename first to second.", region=(3, 5))
     assert turn[: len(warm)] == warm
-    assert turn[-1]["content"].rstrip().endswith(prompts._REMINDER[fmt])  # the instruction is last
-    assert "Rename first to second." in turn[-1]["content"]
+    if fmt == prompts.REWRITE:  # the reminder before the instruction: the user's words end the message
+        assert turn[-1]["content"].endswith(prompts._REMINDER[fmt] + "\n\nRename first to second.")
+        warm_words = prompts.prewarm_input(fmt, "m.py", SRC, region=(3, 5), typed="Rename first")
+        assert turn[-1]["content"].startswith(warm_words[-1]["content"])  # the typed words' prewarm: a prefix
+    else:
+        assert turn[-1]["content"].endswith("Rename first to second.\n\n" + prompts._REMINDER[fmt])
     assert SRC in turn[0]["content"] and "```python" in turn[0]["content"]
 
 
@@ -148,3 +152,10 @@ def test_prewarm_with_a_region_covers_the_region_block_too():
     assert warm[0] == turn[0]
     assert turn[-1]["content"].startswith(warm[1]["content"])
     assert "value = 3" in warm[1]["content"]
+
+
+def test_rewrite_prompt_says_an_unchanged_reply_is_wrong_and_shows_a_worked_example():
+    system = prompts.system_prompt(prompts.REWRITE)
+    assert "a reply identical to the region is wrong" in system and "Example. Region:" in system
+    assert "with the change made" in prompts._REMINDER[prompts.REWRITE]
+    assert "identical" not in prompts.system_prompt(prompts.SEARCH_REPLACE)

@@ -112,13 +112,13 @@ async def test_enter_while_a_typed_prewarm_runs(sample, backends):
         await pilot.press(*keys("make total_value skip "))
         # The name completed: its block with "make" is held; the words after it wait for it (one
         # prewarm in flight, never cancelled by keys).
-        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("```\n\nmake"), what="a held prewarm")
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith(prompts._REMINDER[prompts.REWRITE] + "\n\nmake"), what="a held prewarm")
         await pilot.press(*keys("items with zero quantity"), "enter")
         await pilot.pause(0.2)
         assert rec.turns == [] and rec.stopped == []  # the turn queues behind the prewarm it starts with
         rec.release.set()
         await wait_until(pilot, lambda: app.status.state == "review", what="the proposal")
-        assert rec.turns[0].split("\n\n")[-2] == INSTRUCTION
+        assert rec.turns[0].split("\n\n")[-1] == INSTRUCTION
         app.action_reject_all()
         await pilot.pause()
 
@@ -132,4 +132,4 @@ async def test_enter_while_a_typed_prewarm_runs(sample, backends):
         await pilot.press(*keys("count only stocked items"), "enter")
         await wait_until(pilot, lambda: app.status.state == "review", what="the second proposal")
         assert rec.stopped == [rec.prewarms[-1]]  # cancelled by Enter: words the turn does not start with
-        assert rec.turns[-1].split("\n\n")[-2] == "make total_value count only stocked items"
+        assert rec.turns[-1].split("\n\n")[-1] == "make total_value count only stocked items"
