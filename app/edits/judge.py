@@ -10,6 +10,7 @@ from app.edits.anchor import asks_to_delete, asks_to_repeat
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 from app.edits.hollow import asks_to_stub, hollowed
 from app.edits.parse import NO_CODE_BLOCK
+from app.edits.restated import restated_classes
 from app.edits.syntax import PYTHON_SUFFIXES
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -63,6 +64,13 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
+        nested = restated_classes(text, applied.new_text) if _is_python(path) else []
+        if nested:
+            names = ", ".join(f"`{n.rsplit('.', 1)[-1]}`" for n in nested)
+            return Verdict("refused", f"the answer writes {names} again inside the region", (
+                f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
+                "changed. Reply with only the region you were shown, with the change made: not the class "
+                "around it, not the rest of the file."))
         emptied = hollowed(text, applied.new_text) if _is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
         if emptied:
             names = ", ".join(f"`{n}`" for n in emptied)

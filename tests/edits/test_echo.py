@@ -134,3 +134,23 @@ def test_a_method_answered_with_its_whole_class_changes_only_the_method():
     assert verdict.new_text == SHAPES.replace(
         "    def pop(self):\n", "    def pop(self):\n        if not self._items:\n            raise IndexError('pop from empty stack')\n")
     assert "\n".join(live.new_lines()) + "\n" == verdict.new_text
+
+
+def test_a_method_answered_with_classes_around_it_is_refused():
+    from app.edits.restated import restated_classes
+
+    # What the model wrote for `pop` on another run: the file's classes, not an exact copy.
+    answer = ("```python\nclass Point:\n    def __init__(self, x, y):\n        self.x = x\n\n\nclass Stack:\n"
+              "    def pop(self):\n        if not self._items:\n            raise IndexError('empty')\n"
+              "        return self._items.pop()\n```\n")
+    source = SHAPES + "\n\nclass Point:\n    def __init__(self, x, y):\n        self.x = x\n"
+    live = LiveDiff(source.splitlines())
+    builder = ProposalBuilder(live, (7, 9), "make Stack.pop raise IndexError when the stack is empty", "shapes.py")
+    builder.feed(answer)
+    builder.finish()
+    verdict = builder.judge(source)
+    assert verdict.status == "refused" and "`Point`, `Stack`" in verdict.reason
+    assert "Reply with only the region" in verdict.feedback
+    # A nested class of a new name, or one that is already there, is an edit.
+    assert restated_classes(SHAPES, SHAPES.replace("class Stack:\n", "class Stack:\n    class Empty(Exception):\n        pass\n\n")) == []
+    assert restated_classes(SHAPES, SHAPES) == []
