@@ -189,32 +189,3 @@ def test_resync_drafts_are_declined_when_their_rows_cost_more_than_they_save():
     d.ptr = 7
     d.draft(2)
     assert not d.fresh and dec._worth(d)
-
-
-class _FakeLlama:
-    n_batch = 64
-
-    def n_vocab(self) -> int:
-        return 10
-
-
-def test_decode_costs_carry_over_to_the_next_request():
-    """A request's first re-sync draft is weighed on the costs an earlier request measured."""
-    from app.server.engines.speculative import DecodeCosts, SpeculativeDecoder
-
-    costs = DecodeCosts()
-
-    def decoder(rate: float) -> tuple[SpeculativeDecoder, Drafter]:
-        drafter = Drafter(list(range(100)))
-        drafter.fresh, drafter.resync_rate = True, rate
-        return SpeculativeDecoder(_FakeLlama(), None, drafter, is_eog=lambda _t: False, stopped=lambda: False,
-                                  costs=costs), drafter
-
-    first, drafter = decoder(0.3)
-    assert first._worth(drafter)  # nothing measured yet: verified, and measured
-    first._time(1, 0.034)
-    first._time(9, 0.240)  # a further row costs ~0.76 of a one-row step, as on two loaded cores
-    second, drafter = decoder(0.3)
-    assert costs.row_s is not None and not second._worth(drafter)  # a weak re-sync is declined at once
-    third, drafter = decoder(0.9)
-    assert third._worth(drafter)

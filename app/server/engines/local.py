@@ -32,7 +32,7 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, region_anchor
+from app.server.engines.speculative import Drafter, SpeculativeDecoder, abort_when, region_anchor
 
 DEFAULT_CTX = 16384
 DEFAULT_MAX_OUTPUT = 1024
@@ -159,7 +159,6 @@ class LocalEngine(Engine):
         self.speculation = speculation  # greedy requests decode with drafts (speculative.py)
         self.spec_active: SpeculativeDecoder | None = None  # the request decoding now, if speculative
         self.counters = EngineCounters()
-        self._decode_costs = DecodeCosts()  # measured by each speculative request, used by the next
         self.model_path: Path | None = None
         self._llm = None
         self._fmt_gen = None
@@ -431,8 +430,7 @@ class LocalEngine(Engine):
         model, vocab, is_eog = llm._model, self._vocab, self._llama_cpp.llama_vocab_is_eog
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
                           ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"))
-        spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
-                                  costs=self._decode_costs)
+        spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec

@@ -36,15 +36,6 @@ _FENCE = re.compile(r"```[^\n`]*\n")
 
 
 @dataclass
-class DecodeCosts:
-    """What a decode costs on this machine, kept by the engine from one request to the next (a
-    request's first re-sync draft is then judged on measured costs, not verified blind)."""
-
-    step_s: float | None = None  # running cost of a one-row decode
-    row_s: float | None = None  # running extra cost of each further row in a verify
-
-
-@dataclass
 class SpecStats:
     """What speculation did in one request (reported in the response's usage)."""
 
@@ -231,7 +222,7 @@ class SpeculativeDecoder:
     """
 
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
-                 stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None) -> None:
+                 stopped: Callable[[], bool], max_batch: int | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -240,7 +231,8 @@ class SpeculativeDecoder:
         self.max_batch = min(max_batch or llm.n_batch, llm.n_batch, DRAFT_MAX + 1)
         self.stats = SpecStats()
         self.aborted = False
-        self.costs = costs if costs is not None else DecodeCosts()
+        self.step_s: float | None = None  # running cost of a one-row decode
+        self.row_s: float | None = None  # running extra cost of each further row in a verify
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self._n_vocab = llm.n_vocab()
 
@@ -282,12 +274,11 @@ class SpeculativeDecoder:
 
     def _time(self, n: int, seconds: float) -> None:
         """Keep the running costs that decide whether a re-sync draft is worth its batch."""
-        c = self.costs
         if n == 1:
-            c.step_s = seconds if c.step_s is None else 0.8 * c.step_s + 0.2 * seconds
-        elif c.step_s is not None:
-            extra = max(0.0, seconds - c.step_s) / (n - 1)
-            c.row_s = extra if c.row_s is None else 0.8 * c.row_s + 0.2 * extra
+            self.step_s = seconds if self.step_s is None else 0.8 * self.step_s + 0.2 * seconds
+        elif self.step_s is not None:
+            extra = max(0.0, seconds - self.step_s) / (n - 1)
+            self.row_s = extra if self.row_s is None else 0.8 * self.row_s + 0.2 * extra
 
     def _worth(self, drafter: Drafter) -> bool:
         """Whether a re-sync draft is expected to save more steps than its extra rows cost.
@@ -295,10 +286,9 @@ class SpeculativeDecoder:
         On two quiet cores a further row costs about half a one-row step; on a loaded machine
         nearly a whole one, and accidental n-gram matches lose time. Every 16th declined draft
         is verified anyway, so the acceptance rate keeps being measured."""
-        c = self.costs
-        if not drafter.fresh or c.step_s is None or c.row_s is None or drafter.declined >= 16:
+        if not drafter.fresh or self.step_s is None or self.row_s is None or drafter.declined >= 16:
             return True
-        return drafter.resync_rate * c.step_s > c.row_s
+        return drafter.resync_rate * self.step_s > self.row_s
 
     def first_token(self) -> int:
         """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
