@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 
 from app.edits.locate import _indent
 
-__all__ = ["ECHO_LINES", "PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "reindent", "strip_echoed_context", "whole_definitions"]
+__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "reindent", "strip_echoed_context", "whole_definitions"]
 
 # Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
 _DELETE = re.compile(
@@ -238,15 +238,17 @@ def asks_to_repeat(instruction: str | None) -> bool:
     return bool(instruction and _REPEAT.search(instruction))
 
 
-def strip_echoed_context(before: list[str], after: list[str], region: list[str], new: list[str]) -> list[str]:
-    """`new` without the file lines around the region that it restates: a small model asked to
-    rewrite a function often opens its answer with the line above it (the module docstring, a
-    decorator's neighbour) and closes with the line below; taken as written, that line is doubled.
+def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> list[str]:
+    """`new`, the rewrite of lines[start:end], without the file lines around that region that it
+    restates: a small model asked to rewrite a function often opens its answer with the line above
+    it (the module docstring, the rest of its class) and closes with the line below; taken as
+    written, those lines are doubled.
 
     Only an exact echo goes: the answer's first non-blank lines equal (whitespace stripped) the
     last non-blank lines before the region, in order, and the next answer line is the region's
     own first line; the same at the end. Not when the region itself starts (ends) with those
     lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
+    before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
     new = _strip_head(before, region, new)
     return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os.path
 from difflib import SequenceMatcher
 
-from app.edits.anchor import ECHO_LINES, PartialRewrite, anchor_rewrite, strip_echoed_context
+from app.edits.anchor import PartialRewrite, anchor_rewrite, strip_echoed_context
 from app.edits.blocks import APPLY_PATCH, REWRITE, UDIFF, EditBlock, ParseResult, _Record
 from app.edits.locate import (
     Location, LocateError, Views, closest_lines, find_unique, is_elision, locate, split_lines,
@@ -295,7 +295,7 @@ def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = F
             if not keep_echo and h is not None:
                 lines = buf.lines()
                 if lines[h : h + len(s)] == s:
-                    r = strip_echoed_context(lines[max(0, h - ECHO_LINES) : h], lines[h + len(s) : h + len(s) + ECHO_LINES], s, r)
+                    r = strip_echoed_context(lines, h, h + len(s), r)
             try:
                 a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
             except PartialRewrite as e:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from app.edits import locate as L
-from app.edits.anchor import ECHO_LINES, anchor_rewrite, asks_to_delete, asks_to_repeat, strip_echoed_context
+from app.edits.anchor import anchor_rewrite, asks_to_delete, asks_to_repeat, strip_echoed_context
 from app.edits.judge import Verdict, blocks_feedback, judge
 from app.edits.lines import document_lines, join_lines
 from app.edits.livediff import LiveDiff
@@ -221,11 +221,9 @@ class ProposalBuilder:
         """The region's new lines as accept will write them: a rewrite that restates only part
         of the region is anchored to that part (app.edits.anchor); the rest stays. Raises
         PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
-        lines_now = self.live.lines
-        region = lines_now[start:end]
+        region = self.live.lines[start:end]
         if not asks_to_repeat(self.instruction):
-            replace = strip_echoed_context(lines_now[max(0, start - ECHO_LINES) : start], lines_now[end : end + ECHO_LINES],
-                                           region, replace)
+            replace = strip_echoed_context(self.live.lines, start, end, replace)
         a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 

@@ -65,19 +65,19 @@ def test_only_an_exact_echo_next_to_the_region_goes():
     before, after = ['"""Price helpers."""', "", ""], ["", "", "def total(prices):"]
     region = ["def parse_price(text):", "    return float(text)", "", ""]
     # The region itself opens with the line: not an echo.
-    assert strip_echoed_context(["x = 1"], [], ["x = 1", "def f():"], ["x = 1", "def f():"]) == ["x = 1", "def f():"]
+    assert strip_echoed_context(["x = 1", "x = 1", "def f():"], 1, 3, ["x = 1", "def f():"]) == ["x = 1", "def f():"]
     # A line like the one above but not the same stays.
     new = ['"""Price helper."""', "def parse_price(text):", "    return float(text)"]
-    assert strip_echoed_context(before, after, region, new) == new
+    assert strip_echoed_context(before + region + after, len(before), len(before) + len(region), new) == new
     # The echo not followed by the region's first line stays (it may be new code).
     new = ['"""Price helpers."""', "import re", "def parse_price(text):", "    return float(text)"]
-    assert strip_echoed_context(before, after, region, new) == new
+    assert strip_echoed_context(before + region + after, len(before), len(before) + len(region), new) == new
     # At the end, the blank lines between the region and the echo are the region's own.
     new = ["def parse_price(text):", "    text = text.strip()", "    return float(text)", "", "def total(prices):"]
-    assert strip_echoed_context(before, after, region, new) == new[:3] + ["", ""]
+    assert strip_echoed_context(before + region + after, len(before), len(before) + len(region), new) == new[:3] + ["", ""]
     # ... and only after the region's own last line, unchanged: a changed last line may be new code.
     new = ["def parse_price(text):", "    return float(text.strip())", "", "def total(prices):"]
-    assert strip_echoed_context(before, after, region, new) == new
+    assert strip_echoed_context(before + region + after, len(before), len(before) + len(region), new) == new
 
 
 SHAPES = '''class Stack:
