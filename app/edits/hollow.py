@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
+
+from app.edits.pydefs import definitions
 
 __all__ = ["asks_to_stub", "hollowed"]
 
@@ -35,24 +36,11 @@ def hollowed(old: str, new: str) -> list[str]:
 
 def _bodies(text: str) -> dict[str, bool] | None:
     """{qualified name: the body has code} for every function, or None when `text` does not parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes in the user's code are not ours to report
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    defs = definitions(text)
+    if defs is None:
         return None
-    out: dict[str, bool] = {}
-
-    def walk(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = f"{prefix}{child.name}"
-                if not isinstance(child, ast.ClassDef):
-                    out.setdefault(name, any(not _trivial(s) for s in child.body))
-                walk(child, f"{name}.")
-
-    walk(tree, "")
-    return out
+    return {name: any(not _trivial(s) for s in node.body) for name, node in defs.items()
+            if not isinstance(node, ast.ClassDef)}
 
 
 def _trivial(stmt: ast.stmt) -> bool:

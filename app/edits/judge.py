@@ -11,7 +11,7 @@ from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select
 from app.edits.hollow import asks_to_stub, hollowed
 from app.edits.parse import NO_CODE_BLOCK
 from app.edits.restated import restated_classes
-from app.edits.syntax import PYTHON_SUFFIXES
+from app.edits.syntax import is_python
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
 # Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
@@ -64,14 +64,14 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
-        nested = restated_classes(text, applied.new_text) if _is_python(path) else []
+        nested = restated_classes(text, applied.new_text) if is_python(path) else []
         if nested:
             names = ", ".join(f"`{n.rsplit('.', 1)[-1]}`" for n in nested)
             return Verdict("refused", f"the answer writes {names} again inside the region", (
                 f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
                 "changed. Reply with only the region you were shown, with the change made: not the class "
                 "around it, not the rest of the file."))
-        emptied = hollowed(text, applied.new_text) if _is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
+        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
         if emptied:
             names = ", ".join(f"`{n}`" for n in emptied)
             return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (
@@ -91,10 +91,6 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
             f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
             "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit."))
     return Verdict("nothing", "the edit changes nothing")
-
-
-def _is_python(path: str | None) -> bool:
-    return bool(path) and str(path).lower().endswith(PYTHON_SUFFIXES)
 
 
 def _identical_but_absent(lines: list[str], blocks) -> tuple[int, str] | None:

@@ -10,7 +10,8 @@ old against new; only when both parse. Pure: no I/O.
 from __future__ import annotations
 
 import ast
-import warnings
+
+from app.edits.pydefs import definitions
 
 __all__ = ["restated_classes"]
 
@@ -34,21 +35,5 @@ def restated_classes(old: str, new: str) -> list[str]:
 
 def _classes(text: str) -> set[str] | None:
     """Qualified names of every class (nested ones as Outer.Inner, through functions too)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    out: set[str] = set()
-
-    def walk(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = f"{prefix}{child.name}"
-                if isinstance(child, ast.ClassDef):
-                    out.add(name)
-                walk(child, f"{name}.")
-
-    walk(tree, "")
-    return out
+    defs = definitions(text)
+    return None if defs is None else {name for name, node in defs.items() if isinstance(node, ast.ClassDef)}
