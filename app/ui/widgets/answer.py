@@ -45,6 +45,17 @@ def readable(text: str) -> str:
     return "\n".join(out)
 
 
+class AnswerBody(Static):
+    """The answer's text; each time a layout gives it a new height, its scroll shows the end.
+
+    Scrolling when the text is set would race the layout (the old height is still in place);
+    a resize comes once the new height is."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, VerticalScroll):
+            self.parent.scroll_end(animate=False)
+
+
 class AnswerPanel(Vertical):
     """Hidden until a question is asked. Read-only: nothing here reaches the file or the file view.
 
@@ -64,7 +75,7 @@ class AnswerPanel(Vertical):
         self.text = ""
         self._about = ""  # what the question is about: "lines 3-9" or the whole file
         self._title = Static("", id="answer-title")
-        self._body = Static("", id="answer-body")
+        self._body = AnswerBody("", id="answer-body")
         self._scroll = VerticalScroll(self._body, id="answer-scroll")
 
     def compose(self) -> ComposeResult:
@@ -84,10 +95,9 @@ class AnswerPanel(Vertical):
         self.add_class("-visible")
 
     def show(self, *, status: str, text: str, about: str | None = None) -> None:
-        """Draw the answer so far (markdown) and its state; keeps the end in view while it grows."""
+        """Draw the answer so far (markdown) and its state (AnswerBody keeps its end in view)."""
         if about is not None:
             self._about = about
-        ended = status != self.status and status != "asking"
         if status != self.status or about is not None:
             self.status = status
             title = Text()
@@ -99,10 +109,6 @@ class AnswerPanel(Vertical):
         if text != self.text or not text:
             self.text = text
             self._body.update(Markdown(readable(text)) if text.strip() else Text("…", style="dim"))
-            if status == "asking":
-                self._scroll.scroll_end(animate=False)
-        if ended:
-            self._scroll.scroll_end(animate=False)  # where it was followed to: its end, laid out
 
     def close(self) -> None:
         self.remove_class("-visible")
