@@ -293,3 +293,46 @@ def test_no_ngram_draft_on_the_first_line_while_the_anchor_waits():
     assert d.draft(4) == []
     d.accept([NL])
     assert d.draft(4) == [20, 21, 22, 23]
+
+
+def test_resuming_the_copy_near_where_it_stopped_is_never_declined():
+    from types import SimpleNamespace
+
+    from app.server.engines.speculative import SpeculativeDecoder
+
+    line = [50, 51, 52, NL]
+    prompt = [1, 2, 3, *line, 60, 61, 62, 63, 64, 65, 4, 5, 6, *line, 70, 71]
+    d = _drafter(prompt)
+    dec = SpeculativeDecoder(SimpleNamespace(n_batch=512, n_vocab=lambda: 10), None, d,
+                             is_eog=lambda t: False, stopped=lambda: False)
+    dec._time(1, 0.050)
+    dec._time(9, 0.450)  # a batch costs a step a row: only certain drafts pay
+    d.accept([2, 3])
+    d.draft(4)
+    d.feedback(4, 4)
+    d.accept([*line, 99])  # departed after the line (the changed token)
+    d.accept([61, 62])  # and back: [61, 62] occurs just after where copying stopped
+    draft = d.draft(4)
+    assert draft == [63, 64, 65, 4] and d.fresh and not d.guess
+    assert dec._worth(d, len(draft))
+
+
+def test_the_prompt_after_its_last_code_block_is_never_a_draft_source():
+    # The region block, then the reminder and the instruction ("use rate=3 by default"): after
+    # the changed "3" the answer goes on with the region, never with the instruction's words.
+    prompt = [30, 31, 2, 32, NL, 9, 40, 30, 31, 3, 41, 42, 43]
+    d = Drafter(prompt, ends_line=lambda t: t == NL, ceiling=6)
+    d.accept([30, 31, 3])
+    assert d.draft(4) == []
+    unbounded = Drafter(prompt, ends_line=lambda t: t == NL)
+    unbounded.accept([30, 31, 3])
+    assert unbounded.draft(4) == [41, 42, 43]
+
+
+def test_last_block_end_is_where_the_closing_fence_starts():
+    from app.server.engines.speculative import last_block_end
+
+    text = "user\n```\nx = 1\n```\nReply.\nassistant\n"
+    tokenize = lambda s: [ord(ch) for ch in s]
+    assert last_block_end(text, tokenize, tokenize(text)) == len("user\n```\nx = 1\n")
+    assert last_block_end("no code", tokenize, tokenize("no code")) is None

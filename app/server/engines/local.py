@@ -32,7 +32,7 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, region_anchor, system_end
+from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
 DEFAULT_MAX_OUTPUT = 1024
@@ -432,6 +432,7 @@ class LocalEngine(Engine):
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
                           ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"),
                           floor=lambda: system_end(text, self._tokenize, prompt),
+                          ceiling=lambda: last_block_end(text, self._tokenize, prompt),
                           piece=lambda t: model.detokenize([t], special=False))
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
                                   costs=self.decode_costs)

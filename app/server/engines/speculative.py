@@ -97,11 +97,13 @@ class Drafter:
 
     def __init__(self, corpus: list[int], anchor: int | Callable[[], int | None] | None = None, *,
                  ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX,
-                 floor: int | Callable[[], int] = 0, piece: Callable[[int], bytes] | None = None) -> None:
+                 floor: int | Callable[[], int] = 0, ceiling: int | Callable[[], int] | None = None,
+                 piece: Callable[[int], bytes] | None = None) -> None:
         self.corpus = list(corpus)
         self.n_prompt = len(corpus)
         self._anchor = anchor
         self._floor = floor
+        self._ceiling = ceiling
         self.ends_line = ends_line
         self.piece = piece  # a token's bytes: lets a REPLACE side copy its SEARCH side
         self._out = bytearray()  # the answer's bytes so far (with `piece`)
@@ -120,6 +122,7 @@ class Drafter:
         # prompt): an answer's own new text matches the prompt by accident more often than not.
         self.guess = False
         self.guess_rate = 0.3
+        self.copying_search = False  # the last draft starts a REPLACE side's copy of its SEARCH side
         self.declined = 0  # re-sync drafts declined in a row (see SpeculativeDecoder.run)
         self.wait = 0  # steps left before the next re-sync
         self._index: dict[tuple, list[int]] | None = None
@@ -138,6 +141,14 @@ class Drafter:
         if callable(self._floor):
             self._floor = self._floor()
         return self._floor
+
+    @property
+    def ceiling(self) -> int:
+        """Nor into the prompt's tail after its last code block (a rewrite's reminder and
+        instruction): the answer's own tokens, from n_prompt on, stay sources."""
+        if callable(self._ceiling):
+            self._ceiling = self._ceiling()
+        return self.n_prompt if self._ceiling is None else self._ceiling
 
     def _built_index(self) -> dict[tuple, list[int]]:
         """n-gram -> corpus positions right after it, for every n in NGRAM_MIN..NGRAM_MAX."""
@@ -229,12 +240,12 @@ class Drafter:
     def draft(self, limit: int) -> list[int]:
         """Up to `limit` tokens to verify next (empty: decode one token the plain way)."""
         limit = min(limit, self.k)
-        self.fresh = self.guess = False
+        self.fresh = self.guess = self.copying_search = False
         if limit <= 0:
             return []
         if self.pending is not None:
             self.ptr, self.pending, self.wait = self.pending, None, 0
-            self.fresh = True  # a new place to copy from: judged and measured like a re-sync
+            self.fresh = self.copying_search = True  # a new place to copy from: judged and measured like a re-sync
         if self.ptr is None:
             if self.wait > 0:
                 self.wait -= 1
@@ -265,12 +276,12 @@ class Drafter:
                 return anchor
         self.fresh = True
         index = self._built_index()
-        floor = self.floor
+        floor, ceiling, n_prompt = self.floor, self.ceiling, self.n_prompt
         for n in range(min(NGRAM_MAX, n_out), NGRAM_MIN - 1, -1):
             hits = index.get(tuple(hist[-n:]))
             if not hits:
                 continue
-            hits = [h for h in hits if floor <= h < len(hist)]
+            hits = [h for h in hits if floor <= h < len(hist) and (h < ceiling or h >= n_prompt)]
             if not hits:
                 continue
             # The first match after where copying stopped (an edit resumes the text it left).
@@ -332,6 +343,17 @@ def system_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_to
     head = tokenize(prompt_text[: end + len("<|im_end|>")])
     n = len(head)
     return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else 0
+
+
+def last_block_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
+    """Token position where the prompt's last fenced code block closes (its closing fence
+    starts there), or None when there is none or the cut falls inside a token."""
+    body = prompt_text.rfind("\n```")
+    if body < 0:
+        return None
+    head = tokenize(prompt_text[: body + 1])
+    n = len(head)
+    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else None
 
 
 @contextmanager
@@ -425,13 +447,15 @@ class SpeculativeDecoder:
         self.costs.record(n, seconds)
 
     def _worth(self, drafter: Drafter, n: int) -> bool:
-        """Whether a re-sync draft of n tokens is expected to save more time than its batch costs:
-        a verify of n + 1 rows against the one-row steps of the tokens it is expected to yield.
+        """Whether a draft of n tokens from a new, uncertain place (a guessed n-gram match, a
+        REPLACE side's copy of its SEARCH side) is expected to save more time than its batch
+        costs: a verify of n + 1 rows against the one-row steps of the tokens it should yield.
 
-        Accidental n-gram matches lose time, more so where a batch costs many steps (a loaded
-        machine, few cores). Every 16th declined draft is verified anyway, so the acceptance
-        rate keeps being measured."""
-        if not drafter.fresh or drafter.declined >= 16:
+        Resuming the copy near where it stopped is not judged: that is how a rewrite gets back
+        onto its region after the changed line, and it nearly always pays. Accidental n-gram
+        matches lose time, more so where a batch costs many steps (a loaded machine, few cores).
+        Every 16th declined draft is verified anyway, so the acceptance rate keeps being measured."""
+        if not (drafter.guess or drafter.copying_search) or drafter.declined >= 16:
             return True
         batch, step = self.costs.estimate(n + 1), self.costs.step_s
         if batch is None:
