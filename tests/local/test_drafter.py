@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.server.engines.speculative import DRAFT_MAX, DRAFT_START, Drafter, region_anchor
+from app.server.engines.speculative import DRAFT_MAX, DRAFT_START, PAYING, Drafter, region_anchor, system_end
 
 NL = 10  # a stand-in "newline" token in these lists
 
@@ -63,11 +63,75 @@ def test_departure_resyncs_to_the_nearest_match_after_the_departure():
     assert d.draft(1) == [63]
 
 
-def test_without_locality_the_latest_match_wins():
+def test_without_locality_matches_that_disagree_draft_nothing():
+    # [5, 6] is followed by 1 once and by 7 once: which one comes is a guess, not a copy.
     prompt = [5, 6, 1, 2, 3, 4, 9, 5, 6, 7, 8]
     d = _drafter(prompt)
     d.accept([5, 6])
-    assert d.draft(2) == [7, 8]
+    assert d.draft(2) == []
+
+
+def test_matches_that_share_too_few_tokens_to_pay_for_a_batch_draft_nothing():
+    # "limit * 1:" and "limit * 2:" share " *", " " and then part: not worth a verify.
+    prompt = [40, 41, 42, 43, 1, 0, 40, 41, 42, 43, 2, 0]
+    d = _drafter(prompt)
+    d.accept([40, 41])
+    assert PAYING > 2 and d.draft(8) == []
+
+
+def test_without_locality_the_latest_match_wins_when_the_matches_agree():
+    line = [42, 43, 44, 45, NL]
+    prompt = [40, 41, *line, 7, 40, 41, *line, 8]
+    d = _drafter(prompt)
+    d.accept([40, 41])
+    assert d.draft(8) == line  # capped where the two copies part (7 vs 8)
+    d.feedback(5, 5)
+    d.accept(line)
+    assert d.draft(8) == [8]  # the pointer followed the latest copy
+
+
+def test_system_prompt_is_never_a_draft_source():
+    # An example in the system prompt ([1, 2] then 3 4 5) must not be copied into the answer.
+    prompt = [1, 2, 3, 4, 5, 6, 90, 91, 92, 93]
+    d = Drafter(prompt, ends_line=lambda t: t == NL, floor=6)
+    d.accept([1, 2])
+    assert d.draft(8) == []
+    d.accept([90, 91])
+    assert d.draft(8) == [92, 93]
+
+
+PIECES = {1: b"<<<<<<< SEARCH", 2: b"\n", 3: b"    total", 4: b" +=", 5: b" x", 6: b"=======",
+          7: b">>>>>>> REPLACE", 8: b"\n    ", 9: b"total", 10: b" y"}
+
+
+def _sr_drafter(corpus=(50, 51, 52)):
+    return Drafter(list(corpus), ends_line=lambda t: PIECES.get(t, b"").endswith(b"\n"),
+                   piece=lambda t: PIECES.get(t, b"?"))
+
+
+def test_replace_side_copies_its_search_side():
+    d = _sr_drafter()
+    d.accept([1, 2, 3, 4, 5, 2, 6])
+    assert d.draft(8) == []  # the divider line has not ended yet
+    d.accept([2])  # "=======\n": the REPLACE side starts
+    assert d.draft(8) == [3, 4, 5, 2, 6, 2]
+
+
+def test_replace_copy_needs_the_newline_token_to_match():
+    # After SEARCH the newline came with the indentation in one token; after the divider alone:
+    # a copy from the token after SEARCH's newline would skip the indentation.
+    d = _sr_drafter()
+    d.accept([1, 8, 9, 4, 5, 2, 6, 2])
+    assert d.pending is None
+    d = _sr_drafter()
+    d.accept([1, 8, 9, 4, 5, 2, 6, 8])
+    assert d.draft(8) == [9, 4, 5, 2, 6, 8]
+
+
+def test_divider_without_search_drafts_nothing_special():
+    d = _sr_drafter()
+    d.accept([3, 4, 2, 6, 2])
+    assert d.pending is None
 
 
 def test_answer_tokens_are_searchable_too():
@@ -162,7 +226,7 @@ def test_a_pointer_that_keeps_copying_is_not_held_back():
     assert d.draft(8) == list(range(110, 118))
 
 
-def test_resync_drafts_are_declined_when_their_rows_cost_more_than_they_save():
+def test_resync_drafts_are_declined_when_their_batch_costs_more_than_it_saves():
     from types import SimpleNamespace
 
     from app.server.engines.speculative import SpeculativeDecoder
@@ -171,21 +235,104 @@ def test_resync_drafts_are_declined_when_their_rows_cost_more_than_they_save():
     d = _drafter([1, 2, 3, 4, 5, 6, 7, 8, 9])
     dec = SpeculativeDecoder(llm, None, d, is_eog=lambda t: False, stopped=lambda: False)
     d.accept([2, 3])
-    assert d.draft(4) and d.fresh
-    assert dec._worth(d)  # no costs measured yet: verify
+    assert d.draft(4) and d.fresh and d.guess  # nothing copied yet: the latest match is a guess
+    assert dec._worth(d, 4)  # no costs measured yet: verify
     dec._time(1, 0.050)
-    dec._time(9, 0.250)  # 25 ms a further row, a one-row step 50 ms
-    d.resync_rate = 0.6
-    assert dec._worth(d)  # 0.6 * 50 ms saved per row > 25 ms
-    d.resync_rate = 0.3
-    assert not dec._worth(d)
+    dec._time(5, 0.150)  # a 5-row verify: 3 one-row steps
+    d.guess_rate = 0.6
+    assert dec._worth(d, 4)  # 1 + 0.6 * 4 = 3.4 steps expected > 3
+    d.guess_rate = 0.3
+    assert not dec._worth(d, 4)  # 2.2 < 3
     d.declined = 16
-    assert dec._worth(d)  # every 16th is verified anyway, to keep measuring the rate
+    assert dec._worth(d, 4)  # every 16th is verified anyway, to keep measuring the rate
     d.declined = 0
+    carried = SpeculativeDecoder(llm, None, _drafter([1, 2, 3, 4, 5]), is_eog=lambda t: False, stopped=lambda: False,
+                                 costs=dec.costs)
+    carried.drafter.accept([2, 3])
+    carried.drafter.guess_rate = 0.3
+    assert carried.drafter.draft(2) and not carried._worth(carried.drafter, 2)  # the engine's costs judge its first draft
     d.ptr = None
     d.accept([4])  # a copy in progress is never declined
     d.feedback(4, 4)
     d.accept([5, 6, 7])
     d.ptr = 7
     d.draft(2)
-    assert not d.fresh and dec._worth(d)
+    assert not d.fresh and dec._worth(d, 2)
+
+
+def test_decode_costs_interpolate_between_the_sizes_measured():
+    from app.server.engines.speculative import DecodeCosts
+
+    c = DecodeCosts()
+    assert c.estimate(9) is None
+    c.record(1, 0.05)
+    c.record(9, 0.45)
+    c.record(33, 0.95)
+    assert c.estimate(1) == 0.05 and c.estimate(9) == 0.45
+    assert abs(c.estimate(5) - 0.25) < 1e-9  # between the step and the 9-row verify
+    assert abs(c.estimate(21) - 0.70) < 1e-9  # between 9 and 33 rows
+    assert abs(c.estimate(57) - 1.45) < 1e-9  # beyond: the last two sizes' line
+
+
+def test_system_end_is_the_token_after_the_system_turn():
+    text = "<|im_start|>system\nbe brief<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n"
+    tokenize = lambda s: [ord(ch) for ch in s]  # one token per character
+    tokens = tokenize(text)
+    assert system_end(text, tokenize, tokens) == len("<|im_start|>system\nbe brief<|im_end|>")
+    assert system_end("<|im_start|>user\nhi<|im_end|>", tokenize, tokenize("<|im_start|>user\nhi<|im_end|>")) == 0
+    assert system_end(text, tokenize, [0] * len(tokens)) == 0  # the cut does not match the prompt's tokens
+
+
+def test_no_ngram_draft_on_the_first_line_while_the_anchor_waits():
+    # "```python" also opens the file's block earlier in the prompt: copying from there would
+    # draft the file's first lines, not the region the rewrite restates.
+    fence = [60, 61]
+    prompt = [*fence, 70, 71, 72, NL, 9, *fence, NL, 20, 21, 22, 23]
+    d = _drafter(prompt, anchor=len(prompt) - 4)
+    d.accept(fence)
+    assert d.draft(4) == []
+    d.accept([NL])
+    assert d.draft(4) == [20, 21, 22, 23]
+
+
+def test_resuming_the_copy_near_where_it_stopped_is_never_declined():
+    from types import SimpleNamespace
+
+    from app.server.engines.speculative import SpeculativeDecoder
+
+    line = [50, 51, 52, NL]
+    prompt = [1, 2, 3, *line, 60, 61, 62, 63, 64, 65, 4, 5, 6, *line, 70, 71]
+    d = _drafter(prompt)
+    dec = SpeculativeDecoder(SimpleNamespace(n_batch=512, n_vocab=lambda: 10), None, d,
+                             is_eog=lambda t: False, stopped=lambda: False)
+    dec._time(1, 0.050)
+    dec._time(9, 0.450)  # a batch costs a step a row: only certain drafts pay
+    d.accept([2, 3])
+    d.draft(4)
+    d.feedback(4, 4)
+    d.accept([*line, 99])  # departed after the line (the changed token)
+    d.accept([61, 62])  # and back: [61, 62] occurs just after where copying stopped
+    draft = d.draft(4)
+    assert draft == [63, 64, 65, 4] and d.fresh and not d.guess
+    assert dec._worth(d, len(draft))
+
+
+def test_the_prompt_after_its_last_code_block_is_never_a_draft_source():
+    # The region block, then the reminder and the instruction ("use rate=3 by default"): after
+    # the changed "3" the answer goes on with the region, never with the instruction's words.
+    prompt = [30, 31, 2, 32, NL, 9, 40, 30, 31, 3, 41, 42, 43]
+    d = Drafter(prompt, ends_line=lambda t: t == NL, ceiling=6)
+    d.accept([30, 31, 3])
+    assert d.draft(4) == []
+    unbounded = Drafter(prompt, ends_line=lambda t: t == NL)
+    unbounded.accept([30, 31, 3])
+    assert unbounded.draft(4) == [41, 42, 43]
+
+
+def test_last_block_end_is_where_the_closing_fence_starts():
+    from app.server.engines.speculative import last_block_end
+
+    text = "user\n```\nx = 1\n```\nReply.\nassistant\n"
+    tokenize = lambda s: [ord(ch) for ch in s]
+    assert last_block_end(text, tokenize, tokenize(text)) == len("user\n```\nx = 1\n")
+    assert last_block_end("no code", tokenize, tokenize("no code")) is None

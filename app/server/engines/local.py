@@ -32,7 +32,7 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.engines.speculative import Drafter, SpeculativeDecoder, abort_when, region_anchor
+from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
 DEFAULT_MAX_OUTPUT = 1024
@@ -158,6 +158,7 @@ class LocalEngine(Engine):
         self._verbose = verbose
         self.speculation = speculation  # greedy requests decode with drafts (speculative.py)
         self.spec_active: SpeculativeDecoder | None = None  # the request decoding now, if speculative
+        self.decode_costs = DecodeCosts()  # measured by every speculative request, used by the next
         self.counters = EngineCounters()
         self.model_path: Path | None = None
         self._llm = None
@@ -429,8 +430,12 @@ class LocalEngine(Engine):
         req, c, llm = job.request, self.counters, self._llm
         model, vocab, is_eog = llm._model, self._vocab, self._llama_cpp.llama_vocab_is_eog
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
-                          ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"))
-        spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped)
+                          ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"),
+                          floor=lambda: system_end(text, self._tokenize, prompt),
+                          ceiling=lambda: last_block_end(text, self._tokenize, prompt),
+                          piece=lambda t: model.detokenize([t], special=False))
+        spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
+                                  costs=self.decode_costs)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec

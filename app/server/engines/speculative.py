@@ -2,16 +2,20 @@
 
 An edit mostly copies text the model was just shown (the region for a rewrite, the file for
 SEARCH/REPLACE and patches). `Drafter` guesses the next tokens by copying from the prompt
-(and the answer so far): it follows a pointer into that text while the model agrees with it,
-and after the model departs it re-synchronises on the longest recent n-gram that occurs
-there again. `SpeculativeDecoder` evaluates [last token] + draft in one llama_decode with
-logits for those rows only, keeps the longest prefix the model's own argmax agrees with plus
-the model's next token, and removes the rejected rows from the KV cache, so `input_ids`,
-`n_tokens` and the KV cache always hold exactly the tokens the answer contains.
+after the system turn (and from the answer so far: a REPLACE side starts as a copy of its
+SEARCH side): it follows a pointer into that text while the model agrees with it, and after
+the model departs it re-synchronises on the longest recent n-gram that occurs there again,
+drafting only as far as all of that n-gram's occurrences agree. `SpeculativeDecoder`
+evaluates [last token] + draft in one llama_decode with logits for those rows only, keeps
+the longest prefix the model's own argmax agrees with plus the model's next token, and
+removes the rejected rows from the KV cache, so `input_ids`, `n_tokens` and the KV cache
+always hold exactly the tokens the answer contains. A re-sync draft is verified only when
+its batch is expected to cost less than the one-row steps it saves (`DecodeCosts`, measured).
 
 The answer is the plain greedy answer (argmax at every position, as llama.cpp's greedy
 sampler picks it: the first maximum); batched rows can differ from one-row evaluation in the
-last bits of a logit, which can flip a near-tie (bench/local.py counts such flips).
+last bits of a logit, which can flip a near-tie, so a verified row whose winner leads by less
+than NEAR_TIE is decided again by a one-row decode (bench/local.py counts remaining flips).
 A stop (cancel) aborts a verify in flight through llama.cpp's abort callback.
 """
 
@@ -30,9 +34,12 @@ DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss
 DRAFT_MAX = 32  # on two cores a batch of 32 costs ~11 one-token steps; longer barely pays (issue 12's table)
 MAX_BACKOFF = 8  # most steps without drafts after drafts that did not pay
 PAYING = 3  # accepted tokens a draft needs to have been worth its batch
+NEAR_TIE = 0.1  # logit lead below which a verify's choice is decided again one row at a time
 LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after where copying last stopped
 
 _FENCE = re.compile(r"```[^\n`]*\n")
+_DIVIDER = re.compile(rb"[ \t]*={5,9}[ \t]*\r?")  # a SEARCH/REPLACE block's middle line
+_SEARCH_OPEN = re.compile(rb"[ \t]*<{5,9}[ \t]*SEARCH\b[^\n]*")
 
 
 @dataclass
@@ -42,6 +49,41 @@ class SpecStats:
     steps: int = 0  # verify batches decoded
     drafted: int = 0  # draft tokens proposed
     accepted: int = 0  # draft tokens the model agreed with (emitted without a decode step of their own)
+    redecoded: int = 0  # near-ties in a verify decided again by a one-row decode
+
+
+class DecodeCosts:
+    """What a decode of n rows costs, measured: a one-row step, and verifies of the sizes seen.
+
+    Kept by the engine across requests, so the first re-sync draft of an answer is judged like
+    the rest. A verify is not n one-row steps, nor a step plus a fixed cost a row: on two cores
+    a 9-row batch took ~8 steps and a 33-row one ~17, so the estimate is the line through the
+    sizes measured (and the one-row step) nearest to the size asked about."""
+
+    def __init__(self) -> None:
+        self.step_s: float | None = None  # a one-row decode
+        self.batch_s: dict[int, float] = {}  # rows -> running cost of a verify of that many rows
+
+    def record(self, n: int, seconds: float) -> None:
+        if n == 1:
+            self.step_s = seconds if self.step_s is None else 0.8 * self.step_s + 0.2 * seconds
+        else:
+            old = self.batch_s.get(n)
+            self.batch_s[n] = seconds if old is None else 0.7 * old + 0.3 * seconds
+
+    def estimate(self, n: int) -> float | None:
+        """Seconds for a decode of n rows, or None before a step and a verify were measured."""
+        if self.step_s is None or not self.batch_s:
+            return None
+        if n == 1:
+            return self.step_s
+        if n in self.batch_s:
+            return self.batch_s[n]
+        points = sorted([(1, self.step_s), *self.batch_s.items()])
+        below = [p for p in points if p[0] < n]
+        above = [p for p in points if p[0] > n]
+        (n0, t0), (n1, t1) = (below[-1], above[0]) if above else (points[-2], points[-1])
+        return max(self.step_s, t0 + (t1 - t0) * (n - n0) / (n1 - n0))
 
 
 class Drafter:
@@ -54,11 +96,20 @@ class Drafter:
     """
 
     def __init__(self, corpus: list[int], anchor: int | Callable[[], int | None] | None = None, *,
-                 ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX) -> None:
+                 ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX,
+                 floor: int | Callable[[], int] = 0, ceiling: int | Callable[[], int] | None = None,
+                 piece: Callable[[int], bytes] | None = None) -> None:
         self.corpus = list(corpus)
         self.n_prompt = len(corpus)
         self._anchor = anchor
+        self._floor = floor
+        self._ceiling = ceiling
         self.ends_line = ends_line
+        self.piece = piece  # a token's bytes: lets a REPLACE side copy its SEARCH side
+        self._out = bytearray()  # the answer's bytes so far (with `piece`)
+        self._starts: list[int] = []  # where each answer token starts in _out
+        self.pending: int | None = None  # a copy to start at the next draft (a REPLACE side begins)
+        self.cap: int | None = None  # most tokens the next draft may hold (an ambiguous re-sync)
         self.max_draft = max_draft
         self.ptr: int | None = None  # corpus position of the token expected next, while copying
         self.last_ptr: int | None = None  # where copying last stopped (locality for re-sync)
@@ -67,6 +118,11 @@ class Drafter:
         self.backoff = 0  # steps to wait after the next draft rejected at its first token
         self.fresh = False  # the last draft came from an n-gram re-sync (not a copy in progress, not the anchor)
         self.resync_rate = 0.6  # running share of re-sync drafts' tokens the model accepted
+        # The same for re-syncs with nothing near where copying stopped (the latest match in the
+        # prompt): an answer's own new text matches the prompt by accident more often than not.
+        self.guess = False
+        self.guess_rate = 0.3
+        self.copying_search = False  # the last draft starts a REPLACE side's copy of its SEARCH side
         self.declined = 0  # re-sync drafts declined in a row (see SpeculativeDecoder.run)
         self.wait = 0  # steps left before the next re-sync
         self._index: dict[tuple, list[int]] | None = None
@@ -77,6 +133,22 @@ class Drafter:
             self._anchor = self._anchor()
         a = self._anchor
         return a if a is not None and 0 <= a < self.n_prompt else None
+
+    @property
+    def floor(self) -> int:
+        """Re-syncs never point before this corpus position (the system prompt's examples are
+        not what an answer copies)."""
+        if callable(self._floor):
+            self._floor = self._floor()
+        return self._floor
+
+    @property
+    def ceiling(self) -> int:
+        """Nor into the prompt's tail after its last code block (a rewrite's reminder and
+        instruction): the answer's own tokens, from n_prompt on, stay sources."""
+        if callable(self._ceiling):
+            self._ceiling = self._ceiling()
+        return self.n_prompt if self._ceiling is None else self._ceiling
 
     def _built_index(self) -> dict[tuple, list[int]]:
         """n-gram -> corpus positions right after it, for every n in NGRAM_MIN..NGRAM_MAX."""
@@ -105,7 +177,43 @@ class Drafter:
                 for n in range(NGRAM_MIN, NGRAM_MAX + 1):
                     if end >= n:
                         self._index.setdefault(tuple(self.corpus[end - n : end]), []).append(end)
+            if self.piece is not None:
+                self._track(t)
 
+    def _track(self, t: int) -> None:
+        """Keep the answer's bytes; when a block's middle line ends, the REPLACE side that starts
+        is most likely its SEARCH side with a change: copy that next."""
+        piece = self.piece(t)
+        start = len(self._out)
+        self._starts.append(start)
+        self._out += piece
+        nl = piece.find(b"\n")
+        if nl < 0:
+            return
+        p = start + nl  # the newline that ends the line just written
+        line_start = self._out.rfind(b"\n", 0, p) + 1
+        if not _DIVIDER.fullmatch(bytes(self._out[line_start:p])):
+            return
+        # The SEARCH marker line of this block: the last one before the divider.
+        q = None
+        at = line_start
+        while at > 0:
+            prev = self._out.rfind(b"\n", 0, at - 1) + 1
+            if _SEARCH_OPEN.fullmatch(bytes(self._out[prev : at - 1])):
+                q = at - 1  # its newline
+                break
+            if _DIVIDER.fullmatch(bytes(self._out[prev : at - 1])):
+                return
+            at = prev
+        if q is None:
+            return
+        import bisect
+
+        j = bisect.bisect_right(self._starts, q) - 1
+        # The token after the divider's newline must continue as the one after SEARCH's did
+        # (indentation can share a token with the newline): then the copy starts token-aligned.
+        if self._out[q : self._starts[j] + len(self.piece(self.corpus[self.n_prompt + j]))] == self._out[p:]:
+            self.pending = self.n_prompt + j + 1
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft while the model keeps agreeing with all of it; start small after a miss.
 
@@ -115,7 +223,9 @@ class Drafter:
         changed line) is not drafted at every token."""
         if not proposed:
             return
-        if self.fresh:
+        if self.fresh and self.guess:
+            self.guess_rate = 0.7 * self.guess_rate + 0.3 * accepted / proposed
+        elif self.fresh:
             self.resync_rate = 0.7 * self.resync_rate + 0.3 * accepted / proposed
         if accepted == proposed:
             self.k = min(self.max_draft, self.k * 2)
@@ -130,9 +240,12 @@ class Drafter:
     def draft(self, limit: int) -> list[int]:
         """Up to `limit` tokens to verify next (empty: decode one token the plain way)."""
         limit = min(limit, self.k)
-        self.fresh = False
+        self.fresh = self.guess = self.copying_search = False
         if limit <= 0:
             return []
+        if self.pending is not None:
+            self.ptr, self.pending, self.wait = self.pending, None, 0
+            self.fresh = self.copying_search = True  # a new place to copy from: judged and measured like a re-sync
         if self.ptr is None:
             if self.wait > 0:
                 self.wait -= 1
@@ -140,6 +253,8 @@ class Drafter:
             self.ptr = self._resync()
             if self.ptr is None:
                 return []
+            if self.cap is not None:
+                limit, self.cap = min(limit, self.cap), None
         # A copy of the prompt stops where the prompt does (its end is the assistant header).
         end = min(self.ptr + limit, self.n_prompt if self.ptr < self.n_prompt else len(self.corpus))
         return self.corpus[self.ptr : end]
@@ -153,25 +268,48 @@ class Drafter:
     def _resync(self) -> int | None:
         hist = self.corpus
         n_out = len(hist) - self.n_prompt
-        if not self.copied and n_out > 0 and self._anchor is not None and self.ends_line(hist[-1]):
+        if not self.copied and n_out > 0 and self._anchor is not None:
+            if not self.ends_line(hist[-1]):
+                return None  # the opening fence's line: the region's copy starts after it
             anchor, self._anchor = self.anchor, None
             if anchor is not None:
                 return anchor
         self.fresh = True
         index = self._built_index()
+        floor, ceiling, n_prompt = self.floor, self.ceiling, self.n_prompt
         for n in range(min(NGRAM_MAX, n_out), NGRAM_MIN - 1, -1):
             hits = index.get(tuple(hist[-n:]))
             if not hits:
                 continue
-            hits = [h for h in hits if h < len(hist)]
+            hits = [h for h in hits if floor <= h < len(hist) and (h < ceiling or h >= n_prompt)]
             if not hits:
                 continue
-            # The first match after where copying stopped (an edit resumes the text it left), else
-            # the latest one (the region block comes after the file, the file after the examples).
+            # The first match after where copying stopped (an edit resumes the text it left).
             last = self.last_ptr
             near = [h for h in hits if last is not None and last <= h <= last + LOCAL_WINDOW]
-            return min(near) if near else hits[-1]
+            if near:
+                return min(near)
+            # Else the latest one (the region block comes after the file), but only as far as
+            # every match agrees: "limit * " occurring five times says nothing about the digit.
+            agreed = self._agreed(hits)
+            if agreed < PAYING:
+                return None
+            self.cap, self.guess = agreed, True
+            return hits[-1]
         return None
+
+    def _agreed(self, hits: list[int]) -> int:
+        """How many tokens the continuations at `hits` share (up to DRAFT_MAX)."""
+        c, n = self.corpus, len(self.corpus)
+        if len(hits) == 1:
+            return DRAFT_MAX
+        length = 0
+        while length < DRAFT_MAX:
+            firsts = {c[h + length] if h + length < n else None for h in hits}
+            if len(firsts) != 1 or None in firsts:
+                break
+            length += 1
+        return length
 
 
 def region_anchor(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
@@ -192,6 +330,30 @@ def region_anchor(prompt_text: str, tokenize: Callable[[str], list[int]], prompt
     if n == 0 or n > len(prompt_tokens) or head != prompt_tokens[:n]:
         return None  # the cut fell inside a token: no exact anchor
     return n
+
+
+def system_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int:
+    """Token position where the system turn ends (0 when the prompt has none or the cut falls
+    inside a token): copies are not drafted from before it."""
+    if not prompt_text.startswith("<|im_start|>system"):
+        return 0
+    end = prompt_text.find("<|im_end|>")
+    if end < 0:
+        return 0
+    head = tokenize(prompt_text[: end + len("<|im_end|>")])
+    n = len(head)
+    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else 0
+
+
+def last_block_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
+    """Token position where the prompt's last fenced code block closes (its closing fence
+    starts there), or None when there is none or the cut falls inside a token."""
+    body = prompt_text.rfind("\n```")
+    if body < 0:
+        return None
+    head = tokenize(prompt_text[: body + 1])
+    n = len(head)
+    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else None
 
 
 @contextmanager
@@ -222,7 +384,7 @@ class SpeculativeDecoder:
     """
 
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
-                 stopped: Callable[[], bool], max_batch: int | None = None) -> None:
+                 stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -231,9 +393,9 @@ class SpeculativeDecoder:
         self.max_batch = min(max_batch or llm.n_batch, llm.n_batch, DRAFT_MAX + 1)
         self.stats = SpecStats()
         self.aborted = False
-        self.step_s: float | None = None  # running cost of a one-row decode
-        self.row_s: float | None = None  # running extra cost of each further row in a verify
+        self.costs = costs if costs is not None else DecodeCosts()
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
+        self.margins: list[float] = []  # the last verify's lead of each row's winner over the runner-up
         self._n_vocab = llm.n_vocab()
 
     # -- llama.cpp calls --------------------------------------------------------------------
@@ -268,27 +430,38 @@ class SpeculativeDecoder:
             self._seq_rm(n_past)
             raise RuntimeError(f"llama_decode returned {rc}")
         logits = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(tokens), self._n_vocab))
-        rows = logits.argmax(axis=1).tolist()
+        best_ids = logits.argmax(axis=1)
+        if len(tokens) > 1:
+            # How far each row's winner leads the runner-up: a batch's logits differ from a
+            # one-row decode's in the last bits, which decides a near-tie (see run()).
+            at = np.arange(len(tokens))
+            best = logits[at, best_ids].copy()
+            logits[at, best_ids] = -np.inf
+            self.margins = (best - logits.max(axis=1)).tolist()
+            logits[at, best_ids] = best
         self._time(len(tokens), time.perf_counter() - started)
-        return rows
+        return best_ids.tolist()
 
     def _time(self, n: int, seconds: float) -> None:
         """Keep the running costs that decide whether a re-sync draft is worth its batch."""
-        if n == 1:
-            self.step_s = seconds if self.step_s is None else 0.8 * self.step_s + 0.2 * seconds
-        elif self.step_s is not None:
-            extra = max(0.0, seconds - self.step_s) / (n - 1)
-            self.row_s = extra if self.row_s is None else 0.8 * self.row_s + 0.2 * extra
+        self.costs.record(n, seconds)
 
-    def _worth(self, drafter: Drafter) -> bool:
-        """Whether a re-sync draft is expected to save more steps than its extra rows cost.
+    def _worth(self, drafter: Drafter, n: int) -> bool:
+        """Whether a draft of n tokens from a new, uncertain place (a guessed n-gram match, a
+        REPLACE side's copy of its SEARCH side) is expected to save more time than its batch
+        costs: a verify of n + 1 rows against the one-row steps of the tokens it should yield.
 
-        On two quiet cores a further row costs about half a one-row step; on a loaded machine
-        nearly a whole one, and accidental n-gram matches lose time. Every 16th declined draft
-        is verified anyway, so the acceptance rate keeps being measured."""
-        if not drafter.fresh or self.step_s is None or self.row_s is None or drafter.declined >= 16:
+        Resuming the copy near where it stopped is not judged: that is how a rewrite gets back
+        onto its region after the changed line, and it nearly always pays. Accidental n-gram
+        matches lose time, more so where a batch costs many steps (a loaded machine, few cores).
+        Every 16th declined draft is verified anyway, so the acceptance rate keeps being measured."""
+        if not (drafter.guess or drafter.copying_search) or drafter.declined >= 16:
             return True
-        return drafter.resync_rate * self.step_s > self.row_s
+        batch, step = self.costs.estimate(n + 1), self.costs.step_s
+        if batch is None:
+            return True
+        rate = drafter.guess_rate if drafter.guess else drafter.resync_rate
+        return batch < (1 + rate * n) * step
 
     def first_token(self) -> int:
         """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
@@ -313,7 +486,7 @@ class SpeculativeDecoder:
                 if room < 0 or self.stopped():
                     return
                 draft = drafter.draft(room)
-                if draft and not self._worth(drafter):
+                if draft and not self._worth(drafter, len(draft)):
                     drafter.decline()
                     draft = []
                 elif draft and drafter.fresh:
@@ -326,11 +499,25 @@ class SpeculativeDecoder:
                 m = 0
                 while m < len(draft) and rows[m] == draft[m]:
                     m += 1
+                # A row whose winner leads by less than NEAR_TIE may have won only through the
+                # batch's rounding: keep the draft up to it, and let a one-row decode of the token
+                # before it choose, as plain greedy decoding would.
+                tie = next((j for j in range(m + 1) if draft and self.margins[j] < NEAR_TIE), None)
+                if tie is not None:
+                    m = tie
                 drafter.feedback(len(draft), m)
                 kept = [token, *draft[:m]]
                 llm.input_ids[n_past : n_past + len(kept)] = kept
                 llm.n_tokens = n_past + len(kept)
-                if m < len(draft):
+                if tie is not None:
+                    self._seq_rm(llm.n_tokens - 1)
+                    stats.redecoded += 1
+                    again = self._argmax_rows([kept[-1]], llm.n_tokens - 1)
+                    if again is None:
+                        llm.n_tokens -= 1
+                        return
+                    rows = [*rows[:m], again[0]]
+                elif m < len(draft):
                     self._seq_rm(llm.n_tokens)
                 seen = n_past + 1
                 for t in draft[:m]:
