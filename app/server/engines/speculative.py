@@ -21,6 +21,7 @@ A stop (cancel) aborts a verify in flight through llama.cpp's abort callback.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 import time
@@ -207,13 +208,14 @@ class Drafter:
             at = prev
         if q is None:
             return
-        import bisect
-
-        j = bisect.bisect_right(self._starts, q) - 1
+        j = bisect.bisect_right(self._starts, q) - 1  # the answer token holding SEARCH's newline
+        if j + 1 >= len(self._starts):
+            return  # one token holds both newlines: nothing of the SEARCH side to copy
         # The token after the divider's newline must continue as the one after SEARCH's did
         # (indentation can share a token with the newline): then the copy starts token-aligned.
-        if self._out[q : self._starts[j] + len(self.piece(self.corpus[self.n_prompt + j]))] == self._out[p:]:
+        if self._out[q : self._starts[j + 1]] == self._out[p:]:
             self.pending = self.n_prompt + j + 1
+
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft while the model keeps agreeing with all of it; start small after a miss.
 
@@ -325,11 +327,15 @@ def region_anchor(prompt_text: str, tokenize: Callable[[str], list[int]], prompt
     if offset is None:
         # An even count: the last fence closes a block; its body starts after the one before it.
         offset = start + fences[-2].end()
+    return _token_cut(prompt_text, offset, tokenize, prompt_tokens)
+
+
+def _token_cut(prompt_text: str, offset: int, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
+    """The token position of character `offset` in the prompt, or None when the cut falls inside
+    a token (the text before it does not tokenize to a prefix of the prompt's tokens)."""
     head = tokenize(prompt_text[:offset])
     n = len(head)
-    if n == 0 or n > len(prompt_tokens) or head != prompt_tokens[:n]:
-        return None  # the cut fell inside a token: no exact anchor
-    return n
+    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else None
 
 
 def system_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int:
@@ -340,20 +346,14 @@ def system_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_to
     end = prompt_text.find("<|im_end|>")
     if end < 0:
         return 0
-    head = tokenize(prompt_text[: end + len("<|im_end|>")])
-    n = len(head)
-    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else 0
+    return _token_cut(prompt_text, end + len("<|im_end|>"), tokenize, prompt_tokens) or 0
 
 
 def last_block_end(prompt_text: str, tokenize: Callable[[str], list[int]], prompt_tokens: list[int]) -> int | None:
     """Token position where the prompt's last fenced code block closes (its closing fence
     starts there), or None when there is none or the cut falls inside a token."""
     body = prompt_text.rfind("\n```")
-    if body < 0:
-        return None
-    head = tokenize(prompt_text[: body + 1])
-    n = len(head)
-    return n if 0 < n <= len(prompt_tokens) and head == prompt_tokens[:n] else None
+    return _token_cut(prompt_text, body + 1, tokenize, prompt_tokens) if body >= 0 else None
 
 
 @contextmanager
