@@ -170,6 +170,7 @@ class Response:
     temperature: float | None = None
     generate: bool = True
     event_id: str | None = None
+    client: str | None = None  # the WebSocket connection it came on (EngineRequest.client)
     cancel: threading.Event = field(default_factory=threading.Event)
     pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
     stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours
@@ -514,7 +515,7 @@ class Gateway:
 
     # -- the protocol core -----------------------------------------------------------
 
-    def build_response(self, payload: dict, session_key: str) -> Response:
+    def build_response(self, payload: dict, session_key: str, client: str | None = None) -> Response:
         """Validate a response.create payload (WebSocket event or HTTP body) into a Response."""
         model = _check(payload, "model", str, what="a string")
         instructions = _check(payload, "instructions", str, what="a string")
@@ -548,7 +549,7 @@ class Gateway:
         if not messages:
             raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
         return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
-                        float(temperature) if temperature is not None else None, generate, event_id)
+                        float(temperature) if temperature is not None else None, generate, event_id, client)
 
     def _remember(self, resp: Response, output: str | None) -> None:
         self.store.put(resp.id, resp.messages + ([{"role": "assistant", "content": output}] if output else []),
@@ -586,7 +587,7 @@ class Gateway:
             # session key so an engine with a prefix cache continues from what it evaluated.
             succ = Response(new_id(), resp.messages + ([{"role": "assistant", "content": text}] if text else [])
                             + resp.steer_input, resp.session_key, resp.stream_id, resp.model, resp.id,
-                            resp.max_output_tokens, resp.temperature, True)
+                            resp.max_output_tokens, resp.temperature, True, client=resp.client)
             if on_successor is not None:
                 on_successor(resp, succ)
             resp = succ
@@ -615,7 +616,7 @@ class Gateway:
         request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
                                 session_key=resp.session_key, model=resp.model,
                                 max_output_tokens=resp.max_output_tokens, temperature=resp.temperature,
-                                generate=resp.generate)
+                                generate=resp.generate, client=resp.client)
         parts: list[str] = []
         failure: EngineError | None = None
         item_id = "msg_" + resp.id[5:]
@@ -761,7 +762,7 @@ class WsSession:
                              "running on one connection", event_id=event_id, stream_id=sid)
             return
         try:
-            resp = self.gw.build_response(obj, f"{self.conn_id}:{sid or '-'}")
+            resp = self.gw.build_response(obj, f"{self.conn_id}:{sid or '-'}", client=self.conn_id)
         except BadRequest as exc:
             await self.error(exc.code, exc.message, exc.param, event_id=event_id, stream_id=sid)
             return

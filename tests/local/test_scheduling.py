@@ -54,3 +54,23 @@ async def test_a_closed_engine_refuses_requests_instead_of_reloading():
             pass
     assert info.value.code == "engine_closed"
     assert not engine.loaded
+
+
+def _prewarm(session: str, n: int, client: str | None) -> _Job:
+    req = EngineRequest(response_id=f"{session}{n}", messages=[], session_key=session, generate=False, client=client)
+    return _Job(req, threading.Event(), loop=None, queue=None)
+
+
+def test_only_the_clients_own_prewarms_are_taken_out_of_turn():
+    q = _FairQueue()
+    jobs = [_job("c1:s", 1), _prewarm("c1:s~redirect", 1, "c1"), _prewarm("c2:s", 1, "c2"),
+            _prewarm("c1:s~redirect", 2, "c1"), _prewarm("c1:t", 1, "c1")]
+    jobs[0].request.client = "c1"  # a generating request of the client is never taken
+    for job in jobs:
+        q.put(job)
+    assert q.has_prewarm("c1") and q.has_prewarm("c2") and not q.has_prewarm("c3")
+    assert [j.request.response_id for j in q.take_prewarms("c1")] == ["c1:s~redirect1", "c1:s~redirect2", "c1:t1"]
+    assert not q.has_prewarm("c1")
+    assert q.take_prewarms("c1") == []
+    # What is left keeps its order and its turns.
+    assert [q.get().request.response_id for _ in range(2)] == ["c1:s1", "c2:s1"]

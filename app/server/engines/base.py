@@ -59,6 +59,9 @@ class EngineRequest:
     max_output_tokens: int | None = None
     temperature: float | None = None
     generate: bool = True  # False: prewarm the prompt only, produce no text
+    # The connection it came on, when the engine may let its prewarms in between the steps of
+    # its answer (a redirect typed while the model writes); None: it waits its turn.
+    client: str | None = None
     usage: Usage = field(default_factory=Usage)  # filled in by the engine
     finish_reason: str | None = None  # "stop", "length", "cancelled", set by the engine
 

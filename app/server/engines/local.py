@@ -123,6 +123,28 @@ class _FairQueue:
                 self._queues[key] = jobs  # back of the line
             return job
 
+    def has_prewarm(self, client: str) -> bool:
+        """A prewarm from `client` is waiting (read without the lock: a stale answer costs one step)."""
+        return any(not j.request.generate and j.request.client == client
+                   for jobs in list(self._queues.values()) for j in list(jobs))
+
+    def take_prewarms(self, client: str) -> list[_Job]:
+        """Remove and return the waiting prewarms from `client`, oldest first within each key."""
+        with self._cv:
+            taken = []
+            for key in list(self._queues):
+                jobs = self._queues[key]
+                mine = [j for j in jobs if not j.request.generate and j.request.client == client]
+                if not mine:
+                    continue
+                taken += mine
+                rest = deque(j for j in jobs if j not in mine)
+                if rest:
+                    self._queues[key] = rest
+                else:
+                    del self._queues[key]
+            return taken
+
     def close(self) -> list[_Job]:
         with self._cv:
             self._closed = True
@@ -169,7 +191,7 @@ class LocalEngine(Engine):
         self._saved_bytes = 0
         self._queue = _FairQueue()
         self._worker: threading.Thread | None = None
-        self._current: _Job | None = None
+        self._running: list[_Job] = []  # the job the worker runs, and a prewarm let in between its steps
         self._closed = False
         self._start_lock = asyncio.Lock()
         self._model_name = model_store.MODEL_NAME if model_path is None else Path(model_path).stem
@@ -241,8 +263,7 @@ class LocalEngine(Engine):
 
     async def close(self) -> None:
         self._closed = True
-        current = self._current
-        if current is not None:
+        for current in list(self._running):
             current.abandoned = True  # stop at the next decode step
         for job in self._queue.close():
             job.request.finish_reason = "cancelled"
@@ -286,18 +307,46 @@ class LocalEngine(Engine):
 
     def _run(self) -> None:
         while (job := self._queue.get()) is not None:
-            self._current = job
-            try:
-                self._process(job)
-            except EngineError as exc:
-                job.send(exc)
-                continue
-            except Exception as exc:  # llama.cpp failures must reach the client, not kill the worker
-                job.send(EngineError("engine_error", f"local engine failed: {exc}"))
-                continue
-            finally:
-                self._current = None
-            job.send(_DONE)
+            self._run_job(job)
+
+    def _run_job(self, job: _Job) -> None:
+        self._running.append(job)
+        try:
+            self._process(job)
+        except EngineError as exc:
+            job.send(exc)
+            return
+        except Exception as exc:  # llama.cpp failures must reach the client, not kill the worker
+            job.send(EngineError("engine_error", f"local engine failed: {exc}"))
+            return
+        finally:
+            self._running.pop()
+        job.send(_DONE)
+
+    def _let_prewarms_in(self, job: _Job) -> None:
+        """Between two steps of `job`'s answer: evaluate the prewarms its client sent meanwhile.
+
+        What the user types while the model writes is the redirect that will replace this answer
+        (Session.prewarm_redirect): evaluated now, in the time the typing takes, it leaves Enter only
+        its last words to evaluate. The answer's cache is set aside and put back (two memcpys),
+        so the answer goes on exactly as it would have; the prewarm's cache is kept for the request
+        that shares it (_switch_session). Only the same client's prewarms get in: another
+        session's must not stall this answer."""
+        client = job.request.client
+        if client is None or job.stopped() or not self._queue.has_prewarm(client):
+            return
+        llm, key = self._llm, job.request.session_key
+        self._save(key)
+        held = self._saved.get(key)
+        if held is None or held.tokens != [int(t) for t in llm.input_ids[: llm.n_tokens]]:
+            return  # the answer's cache could not be set aside (over the memory budget): they wait
+        for prewarm in self._queue.take_prewarms(client):
+            self._run_job(prewarm)
+        if self._owner != key:
+            self._save(self._owner)
+            self._owner = key
+            if not self._restore(key):
+                raise EngineError("engine_error", "the local engine could not restore the answer's cache")
 
     def render(self, messages: list[dict], add_generation_prompt: bool = True) -> str:
         """The chat-template text for `messages` (the GGUF's own template)."""
@@ -435,7 +484,7 @@ class LocalEngine(Engine):
                           ceiling=lambda: last_block_end(text, self._tokenize, prompt),
                           piece=lambda t: model.detokenize([t], special=False))
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
-                                  costs=self.decode_costs)
+                                  costs=self.decode_costs, between=lambda: self._let_prewarms_in(job))
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec
@@ -485,6 +534,7 @@ class LocalEngine(Engine):
                     req.finish_reason = "cancelled"
                     c.cancelled += 1
                     break
+                self._let_prewarms_in(job)
                 # Evaluate the token so the cache holds the answer too (follow-ups, steering).
                 llm.eval([token])
             tail = decoder.decode(b"", final=True)
@@ -497,17 +547,21 @@ class LocalEngine(Engine):
 
     def _switch_session(self, key: str, prompt: list[int]) -> None:
         """Make `key` the live session, swapping KV sequences when that saves evaluation."""
-        if key == self._owner:
-            return
         llm = self._llm
-        if self._owner is not None and llm.n_tokens > 0:
-            self._save(self._owner)
         live = _common_prefix(llm.input_ids, llm.n_tokens, prompt)
+        # Another key's cache may serve better even for the live session: a redirect prewarmed on
+        # its own lane while the answer it replaces was written (_let_prewarms_in).
         best_key, best = None, live + RESTORE_MIN_GAIN
         for k, saved in self._saved.items():
+            if k == key and key == self._owner:
+                continue  # an older copy of the live session
             common = _common_prefix(saved.tokens, len(saved.tokens), prompt)
             if common > best:
                 best_key, best = k, common
+        if key == self._owner and best_key is None:
+            return
+        if self._owner is not None and llm.n_tokens > 0:
+            self._save(self._owner)
         if best_key is not None:
             self._restore(best_key)
         self._owner = key
@@ -536,20 +590,24 @@ class LocalEngine(Engine):
             _, dropped = self._saved.popitem(last=False)
             self._saved_bytes -= dropped.size
 
-    def _restore(self, key: str) -> None:
+    def _restore(self, key: str) -> bool:
+        """Make `key`'s saved sequence the live cache; False (and an empty cache) if llama.cpp refused it."""
         llm, cpp = self._llm, self._llama_cpp
         saved = self._saved[key]
+        self._seq_rm(0)
         if cpp.llama_state_seq_set_data(llm._ctx.ctx, saved.data, saved.size, 0) == 0:
             self._seq_rm(0)
             llm.n_tokens = 0
-            return
+            return False
         llm.input_ids[: len(saved.tokens)] = saved.tokens
         llm.n_tokens = len(saved.tokens)
         self._saved.move_to_end(key)
         self.counters.state_restores += 1
+        return True
 
 
 _ROLE = {"developer": "system"}
+
 
 
 def _common_prefix(cached, n_cached: int, tokens: list[int]) -> int:

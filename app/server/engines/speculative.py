@@ -384,7 +384,8 @@ class SpeculativeDecoder:
     """
 
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
-                 stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None) -> None:
+                 stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None,
+                 between: Callable[[], None] | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -394,6 +395,9 @@ class SpeculativeDecoder:
         self.stats = SpecStats()
         self.aborted = False
         self.costs = costs if costs is not None else DecodeCosts()
+        # Called between steps, with the cache holding exactly the tokens yielded before the one
+        # about to be verified; it may use the model if it leaves the cache as it found it.
+        self.between = between
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self.margins: list[float] = []  # the last verify's lead of each row's winner over the runner-up
         self._n_vocab = llm.n_vocab()
@@ -482,6 +486,8 @@ class SpeculativeDecoder:
                 n_past = llm.n_tokens
                 yield token
                 drafter.accept([token])
+                if self.between is not None:
+                    self.between()
                 room = min(limit(), self.max_batch, llm.n_ctx() - n_past) - 1
                 if room < 0 or self.stopped():
                     return
