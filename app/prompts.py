@@ -428,6 +428,14 @@ _FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|onl
                      r"then|ok|okay|sorry)\b)+\W*", re.I)
 
 
+def names_a_definition(text: str, words: str) -> bool:
+    """A redirect's words name one of the file's definitions after their first word (the verb, once
+    "no, only" and the like are left out: "no, only add" names no method `add`)."""
+    names = _definitions(text)
+    bare = _FILLER.sub("", words.strip())
+    return any(w.split(".")[-1] in names for w in re.findall(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?", bare)[1:])
+
+
 def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:
     """The region of a turn that a redirect started over: narrowed to the definitions the new words name
     inside it ("no, only add a docstring to pop"), widened to take in those they name outside it or

@@ -55,6 +55,9 @@ MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many tim
 # addition was one of the two things the small model did (0/2 for restart and continue alike).
 # Other formats are not measured: continue, as before.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
+# The stream_id suffix of the prewarms of a redirect being typed (Session.prewarm_redirect): its own
+# lane, not the answer's, where it would wait for that answer to end.
+REDIRECT_LANE = "~redirect"
 
 
 class Session:
@@ -222,12 +225,14 @@ class Session:
         if prewarm:
             self.prewarm()
 
-    def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False) -> None:
+    def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False,
+                *, lane: str | None = None) -> None:
         """Ask the engine to evaluate system prompt + file now (in the background).
 
         With `region` (rewrite format only: its turn message opens with the region block) the
         block is evaluated too, so after Enter only the instruction is left to evaluate; and
         `typed`, the instruction's words typed so far (`complete`: as the whole instruction).
+        `lane`: a stream_id of its own, so it does not wait behind the answer being written.
         """
         if self.client is None:
             return
@@ -237,7 +242,35 @@ class Session:
             self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
         self._warm = (self.document.text, region)
         self._warm_typed = typed if region is not None else ""
-        self._prewarm_task = asyncio.ensure_future(self._prewarm(region, typed, complete))
+        self._prewarm_task = asyncio.ensure_future(self._prewarm(region, typed, complete, lane or self.stream_id))
+
+    def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None) -> bool:
+        """The user types `typed` while the model writes: prewarm the turn a redirect with these words
+        would start over (_restart_turn), so that Enter leaves only what was typed since. `naming`:
+        the words with the one being typed, when it names a definition (its region, known before the
+        word ends). False when the redirect would not start the turn over (a steer, an addition).
+
+        It goes on a lane of its own, and the embedded engine evaluates it between two steps of
+        the answer (LocalEngine._let_prewarms_in): that answer is about to be replaced."""
+        from app.prompts import names_a_definition
+
+        words, naming = typed.strip(), (naming or typed).strip()
+        if (self.client is None or self.state is not GENERATING or self.format != "rewrite" or self.region is None
+                or not naming or self._redirect_mode_for(naming) != "restart"):
+            return False
+        first, said = self._redirect_history()
+        region = self.region
+        if complete or names_a_definition(self.document.text, naming):
+            # Until a name follows the verb, "no, only add" names the method `add`: keep the region.
+            region, _ = self._restarted_turn(first, said + [naming])
+        if complete:
+            _, instruction = self._restarted_turn(first, said + [words])
+        else:
+            # The new words open the restarted turn's request (redirect_instruction); what follows
+            # them depends on the words still to come.
+            instruction = words
+        self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE)
+        return True
 
     @property
     def warming(self) -> bool:
@@ -258,7 +291,7 @@ class Session:
             return
         self.prewarm(region)
 
-    async def _prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False) -> None:
+    async def _prewarm(self, region: tuple[int, int] | None, typed: str, complete: bool, lane: str) -> None:
         from app.prompts import prewarm_input, system_prompt
 
         fmt = self.format
@@ -267,7 +300,7 @@ class Session:
                 model=self.model,
                 instructions=system_prompt(fmt),
                 input=prewarm_input(fmt, self.prompt_path, self.document.text, region, typed, complete),
-                stream_id=self.stream_id,
+                stream_id=lane,
             )
         except asyncio.CancelledError:
             raise
@@ -400,11 +433,7 @@ class Session:
         words = words.strip()
         first, said = self._redirect_history()
         said = said + [words]
-        mode = self.redirect_mode
-        if mode == "auto":
-            from app.prompts import redirect_adds
-
-            mode = "after" if redirect_adds(words) else "restart"
+        mode = self._redirect_mode_for(words)
         if mode == "after" and self._turn is not None and self.region is not None:
             self._turn.additions.append(words)
             self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
@@ -430,6 +459,23 @@ class Session:
         """How a redirect reaches the model: `redirect_strategy` if set, else the measured one for the format."""
         return self.redirect_strategy or REDIRECT_MODES.get(self.format, "restart")
 
+    def _redirect_mode_for(self, words: str) -> str:
+        """redirect_mode, with "auto" decided for these words."""
+        mode = self.redirect_mode
+        if mode == "auto":
+            from app.prompts import redirect_adds
+
+            mode = "after" if redirect_adds(words) else "restart"
+        return mode
+
+    def _restarted_turn(self, first: str, said: list[str]) -> tuple[tuple[int, int] | None, str]:
+        """(region, instruction) of the turn a redirect starts over: the first request and the words
+        said since, as one request (prompts.redirect_instruction), on the region they name."""
+        from app.prompts import redirect_instruction, redirect_region
+
+        region = redirect_region(self.document.text, self.region, said[-1:])
+        return region, redirect_instruction(first, said) if first else "\n".join(said)
+
     def _redirect_history(self) -> tuple[str, list[str]]:
         """(first instruction, redirects so far) of the turn under way."""
         got = self._redirected
@@ -444,11 +490,8 @@ class Session:
         not shown (it is replaced, not stopped); its partial leaves the live diff before anything
         is awaited, and no later delta of it reaches the diff (it is no longer the session's turn).
         """
-        from app.prompts import redirect_instruction, redirect_region
-
         stream, listener, old = self._stream, self.on_event, self._turn_task
-        region = redirect_region(self.document.text, self.region, said[-1:])
-        combined = redirect_instruction(first, said) if first else "\n".join(said)
+        region, combined = self._restarted_turn(first, said)
         self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more
         self._discard_proposal()
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Callable
 
 from app import prompts
-from app.state import IDLE, REVIEW
+from app.state import GENERATING, IDLE, REVIEW
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +122,34 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
     return want
 
 
+def redirect_plan(text: str, value: str, last: tuple | None, *, paused: bool = False) -> tuple | None:
+    """What to prewarm of a redirect being typed while the model writes: (typed, complete, naming),
+    or None when nothing new is known since `last`. The words are taken whole as in `plan`, all of
+    them after a pause; `naming` adds the definition the word being typed names (guess_name), for
+    the region only: "no, only add a docstring to remo" narrows to `remove` before the word ends,
+    and the method's block is most of what the redirect's turn evaluates. The session works out
+    the turn they would start (Session.prewarm_redirect)."""
+    stripped = value.strip()
+    if not stripped or stripped.startswith(("?", "/")):
+        return None
+    typed = stripped if paused else whole_words(value)
+    guess = None if paused else guess_name(text, value)
+    naming = f"{typed} {guess}".strip() if guess else typed
+    if not naming:
+        return None
+    want = (typed, paused, naming)
+    if last is not None and last == want:
+        return None
+    return want
+
+
 class TypingPrewarmer:
     """Sends `plan`'s prewarms to a session as the user types: at once when a word is finished,
-    the whole message after a pause; never while a turn runs or is stopped half-way (an answer
-    under review is fine: the next turn replaces it); at most one prewarm in flight (the
-    newest plan waits for it, never cancels it: each prewarm extends the cache the last one left)."""
+    the whole message after a pause; never while a turn is stopped half-way (an answer under
+    review is fine: the next turn replaces it); at most one prewarm in flight (the newest plan
+    waits for it, never cancels it: each prewarm extends the cache the last one left). While the
+    model writes, what is typed is a redirect: `redirect_plan`'s prewarms go to the session's
+    prewarm_redirect."""
 
     def __init__(self, session, pause_s: float = PAUSE_S):
         self.session = session
@@ -138,6 +161,7 @@ class TypingPrewarmer:
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task | None = None
         self._paused = False
+        self.last_redirect: tuple | None = None  # (typed, complete) of the last redirect prewarm
 
     def typed(self, value: str, region: Callable[[], tuple[int, int] | None]) -> None:
         """The prompt now holds `value` (call on every change); `region()`: the region Enter would send."""
@@ -148,6 +172,7 @@ class TypingPrewarmer:
             self._timer = None
         if not value.strip():
             self.last = None  # sent or cleared: the next instruction starts over
+            self.last_redirect = None
             self._words = ""
             return
         loop = asyncio.get_running_loop()
@@ -180,6 +205,12 @@ class TypingPrewarmer:
         try:
             while True:
                 await self.session.warmed()  # the file's prewarm, the cursor's block, or our last one
+                if self.session.state is GENERATING:
+                    redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=self._paused)
+                    if redirect is None or not self.session.prewarm_redirect(*redirect):
+                        return
+                    self.last_redirect = redirect
+                    continue
                 if not self._ready() or not self._value.strip():
                     return
                 want = plan(self._text(), self._value, self._region(), self.last, paused=self._paused)

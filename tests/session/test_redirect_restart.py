@@ -271,3 +271,22 @@ def test_addition_instruction_drops_also_and_too():
     assert addition_instruction("also make it ignore commas") == "Make it ignore commas"
     assert addition_instruction("and handle None too") == "Handle None"
     assert addition_instruction("plus sort them as well.") == "Sort them"
+
+
+async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_turn_over(replay, calc):
+    url, engine = await replay(["long_answer.txt"], rate=200)
+    session, _ = await open_session(url, calc, edit_format="rewrite")
+    try:
+        assert not session.prewarm_redirect("no, only rename sub")  # no answer being written
+        await session.send("fix mean and describe")
+        await until(lambda: session.raw_text)
+        assert not session.prewarm_redirect("also add a docstring to mean")  # asked after the answer
+        assert not session.prewarm_redirect("  ")
+        session.redirect_strategy = "continue"
+        assert not session.prewarm_redirect("no, only rename sub")  # a steer continues the answer
+        session.redirect_strategy = None
+        assert session.prewarm_redirect("no, only rename sub to subtract", complete=True)
+        region, instruction = session._restarted_turn(session.instruction, ["no, only rename sub to subtract"])
+        assert session._warm == (session.document.text, region) and session._warm_typed == instruction
+    finally:
+        await session.close()

@@ -120,3 +120,26 @@ def test_questions_commands_and_empty_files_are_not_prewarmed():
     assert plan(INVENTORY, "/test ", None, None) is None
     assert plan(INVENTORY, "   ", (0, 3), None) is None
     assert plan("", "write a dice roller ", (0, 0), None) is None
+
+
+def test_a_redirect_is_prewarmed_by_whole_words_and_all_of_it_after_a_pause():
+    from app.typing_prewarm import redirect_plan
+
+    assert redirect_plan(INVENTORY, "no, on", None) == ("no,", False, "no,")
+    first = redirect_plan(INVENTORY, "no, only add a docstring to ", None)
+    assert first == ("no, only add a docstring to", False, "no, only add a docstring to")
+    # The name being typed counts for the region before the word ends, the words stay whole.
+    named = redirect_plan(INVENTORY, "no, only add a docstring to parse_l", first)
+    assert named == ("no, only add a docstring to", False, "no, only add a docstring to parse_line")
+    assert redirect_plan(INVENTORY, "no, only add a docstring to parse_li", named) is None  # nothing new
+    done = redirect_plan(INVENTORY, "no, only add a docstring to parse_line", named, paused=True)
+    assert done == ("no, only add a docstring to parse_line", True, "no, only add a docstring to parse_line")
+    assert redirect_plan(INVENTORY, "no, only add a docstring to parse_line", done, paused=True) is None
+    assert redirect_plan(INVENTORY, "?why ", None) is None and redirect_plan(INVENTORY, "   ", None) is None
+
+
+def test_a_verb_that_is_also_a_method_name_does_not_narrow_a_redirect():
+    assert not prompts.names_a_definition(INVENTORY, "no, only add")
+    assert not prompts.names_a_definition(INVENTORY, "add")
+    assert prompts.names_a_definition(INVENTORY, "no, only add a docstring to remove")
+    assert prompts.names_a_definition(INVENTORY, "only to Inventory.cheapest")

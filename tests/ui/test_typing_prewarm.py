@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from app import prompts
+from app.session import REDIRECT_LANE
 
-from .conftest import replay_app, wait_until
+from .conftest import replay_app, wait_paused, wait_until
 
 # A recorded region rewrite of Inventory.total_value (examples/inventory.py lines 29-33).
 REWRITE_TOTAL = '''```python
@@ -133,3 +134,55 @@ async def test_enter_while_a_typed_prewarm_runs(sample, backends):
         await wait_until(pilot, lambda: app.status.state == "review", what="the second proposal")
         assert rec.stopped == [rec.prewarms[-1]]  # cancelled by Enter: words the turn does not start with
         assert rec.turns[-1].split("\n\n")[-1] == "make total_value count only stocked items"
+
+
+# A recorded rewrite of Inventory with a type hint, held after its first line (the model writing).
+REWRITE_CLASS = '''```python
+@dataclass
+class Inventory:
+    items: dict[str, Item] = field(default_factory=dict)
+```
+'''
+REDIRECT = "no, only add a docstring to remove"
+
+
+async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_lane(sample, backends):
+    """Typed while the answer streams, the redirect's turn is prewarmed as Enter will send it (the
+    named method's block and the words), on a lane of its own (the answer's lane is busy); Enter
+    starts the turn over with exactly that message."""
+    b = await backends(REWRITE_CLASS, pause_at=len("```python\n@dataclass\n"))
+    rec = Recorder(b.engine)
+    lanes: list[str] = []
+    recorded = b.engine.stream
+
+    async def stream(request, cancel):
+        if not request.generate:
+            lanes.append(request.session_key)
+        async for delta in recorded(request, cancel):
+            yield delta
+
+    b.engine.stream = stream
+    app = replay_app(sample, b, edit_format="rewrite")
+    text = sample.read_text()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready_app(pilot, app, rec)
+        await pilot.press(*keys("add type hints to every method of Inventory"), "enter")
+        await wait_paused(pilot, app, b)
+        assert app.status.state == "generating"
+        before = len(rec.prewarms)
+        await pilot.press(*keys("no, only add "))
+        # "add" after "no, only" is the verb, not the method `add`: the answer's own region still.
+        await wait_until(pilot, lambda: len(rec.prewarms) > before and rec.prewarms[-1].endswith("no, only add"),
+                         what="the first redirect prewarm")
+        assert rec.prewarms[-1].startswith(prompts._region_block(text, app.session.region))
+        await pilot.press(*keys("a docstring to remove"))
+        region = prompts.redirect_region(text, app.session.region, [REDIRECT])
+        assert region == prompts.rewrite_region(text, "add a docstring to remove")
+        final = prompts.instruction_message(prompts.REWRITE, REDIRECT, text, region)["content"]
+        await wait_until(pilot, lambda: rec.prewarms[-1] == final, what="the redirect's whole message, after the pause")
+        session_key = next(k for k in lanes if not k.endswith(REDIRECT_LANE))
+        assert lanes[-1] == session_key + REDIRECT_LANE  # not queued behind the answer
+        assert app.status.state == "generating"  # prewarming never stopped the answer
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(rec.turns) == 2, what="the restarted turn")
+        assert rec.turns[-1] == final
