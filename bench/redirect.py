@@ -8,7 +8,15 @@ writes. Outcomes: followed (the check passes), not followed (it does not, or no 
 broken (the accepted file no longer parses). Also the time from the redirect's Enter to the
 first token of the new answer.
 
-`python -m bench redirect [--only NAME,...] [--strategy restart|continue] [--format F] [--verbose]`. Needs the `local` extra.
+`--typing CPS` types the words as a person does: one character every 1/CPS seconds into the
+app's TypingPrewarmer (which prewarms the redirect while the model writes), starting at the
+point of the redirect, and Enter one keystroke after the last (plus `--pause S`); an answer that
+ends before Enter is counted apart. Without it the words arrive at once with Enter (pasted):
+the worst case, and the one the scenarios' redirect points are exact for.
+
+`python -m bench redirect [--only NAME,...] [--strategy restart|continue] [--format F] [--typing CPS [--pause S]]
+[--verbose]`.
+Needs the `local` extra.
 """
 
 from __future__ import annotations
@@ -285,7 +293,7 @@ KINDS = ("narrow", "replace", "extend", "correct")
 
 
 async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | None, fmt: str | None,
-                  verbose: bool) -> dict:
+                  verbose: bool, typing: float = 0, pause: float = 0) -> dict:
     from app import turn as turn_module
     from app.files import Document
     from app.session import Session
@@ -317,12 +325,29 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
 
     turn_module.Turn = MarkedTurn  # Session.send makes its turns from app.turn.Turn
     try:
-        return await _run_marked(session, sc, path, marks, verbose)
+        return await _run_marked(session, sc, path, marks, verbose, typing, pause)
     finally:
         turn_module.Turn = Turn
 
 
-async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: bool) -> dict:
+async def _typed(session, words: str, region: tuple[int, int], cps: float, pause: float = 0) -> bool:
+    """Type `words` into the app's TypingPrewarmer at `cps` characters a second while the model writes,
+    then wait one keystroke more, and `pause` seconds, before Enter; False if the answer ended first."""
+    from app.typing_prewarm import TypingPrewarmer
+
+    typist = TypingPrewarmer(session)
+    for n in range(1, len(words) + 1):
+        typist.typed(words[:n], lambda: region)
+        await asyncio.sleep(1 / cps)
+        if session._turn_task.done():
+            break
+    await asyncio.sleep(pause)
+    typist.typed("", lambda: region)  # Enter empties the prompt, as in the app
+    return not session._turn_task.done()
+
+
+async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: bool, typing: float = 0,
+                      pause: float = 0) -> dict:
     from app.prompts import region_lines, rewrite_region
 
     await session.start()
@@ -338,6 +363,10 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
         if session.turn.stream is not None and session.turn.tokens >= at:
             break
         await asyncio.sleep(0.002)
+    if typing and not await _typed(session, sc.words, region, typing, pause):
+        await session.close()
+        return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": session.turn.tokens,
+                "status": "ended first", "why": "the answer ended before the redirect was typed", "first_s": None}
     written = session.turn.tokens
     partial = session.raw_text
     marks["enter"] = time.perf_counter()
@@ -369,7 +398,13 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
             "why": why, "first_s": first}
 
 
-async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool) -> list[dict]:
+def _share(followed: int, redirected: int) -> str:
+    """Followed, as a share of the redirects made (an answer that ended before Enter was not redirected)."""
+    return f"{100 * followed / redirected:.0f}%" if redirected else "-"
+
+
+async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
+              typing: float = 0, pause: float = 0) -> list[dict]:
     from app.config import Settings
     from app.transport.backends import open_backend, resolve_backend
     from app.transport.launcher import GatewayProcess
@@ -381,7 +416,7 @@ async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, 
     rows = []
     try:
         for sc in scenarios:
-            r = await run_one(client, settings, sc, tmp, strategy, fmt, verbose)
+            r = await run_one(client, settings, sc, tmp, strategy, fmt, verbose, typing, pause)
             rows.append(r)
             first = f"{r['first_s']:.2f}s" if r["first_s"] is not None else "-"
             print(f"{r['name']}: {r['status']} (redirect after {r['at']} tokens, first token {first}) {r['why']}",
@@ -398,6 +433,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated scenario names")
     parser.add_argument("--strategy", help="Session.redirect_strategy to use (default: the session's own)")
     parser.add_argument("--format", help="edit format (default: the session's choice, a region rewrite here)")
+    parser.add_argument("--typing", type=float, default=0, metavar="CPS",
+                        help="type the redirect at CPS characters a second from the point of the redirect, "
+                             "Enter after (default: pasted with Enter)")
+    parser.add_argument("--pause", type=float, default=0, metavar="S",
+                        help="with --typing: seconds between the last key and Enter (default 0)")
     parser.add_argument("--verbose", action="store_true", help="print each partial answer and final answer")
     args = parser.parse_args(argv or [])
     try:
@@ -409,11 +449,13 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = [s for s in SCENARIOS if wanted is None or s.name in wanted]
     with open("/proc/loadavg") as f:
         load_before = f.read().split()[:3]
-    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose))
+    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause))
     with open("/proc/loadavg") as f:
         load_after = f.read().split()[:3]
-    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, format {args.format or 'default'}",
-                ["scenario", "kind", "in", "redirect after (tokens)", "outcome", "Enter -> first token (s)", "why"],
+    how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
+           else "pasted with Enter")
+    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, format {args.format or 'default'}, {how}",
+                ["scenario", "kind", "in", "Enter after (tokens)", "outcome", "Enter -> first token (s)", "why"],
                 [[r["name"], r["kind"], r["where"], r["at"], r["status"],
                   r["first_s"] if r["first_s"] is not None else "-", r["why"][:60]] for r in rows])
     held = {s.name for s in SCENARIOS if s.held_out}
@@ -428,10 +470,13 @@ def main(argv: list[str] | None = None) -> int:
             firsts = [r["first_s"] for r in mine if r["first_s"] is not None]
             summary.append([kind, len(mine), sum(r["status"] == "followed" for r in mine),
                             sum(r["status"] == "not followed" for r in mine), sum(r["status"] == "broken" for r in mine),
-                            f"{100 * sum(r['status'] == 'followed' for r in mine) / len(mine):.0f}%",
+                            sum(r["status"] == "ended first" for r in mine),
+                            _share(sum(r["status"] == "followed" for r in mine),
+                                   sum(r["status"] != "ended first" for r in mine)),
                             statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-"])
         if summary:
-            print_table(title, ["kind", "redirects", "followed", "not followed", "broken code", "followed %",
+            print_table(title, ["kind", "redirects", "followed", "not followed", "broken code",
+                                "answer ended before Enter", "followed %",
                                 "median Enter -> first token (s)", "max (s)"], summary)
     print(f"\nload average before {' '.join(load_before)}, after {' '.join(load_after)}")
     return 0
