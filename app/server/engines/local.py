@@ -25,7 +25,7 @@ import codecs
 import ctypes
 import os
 import threading
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import AsyncIterator
@@ -104,11 +104,20 @@ class _FairQueue:
         self._cv = threading.Condition()
         self._queues: OrderedDict[str, deque] = OrderedDict()
         self._closed = False
+        self._prewarms: Counter[str] = Counter()  # client -> its prewarms waiting (read at every graph node)
 
     def put(self, job: _Job) -> None:
         with self._cv:
             self._queues.setdefault(job.request.session_key, deque()).append(job)
+            self._count(job, 1)
             self._cv.notify()
+
+    def _count(self, job: _Job, n: int) -> None:
+        req = job.request
+        if not req.generate and req.client is not None:
+            self._prewarms[req.client] += n
+            if self._prewarms[req.client] <= 0:
+                del self._prewarms[req.client]
 
     def get(self) -> _Job | None:
         with self._cv:
@@ -121,12 +130,12 @@ class _FairQueue:
             del self._queues[key]
             if jobs:
                 self._queues[key] = jobs  # back of the line
+            self._count(job, -1)
             return job
 
     def has_prewarm(self, client: str) -> bool:
         """A prewarm from `client` is waiting (read without the lock: a stale answer costs one step)."""
-        return any(not j.request.generate and j.request.client == client
-                   for jobs in list(self._queues.values()) for j in list(jobs))
+        return self._prewarms.get(client, 0) > 0
 
     def take_prewarms(self, client: str) -> list[_Job]:
         """Remove and return the waiting prewarms from `client`, oldest first within each key."""
@@ -138,6 +147,8 @@ class _FairQueue:
                 if not mine:
                     continue
                 taken += mine
+                for j in mine:
+                    self._count(j, -1)
                 rest = deque(j for j in jobs if j not in mine)
                 if rest:
                     self._queues[key] = rest
@@ -150,6 +161,7 @@ class _FairQueue:
             self._closed = True
             left = [job for jobs in self._queues.values() for job in jobs]
             self._queues.clear()
+            self._prewarms.clear()
             self._cv.notify_all()
             return left
 
@@ -323,7 +335,7 @@ class LocalEngine(Engine):
             self._running.pop()
         job.send(_DONE)
 
-    def _let_prewarms_in(self, job: _Job) -> None:
+    def _let_prewarms_in(self, job: _Job) -> bool:
         """Between two steps of `job`'s answer: evaluate the prewarms its client sent meanwhile.
 
         What the user types while the model writes is the redirect that will replace this answer
@@ -331,15 +343,15 @@ class LocalEngine(Engine):
         its last words to evaluate. The answer's cache is set aside and put back (two memcpys),
         so the answer goes on exactly as it would have; the prewarm's cache is kept for the request
         that shares it (_switch_session). Only the same client's prewarms get in: another
-        session's must not stall this answer."""
+        session's must not stall this answer. False when some wait and could not be let in."""
         client = job.request.client
         if client is None or job.stopped() or not self._queue.has_prewarm(client):
-            return
+            return True
         llm, key = self._llm, job.request.session_key
         self._save(key)
         held = self._saved.get(key)
         if held is None or held.tokens != [int(t) for t in llm.input_ids[: llm.n_tokens]]:
-            return  # the answer's cache could not be set aside (over the memory budget): they wait
+            return False  # the answer's cache could not be set aside (over the memory budget): they wait
         for prewarm in self._queue.take_prewarms(client):
             self._run_job(prewarm)
         if self._owner != key:
@@ -347,6 +359,7 @@ class LocalEngine(Engine):
             self._owner = key
             if not self._restore(key):
                 raise EngineError("engine_error", "the local engine could not restore the answer's cache")
+        return True
 
     def render(self, messages: list[dict], add_generation_prompt: bool = True) -> str:
         """The chat-template text for `messages` (the GGUF's own template)."""
@@ -484,7 +497,9 @@ class LocalEngine(Engine):
                           ceiling=lambda: last_block_end(text, self._tokenize, prompt),
                           piece=lambda t: model.detokenize([t], special=False))
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
-                                  costs=self.decode_costs, between=lambda: self._let_prewarms_in(job))
+                                  costs=self.decode_costs, between=lambda: self._let_prewarms_in(job),
+                                  interrupt=(lambda: self._queue.has_prewarm(job.request.client))
+                                  if job.request.client is not None else None)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec

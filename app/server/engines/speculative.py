@@ -51,6 +51,7 @@ class SpecStats:
     drafted: int = 0  # draft tokens proposed
     accepted: int = 0  # draft tokens the model agreed with (emitted without a decode step of their own)
     redecoded: int = 0  # near-ties in a verify decided again by a one-row decode
+    interrupted: int = 0  # verifies aborted to let waiting prewarms in, then done again
 
 
 class DecodeCosts:
@@ -385,7 +386,7 @@ class SpeculativeDecoder:
 
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
                  stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None,
-                 between: Callable[[], None] | None = None) -> None:
+                 between: Callable[[], bool | None] | None = None, interrupt: Callable[[], bool] | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -396,8 +397,12 @@ class SpeculativeDecoder:
         self.aborted = False
         self.costs = costs if costs is not None else DecodeCosts()
         # Called between steps, with the cache holding exactly the tokens yielded before the one
-        # about to be verified; it may use the model if it leaves the cache as it found it.
+        # about to be verified; it may use the model if it leaves the cache as it found it. It
+        # returns False when it had work waiting that it could not do.
         self.between = between
+        # True when `between` has work waiting: a verify in flight is aborted and done again after it
+        # (a verify costs up to ~17 one-row steps on two cores: too long for a redirect being typed).
+        self.interrupt = interrupt
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self.margins: list[float] = []  # the last verify's lead of each row's winner over the runner-up
         self._n_vocab = llm.n_vocab()
@@ -419,8 +424,10 @@ class SpeculativeDecoder:
             # A verify takes up to ~11 one-token steps: a stop aborts it between graph nodes.
             # (One-row steps go without: the callback takes the GIL at every node.)
             self.verify_started = time.perf_counter()
+            interrupt = self.interrupt
+            halt = self.stopped if interrupt is None else (lambda: self.stopped() or interrupt())
             try:
-                with abort_when(cpp, llm._ctx.ctx, self.stopped):
+                with abort_when(cpp, llm._ctx.ctx, halt):
                     rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
             finally:
                 self.verify_started = None
@@ -428,7 +435,8 @@ class SpeculativeDecoder:
             rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
         if rc == 2 or (rc != 0 and self.stopped()):
             self._seq_rm(n_past)  # rows of an aborted batch may have reached the cache
-            self.aborted = True
+            if self.stopped() or self.between is None:
+                self.aborted = True
             return None
         if rc != 0:
             self._seq_rm(n_past)
@@ -498,6 +506,12 @@ class SpeculativeDecoder:
                 elif draft and drafter.fresh:
                     drafter.declined = 0
                 rows = self._argmax_rows([token, *draft], n_past)
+                while rows is None and not self.aborted:
+                    # Interrupted for waiting work: let it in, then verify the same rows again.
+                    stats.interrupted += 1
+                    if self.between() is False:
+                        self.interrupt = None  # the work could not be let in: no more interruptions, no loop
+                    rows = self._argmax_rows([token, *draft], n_past)
                 if rows is None:
                     return
                 stats.steps += 1
