@@ -92,6 +92,7 @@ class Session:
         self._turn = None  # the app.turn.Turn under way or last run; None while a redirect starts it over
         self._turn_task: asyncio.Task | None = None
         self._prewarm_task: asyncio.Task | None = None
+        self._prewarm_behind: set[asyncio.Task] = set()  # older prewarms left running (prewarm(behind=True))
         self._warm: tuple[str, tuple[int, int] | None] | None = None  # (text, region) last prewarmed
         self._warm_typed = ""  # the instruction's words that followed the region in it (typing_prewarm.py)
 
@@ -226,25 +227,33 @@ class Session:
             self.prewarm()
 
     def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False,
-                *, lane: str | None = None) -> None:
+                *, lane: str | None = None, behind: bool = False) -> None:
         """Ask the engine to evaluate system prompt + file now (in the background).
 
         With `region` (rewrite format only: its turn message opens with the region block) the
         block is evaluated too, so after Enter only the instruction is left to evaluate; and
         `typed`, the instruction's words typed so far (`complete`: as the whole instruction).
         `lane`: a stream_id of its own, so it does not wait behind the answer being written.
+        `behind`: the prewarm in flight is of the same region and goes on (this one queues behind
+        it on the lane): its block is this one's prefix, and a cancel would throw away the chunk
+        being evaluated.
         """
         if self.client is None:
             return
         if self.format != "rewrite":
             region = None
         if self._prewarm_task and not self._prewarm_task.done():
-            self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
+            if behind and self._warm == (self.document.text, region):
+                self._prewarm_behind.add(self._prewarm_task)
+                self._prewarm_task.add_done_callback(self._prewarm_behind.discard)
+            else:
+                self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
         self._warm = (self.document.text, region)
         self._warm_typed = typed if region is not None else ""
         self._prewarm_task = asyncio.ensure_future(self._prewarm(region, typed, complete, lane or self.stream_id))
 
-    def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None) -> bool:
+    def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None, *,
+                         behind: bool = False) -> bool:
         """The user types `typed` while the model writes: prewarm the turn a redirect with these words
         would start over (_restart_turn), so that Enter leaves only what was typed since. `naming`:
         the words with the one being typed, when it names a definition (its region, known before the
@@ -269,7 +278,7 @@ class Session:
             # The new words open the restarted turn's request (redirect_instruction); what follows
             # them depends on the words still to come.
             instruction = words
-        self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE)
+        self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
         return True
 
     @property
@@ -279,10 +288,10 @@ class Session:
         return task is not None and not task.done() and self._warm is not None and self._warm[1] is None
 
     async def warmed(self) -> None:
-        """Wait for the prewarm in flight (if any) to end, however it ends."""
-        task = self._prewarm_task
-        if task is not None and not task.done():
-            await asyncio.wait([task])
+        """Wait for the prewarms in flight (if any) to end, however they end."""
+        tasks = [t for t in (self._prewarm_task, *self._prewarm_behind) if t is not None and not t.done()]
+        if tasks:
+            await asyncio.wait(tasks)
 
     def prewarm_region(self, region: tuple[int, int]) -> None:
         """The cursor rests in `region`, the likely scope of the next edit: prewarm its block,
@@ -309,7 +318,7 @@ class Session:
 
     async def close(self) -> None:
         await self.stop()
-        for task in (self._prewarm_task, self._turn_task):
+        for task in (self._prewarm_task, *self._prewarm_behind, self._turn_task):
             if task and not task.done():
                 task.cancel()
                 try:
@@ -349,7 +358,8 @@ class Session:
         warming = self._prewarm_task
         if warming and not warming.done() and self._warm is not None and (
                 self._warm[1] not in (None, region) or not leads(self._warm_typed, instruction)):
-            warming.cancel()  # a block (or words) this turn does not use: the turn must not queue behind it
+            for task in (warming, *self._prewarm_behind):
+                task.cancel()  # a block (or words) this turn does not use: the turn must not queue behind it
         self.instruction = instruction
         self.region = region
         self.last_result = None

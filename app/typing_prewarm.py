@@ -191,8 +191,21 @@ class TypingPrewarmer:
         if paused:
             self._timer = None
             self._paused = True
+            if self.session.state is GENERATING:
+                self._redirect_now()
         if self._task is None or self._task.done():
             self._task = asyncio.ensure_future(self._send())
+
+    def _redirect_now(self) -> None:
+        """The user paused while the model writes: the whole redirect goes out now, queued behind
+        the prewarm in flight (the same region's block, most of what it evaluates) rather than
+        after it has come back: Enter often follows the pause within a prewarm's time."""
+        try:
+            redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=True)
+            if redirect is not None and self.session.prewarm_redirect(*redirect, behind=True):
+                self.last_redirect = redirect
+        except Exception:  # an optimisation: a failure here must never reach the prompt
+            log.debug("typing prewarm failed", exc_info=True)
 
     def _ready(self) -> bool:
         s = self.session

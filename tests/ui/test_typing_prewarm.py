@@ -186,3 +186,35 @@ async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_l
         await pilot.press("enter")
         await wait_until(pilot, lambda: len(rec.turns) == 2, what="the restarted turn")
         assert rec.turns[-1] == final
+
+
+async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm_in_flight(sample, backends):
+    """The pause's whole message goes out at once, behind the region's prewarm still running on
+    a slow CPU (it is that message's prefix): not cancelled, and not waited for before sending."""
+    b = await backends(REWRITE_CLASS, pause_at=len("```python\n@dataclass\n"))
+    rec = Recorder(b.engine)
+    app = replay_app(sample, b, edit_format="rewrite")
+    text = sample.read_text()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready_app(pilot, app, rec)
+        await pilot.press(*keys("add type hints to every method of Inventory"), "enter")
+        await wait_paused(pilot, app, b)
+        session = app.session
+        await pilot.press(*keys("no, only add a docstring to "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("docstring to"), what="the words' prewarm")
+        region = prompts.redirect_region(text, session.region, [REDIRECT])
+        block = prompts._region_block(text, region)
+        rec.hold = True
+        await pilot.press(*keys("remove"))  # names the method: its block is prewarmed, and held
+        await wait_until(pilot, lambda: rec.prewarms[-1].startswith(block), what="the method's block")
+        held = session._prewarm_task
+        await wait_until(pilot, lambda: session._warm_typed == REDIRECT, what="the whole message, after the pause")
+        assert held in session._prewarm_behind and not held.done()  # queued behind it, not cancelling it
+        assert rec.stopped == []
+        rec.release.set()
+        final = prompts.instruction_message(prompts.REWRITE, REDIRECT, text, region)["content"]
+        await wait_until(pilot, lambda: rec.prewarms[-1] == final, what="the whole message's prewarm")
+        assert rec.stopped == []
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(rec.turns) == 2, what="the restarted turn")
+        assert rec.turns[-1] == final
