@@ -317,6 +317,47 @@ def _spec_messages(fmt: str, nonce: str) -> tuple[list[dict], list[dict]]:
     return warm, prompts.build_messages(fmt, "ledger.py", text, SPEC_INSTRUCTION, region=region)
 
 
+MANY_CLASS = '''class Ledger:
+    def __init__(self, owner, limit):
+        self.owner = owner
+        self.limit = limit
+        self.entries = []
+
+    def add(self, amount, note):
+        if len(self.entries) >= self.limit:
+            raise OverflowError("ledger is full")
+        self.entries.append((amount, note))
+
+    def total(self):
+        return sum(amount for amount, _ in self.entries)
+
+    def notes(self):
+        return [note for _, note in self.entries]
+
+    def largest(self):
+        if not self.entries:
+            return None
+        return max(self.entries)[0]
+
+    def clear(self):
+        self.entries = []
+'''
+MANY_INSTRUCTION = "add type hints to every method of Ledger"
+MANY = "rewrite, many changes"  # a rewrite that departs from its region at every method (scenario key)
+
+
+def _many_messages(nonce: str) -> tuple[list[dict], list[dict]]:
+    """(prewarm messages, turn messages) for type hints on every method of a class: the copy is
+    broken at each signature, so re-sync drafts are tried many times and often miss."""
+    from app import prompts
+
+    text = f'"""Ledger ({nonce})."""\n\n\n' + MANY_CLASS
+    region = prompts.rewrite_region(text, MANY_INSTRUCTION)
+    warm = [{"role": "system", "content": prompts.system_prompt(prompts.REWRITE)},
+            *prompts.prewarm_input(prompts.REWRITE, "ledger.py", text, region)]
+    return warm, prompts.build_messages(prompts.REWRITE, "ledger.py", text, MANY_INSTRUCTION, region=region)
+
+
 async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, speculation: bool, max_tokens: int) -> dict:
     """Prewarm (not timed, as the app does while the user types), then Enter -> edit done."""
     ours = _Ours(engine)
@@ -394,15 +435,15 @@ async def _bench_speculation(n_threads: int, rounds: int) -> dict:
 
     engine = LocalEngine(n_threads=n_threads, n_ctx=8192)
     await engine.start()
-    out: dict = {fmt: {"plain": [], "spec": []} for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE)}
+    out: dict = {fmt: {"plain": [], "spec": []} for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE, MANY)}
     try:
         out["costs"] = await asyncio.to_thread(_decode_costs, engine)
         for r in range(rounds):
-            for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE):
+            for fmt in (prompts.REWRITE, prompts.SEARCH_REPLACE, MANY):
                 # Alternating order, each on a file it has never seen: both see the same load.
                 order = (False, True) if r % 2 == 0 else (True, False)
                 for spec in order:
-                    warm, msgs = _spec_messages(fmt, uuid.uuid4().hex)
+                    warm, msgs = _many_messages(uuid.uuid4().hex) if fmt == MANY else _spec_messages(fmt, uuid.uuid4().hex)
                     res = await _timed_edit(engine, warm, msgs, f"spec-{fmt}-{r}-{spec}", spec, 512)
                     print(f"  {fmt:15} {'speculative' if spec else 'plain':11} {res['whole']:6.2f} s {res['tokens']:4d} tokens "
                           f"{res['tps']:5.1f} tok/s, {res['accepted']} accepted; load {os.getloadavg()[0]:.2f}",
@@ -423,12 +464,13 @@ async def _bench_speculation(n_threads: int, rounds: int) -> dict:
 
 def _main_speculation(n_threads: int, rounds: int) -> int:
     load = os.getloadavg()
-    print(f"\nbench local --speculation: 40-line function, one-line change, {n_threads} threads, greedy, "
+    print(f"\nbench local --speculation: 40-line function, one-line change (and `{MANY}`: {MANY_INSTRUCTION}, "
+          f"a 6-method class), {n_threads} threads, greedy, "
           f"{rounds} rounds (plain and speculative alternating); load average at start {load[0]:.2f} {load[1]:.2f}")
     res = asyncio.run(_bench_speculation(n_threads, rounds))
     rows = []
     flips = []
-    for fmt in ("rewrite", "search_replace"):
+    for fmt in ("rewrite", "search_replace", MANY):
         plain, spec = res[fmt]["plain"], res[fmt]["spec"]
         pw, sw = statistics.median(x["whole"] for x in plain), statistics.median(x["whole"] for x in spec)
         pt, st = statistics.median(x["tps"] for x in plain), statistics.median(x["tps"] for x in spec)
