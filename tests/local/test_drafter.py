@@ -295,7 +295,7 @@ def test_no_ngram_draft_on_the_first_line_while_the_anchor_waits():
     assert d.draft(4) == [20, 21, 22, 23]
 
 
-def test_resuming_the_copy_near_where_it_stopped_is_never_declined():
+def test_resuming_the_copy_near_where_it_stopped_starts_trusted_and_loses_it_after_misses():
     from types import SimpleNamespace
 
     from app.server.engines.speculative import SpeculativeDecoder
@@ -306,15 +306,22 @@ def test_resuming_the_copy_near_where_it_stopped_is_never_declined():
     dec = SpeculativeDecoder(SimpleNamespace(n_batch=512, n_vocab=lambda: 10), None, d,
                              is_eog=lambda t: False, stopped=lambda: False)
     dec._time(1, 0.050)
-    dec._time(9, 0.450)  # a batch costs a step a row: only certain drafts pay
+    dec._time(5, 0.150)  # a 5-row verify: 3 one-row steps
     d.accept([2, 3])
     d.draft(4)
     d.feedback(4, 4)
     d.accept([*line, 99])  # departed after the line (the changed token)
     d.accept([61, 62])  # and back: [61, 62] occurs just after where copying stopped
     draft = d.draft(4)
-    assert draft == [63, 64, 65, 4] and d.fresh and not d.guess
-    assert dec._worth(d, len(draft))
+    assert draft == [63, 64, 65, 4] and d.fresh and not d.guess and not d.copying_search
+    assert dec._worth(d, len(draft))  # trusted at first: 1 + 0.9 * 4 steps expected > 3
+    for _ in range(3):
+        d.feedback(4, 0)  # near re-syncs the model departs from at once (a change every line)
+    assert d.near_rate < 0.5
+    assert not dec._worth(d, len(draft))  # 1 + 0.3 * 4 < 3: decode one row at a time
+    d.feedback(4, 0)
+    d.declined = 16
+    assert dec._worth(d, len(draft))  # every 16th is verified anyway: the rate can recover
 
 
 def test_the_prompt_after_its_last_code_block_is_never_a_draft_source():

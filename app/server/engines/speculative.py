@@ -120,6 +120,11 @@ class Drafter:
         self.backoff = 0  # steps to wait after the next draft rejected at its first token
         self.fresh = False  # the last draft came from an n-gram re-sync (not a copy in progress, not the anchor)
         self.resync_rate = 0.6  # running share of re-sync drafts' tokens the model accepted
+        # The same for re-syncs near where copying stopped alone: they start trusted (a rewrite
+        # resumes its region after the changed line, and that nearly always pays), and lose it
+        # where the answer changes every few lines (type hints on every method: each signature
+        # matches some nearby text that the model then departs from).
+        self.near_rate = 0.9
         # The same for re-syncs with nothing near where copying stopped (the latest match in the
         # prompt): an answer's own new text matches the prompt by accident more often than not.
         self.guess = False
@@ -230,6 +235,8 @@ class Drafter:
             self.guess_rate = 0.7 * self.guess_rate + 0.3 * accepted / proposed
         elif self.fresh:
             self.resync_rate = 0.7 * self.resync_rate + 0.3 * accepted / proposed
+            if not self.copying_search:
+                self.near_rate = 0.7 * self.near_rate + 0.3 * accepted / proposed
         if accepted == proposed:
             self.k = min(self.max_draft, self.k * 2)
         else:
@@ -463,16 +470,18 @@ class SpeculativeDecoder:
         REPLACE side's copy of its SEARCH side) is expected to save more time than its batch
         costs: a verify of n + 1 rows against the one-row steps of the tokens it should yield.
 
-        Resuming the copy near where it stopped is not judged: that is how a rewrite gets back
-        onto its region after the changed line, and it nearly always pays. Accidental n-gram
-        matches lose time, more so where a batch costs many steps (a loaded machine, few cores).
-        Every 16th declined draft is verified anyway, so the acceptance rate keeps being measured."""
-        if not (drafter.guess or drafter.copying_search) or drafter.declined >= 16:
+        Resuming the copy near where it stopped is judged by its own rate, which starts high:
+        that is how a rewrite gets back onto its region after the changed line, and it nearly
+        always pays, but not where every signature changes. Accidental n-gram matches lose time,
+        more so where a batch costs many steps (a loaded machine, few cores). Every 16th declined
+        draft is verified anyway, so the acceptance rate keeps being measured."""
+        if not drafter.fresh or drafter.declined >= 16:
             return True
         batch, step = self.costs.estimate(n + 1), self.costs.step_s
         if batch is None:
             return True
-        rate = drafter.guess_rate if drafter.guess else drafter.resync_rate
+        rate = (drafter.guess_rate if drafter.guess else drafter.resync_rate if drafter.copying_search
+                else drafter.near_rate)
         return batch < (1 + rate * n) * step
 
     def first_token(self) -> int:
