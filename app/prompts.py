@@ -211,7 +211,7 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
         if renamed and renamed.group(1).split(".")[-1] in defs:
             return whole
         for names in _named(instruction):
-            spans = [defs[n] for n in names if n in defs]
+            spans = [defs[n] for n in _listed_with(instruction, [n for n in names if n in defs], defs)]
             if spans:
                 # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
                 spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
@@ -232,6 +232,30 @@ def _named(instruction: str) -> list[list[str]]:
                            or word[1:] != word[1:].lower() or instruction[m.end() : m.end() + 1] == "(")
         (code if looks_like_code else plain).append((i, word.split(".")[-1]))
     return [quoted, [w for _, w in code], [w for i, w in plain if i > 0], [w for _, w in plain]]
+
+
+_WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")
+_LIST_GAP = re.compile(r"`?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)`?", re.I)
+
+
+def _listed_with(instruction: str, names: list[str], defs: dict) -> list[str]:
+    """`names` and the definitions listed with them ("parse_price and total", "push, pop or peek"):
+    a plain word next to a code-like name in a list is named too, not just the code-like one."""
+    words = [m for m in _WORDS.finditer(instruction) if m.group(0).lower() not in ("and", "or")]
+    out = list(names)
+    grew = bool(out)
+    while grew:
+        grew = False
+        for i in range(len(words) - 1):
+            a, b = words[i], words[i + 1]
+            na, nb = a.group(0).split(".")[-1], b.group(0).split(".")[-1]
+            if (na in out) == (nb in out) or not _LIST_GAP.fullmatch(" " + instruction[a.end() : b.start()]):
+                continue
+            new = nb if na in out else na
+            if new in defs:
+                out.append(new)
+                grew = True
+    return out
 
 
 def _definitions(text: str) -> dict[str, tuple[int, int]]:

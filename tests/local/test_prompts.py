@@ -137,6 +137,36 @@ def test_rewrite_region_is_the_method_the_instruction_names_not_its_class():
     assert named("add a docstring to add") == ("def add(self, name):", 2)  # the verb is the only name
 
 
+PRICES = '''"""Price helpers."""
+
+
+def parse_price(text):
+    text = text.strip().lstrip("$")
+    return float(text)
+
+
+def total(prices):
+    result = 0
+    for price in prices:
+        result = result + price
+    return result
+
+
+def cheapest(prices):
+    return min(prices)
+'''
+
+
+def test_rewrite_region_takes_in_the_plain_names_listed_with_a_code_like_one():
+    assert prompts.rewrite_region(PRICES, "add type hints to parse_price and total") == (3, 13)
+    assert prompts.rewrite_region(PRICES, "add type hints to parse_price, total or cheapest") == (3, 17)
+    assert prompts.rewrite_region(PRICES, "make parse_price return the total") == (3, 6)  # a word, not a list
+    assert prompts.rewrite_region(PRICES, "make parse_price and the total strip spaces") == (3, 6)
+    # A redirect narrows from both to the one it names.
+    both = prompts.rewrite_region(PRICES, "add type hints to parse_price and total")
+    assert prompts.redirect_region(PRICES, both, ["no, only to total"]) == (8, 13)
+
+
 def test_rewrite_region_is_the_whole_file_when_small_or_for_a_renamed_definition():
     whole = (0, len(STORE.splitlines()))
     assert prompts.rewrite_region(STORE, "rename total_value to value") == whole  # its uses change too
