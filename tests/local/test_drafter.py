@@ -343,3 +343,22 @@ def test_last_block_end_is_where_the_closing_fence_starts():
     tokenize = lambda s: [ord(ch) for ch in s]
     assert last_block_end(text, tokenize, tokenize(text)) == len("user\n```\nx = 1\n")
     assert last_block_end("no code", tokenize, tokenize("no code")) is None
+
+
+def test_probes_of_a_declined_kind_of_draft_grow_rarer_while_they_miss():
+    from app.server.engines.speculative import PROBE_EVERY, PROBE_MAX
+
+    d = _drafter([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    assert d.probe_every == PROBE_EVERY
+    d.fresh, d.probing = True, True
+    d.feedback(8, 1)  # the probe missed: the next one waits twice as long
+    assert d.probe_every == 2 * PROBE_EVERY and not d.probing
+    for _ in range(10):
+        d.probing = True
+        d.feedback(8, 0)
+    assert d.probe_every == PROBE_MAX
+    d.feedback(8, 0)  # not a probe: the interval stays
+    assert d.probe_every == PROBE_MAX
+    d.probing = True
+    d.feedback(8, 8)  # a probe that paid: back to probing often
+    assert d.probe_every == PROBE_EVERY

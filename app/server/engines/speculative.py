@@ -34,6 +34,8 @@ NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
 DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss costs little
 DRAFT_MAX = 32  # on two cores a batch of 32 costs ~11 one-token steps; longer barely pays (issue 12's table)
 MAX_BACKOFF = 8  # most steps without drafts after drafts that did not pay
+PROBE_EVERY = 16  # a declined kind of re-sync is verified anyway after this many declines (its rate is measured)
+PROBE_MAX = 128  # ... and after up to this many, once probes keep missing
 PAYING = 3  # accepted tokens a draft needs to have been worth its batch
 NEAR_TIE = 0.1  # logit lead below which a verify's choice is decided again one row at a time
 LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after where copying last stopped
@@ -131,6 +133,11 @@ class Drafter:
         self.guess_rate = 0.3
         self.copying_search = False  # the last draft starts a REPLACE side's copy of its SEARCH side
         self.declined = 0  # re-sync drafts declined in a row (see SpeculativeDecoder.run)
+        # Declines before a draft is verified anyway: doubled by each such probe that misses (on
+        # two cores a 9-row probe costs 6-8 steps: where the answer changes every line, probing
+        # every 16th step loses more than the rate it measures can win back).
+        self.probe_every = PROBE_EVERY
+        self.probing = False  # the draft being verified is such a probe
         self.wait = 0  # steps left before the next re-sync
         self._index: dict[tuple, list[int]] | None = None
 
@@ -231,6 +238,9 @@ class Drafter:
         changed line) is not drafted at every token."""
         if not proposed:
             return
+        if self.probing:
+            self.probing = False
+            self.probe_every = PROBE_EVERY if accepted == proposed else min(PROBE_MAX, 2 * self.probe_every)
         if self.fresh and self.guess:
             self.guess_rate = 0.7 * self.guess_rate + 0.3 * accepted / proposed
         elif self.fresh:
@@ -473,9 +483,10 @@ class SpeculativeDecoder:
         Resuming the copy near where it stopped is judged by its own rate, which starts high:
         that is how a rewrite gets back onto its region after the changed line, and it nearly
         always pays, but not where every signature changes. Accidental n-gram matches lose time,
-        more so where a batch costs many steps (a loaded machine, few cores). Every 16th declined
-        draft is verified anyway, so the acceptance rate keeps being measured."""
-        if not drafter.fresh or drafter.declined >= 16:
+        more so where a batch costs many steps (a loaded machine, few cores). After
+        `probe_every` declines a draft is verified anyway, so the acceptance rate keeps being
+        measured."""
+        if not drafter.fresh or drafter.declined >= drafter.probe_every:
             return True
         batch, step = self.costs.estimate(n + 1), self.costs.step_s
         if batch is None:
@@ -513,6 +524,7 @@ class SpeculativeDecoder:
                     drafter.decline()
                     draft = []
                 elif draft and drafter.fresh:
+                    drafter.probing = drafter.declined >= drafter.probe_every
                     drafter.declined = 0
                 rows = self._argmax_rows([token, *draft], n_past)
                 while rows is None and not self.aborted:
