@@ -36,6 +36,7 @@ from app.events import (
     TurnEnded,
     TurnResult,
 )
+from app.prewarms import Prewarms
 from app.review import Review
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW, State, check_transition
 
@@ -91,10 +92,7 @@ class Session:
         self.review = Review(self)
         self._turn = None  # the app.turn.Turn under way or last run; None while a redirect starts it over
         self._turn_task: asyncio.Task | None = None
-        self._prewarm_task: asyncio.Task | None = None
-        self._prewarm_behind: set[asyncio.Task] = set()  # older prewarms left running (prewarm(behind=True))
-        self._warm: tuple[str, tuple[int, int] | None] | None = None  # (text, region) last prewarmed
-        self._warm_typed = ""  # the instruction's words that followed the region in it (typing_prewarm.py)
+        self.prewarms = Prewarms()
 
     # ------------------------------------------------------------ properties
 
@@ -234,23 +232,14 @@ class Session:
         block is evaluated too, so after Enter only the instruction is left to evaluate; and
         `typed`, the instruction's words typed so far (`complete`: as the whole instruction).
         `lane`: a stream_id of its own, so it does not wait behind the answer being written.
-        `behind`: the prewarm in flight is of the same region and goes on (this one queues behind
-        it on the lane): its block is this one's prefix, and a cancel would throw away the chunk
-        being evaluated.
+        `behind`: one in flight of the same region goes on, this one queued behind it (Prewarms.start).
         """
         if self.client is None:
             return
         if self.format != "rewrite":
             region = None
-        if self._prewarm_task and not self._prewarm_task.done():
-            if behind and self._warm == (self.document.text, region):
-                self._prewarm_behind.add(self._prewarm_task)
-                self._prewarm_task.add_done_callback(self._prewarm_behind.discard)
-            else:
-                self._prewarm_task.cancel()  # superseded: the client cancels it on the server too
-        self._warm = (self.document.text, region)
-        self._warm_typed = typed if region is not None else ""
-        self._prewarm_task = asyncio.ensure_future(self._prewarm(region, typed, complete, lane or self.stream_id))
+        self.prewarms.start(self._prewarm(region, typed, complete, lane or self.stream_id), self.document.text,
+                            region, typed, behind=behind)
 
     def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None, *,
                          behind: bool = False) -> bool:
@@ -284,19 +273,16 @@ class Session:
     @property
     def warming(self) -> bool:
         """A prewarm of the whole file (not of one block) is in flight."""
-        task = self._prewarm_task
-        return task is not None and not task.done() and self._warm is not None and self._warm[1] is None
+        return self.prewarms.warming_file
 
     async def warmed(self) -> None:
         """Wait for the prewarms in flight (if any) to end, however they end."""
-        tasks = [t for t in (self._prewarm_task, *self._prewarm_behind) if t is not None and not t.done()]
-        if tasks:
-            await asyncio.wait(tasks)
+        await self.prewarms.wait()
 
     def prewarm_region(self, region: tuple[int, int]) -> None:
         """The cursor rests in `region`, the likely scope of the next edit: prewarm its block,
         unless it already is, or a turn or a proposal is under way (nothing may delay those)."""
-        if self.format != "rewrite" or self.state is not IDLE or self._warm == (self.document.text, region):
+        if self.format != "rewrite" or self.state is not IDLE or self.prewarms.covers == (self.document.text, region):
             return
         self.prewarm(region)
 
@@ -318,7 +304,7 @@ class Session:
 
     async def close(self) -> None:
         await self.stop()
-        for task in (self._prewarm_task, *self._prewarm_behind, self._turn_task):
+        for task in (*self.prewarms.in_flight(), self._turn_task):
             if task and not task.done():
                 task.cancel()
                 try:
@@ -353,13 +339,7 @@ class Session:
             from app.prompts import rewrite_region
 
             region = rewrite_region(self.document.text, instruction)
-        from app.typing_prewarm import leads
-
-        warming = self._prewarm_task
-        if warming and not warming.done() and self._warm is not None and (
-                self._warm[1] not in (None, region) or not leads(self._warm_typed, instruction)):
-            for task in (warming, *self._prewarm_behind):
-                task.cancel()  # a block (or words) this turn does not use: the turn must not queue behind it
+        self.prewarms.make_way(region, instruction)
         self.instruction = instruction
         self.region = region
         self.last_result = None

@@ -74,10 +74,10 @@ async def run(rounds: int, new_file: bool) -> tuple[list[tuple[str, float]], dic
         text = session.document.text
         for i in range(rounds):
             session.prewarm(BLOCK)  # the cursor rested in the block (sent even if it was warm before)
-            await asyncio.wait([session._prewarm_task])
+            await session.warmed()
             out.append(("answer, block prewarmed", await _first_token_of_answer(session, QUESTIONS[i % 3], text, BLOCK)))
             session.prewarm(BLOCK)  # the answer's tokens follow the block in the cache: back to the block alone
-            await asyncio.wait([session._prewarm_task])
+            await session.warmed()
             out.append(("edit, block prewarmed", await first_token_of_edit(session, EDITS[i % 3], BLOCK)))
             other = f"# round {i}\n" + text  # differs from its first line on: none of the file is cached
             out.append(("answer, file not cached", await _first_token_of_answer(session, QUESTIONS[i % 3], other, BLOCK)))

@@ -59,13 +59,13 @@ async def run(rounds: int) -> list[tuple[str, str, float]]:
     try:
         session = Session(Document.read(path), settings, client=client, edit_format="rewrite")
         await session.start()
-        await session._prewarm_task
+        await session.warmed()
         for i in range(rounds * len(BLOCKS)):
             name, region = BLOCKS[i % len(BLOCKS)]
             kind = "warm" if i % 2 else "cold"
             if kind == "warm":
                 session.prewarm_region(region)
-                await session._prewarm_task
+                await session.warmed()
             ttft = await first_token_of_edit(session, f"{ASKS[i % len(ASKS)]} (turn {i})", region)
             out.append((kind, name, ttft))
     finally:

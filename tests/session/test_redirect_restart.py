@@ -287,6 +287,6 @@ async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_t
         session.redirect_strategy = None
         assert session.prewarm_redirect("no, only rename sub to subtract", complete=True)
         region, instruction = session._restarted_turn(session.instruction, ["no, only rename sub to subtract"])
-        assert session._warm == (session.document.text, region) and session._warm_typed == instruction
+        assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
     finally:
         await session.close()

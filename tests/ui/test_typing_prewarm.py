@@ -207,9 +207,9 @@ async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm
         rec.hold = True
         await pilot.press(*keys("remove"))  # names the method: its block is prewarmed, and held
         await wait_until(pilot, lambda: rec.prewarms[-1].startswith(block), what="the method's block")
-        held = session._prewarm_task
-        await wait_until(pilot, lambda: session._warm_typed == REDIRECT, what="the whole message, after the pause")
-        assert held in session._prewarm_behind and not held.done()  # queued behind it, not cancelling it
+        held = session.prewarms.task
+        await wait_until(pilot, lambda: session.prewarms.typed == REDIRECT, what="the whole message, after the pause")
+        assert held in session.prewarms.behind and not held.done()  # queued behind it, not cancelling it
         assert rec.stopped == []
         rec.release.set()
         final = prompts.instruction_message(prompts.REWRITE, REDIRECT, text, region)["content"]
