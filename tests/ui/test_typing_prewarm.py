@@ -146,6 +146,14 @@ class Inventory:
 REDIRECT = "no, only add a docstring to remove"
 
 
+async def answer_paused(pilot, app, b, rec) -> None:
+    """Ask for type hints on the whole class; return while its answer is held half-way (generating)."""
+    await ready_app(pilot, app, rec)
+    await pilot.press(*keys("add type hints to every method of Inventory"), "enter")
+    await wait_paused(pilot, app, b)
+    assert app.status.state == "generating"
+
+
 async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_lane(sample, backends):
     """Typed while the answer streams, the redirect's turn is prewarmed as Enter will send it (the
     named method's block and the words), on a lane of its own (the answer's lane is busy); Enter
@@ -165,10 +173,7 @@ async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_l
     app = replay_app(sample, b, edit_format="rewrite")
     text = sample.read_text()
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready_app(pilot, app, rec)
-        await pilot.press(*keys("add type hints to every method of Inventory"), "enter")
-        await wait_paused(pilot, app, b)
-        assert app.status.state == "generating"
+        await answer_paused(pilot, app, b, rec)
         before = len(rec.prewarms)
         await pilot.press(*keys("no, only add "))
         # "add" after "no, only" is the verb, not the method `add`: the answer's own region still.
@@ -196,9 +201,7 @@ async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm
     app = replay_app(sample, b, edit_format="rewrite")
     text = sample.read_text()
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready_app(pilot, app, rec)
-        await pilot.press(*keys("add type hints to every method of Inventory"), "enter")
-        await wait_paused(pilot, app, b)
+        await answer_paused(pilot, app, b, rec)
         session = app.session
         await pilot.press(*keys("no, only add a docstring to "))
         await wait_until(pilot, lambda: rec.prewarms[-1].endswith("docstring to"), what="the words' prewarm")
