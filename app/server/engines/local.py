@@ -624,7 +624,6 @@ class LocalEngine(Engine):
 _ROLE = {"developer": "system"}
 
 
-
 def _common_prefix(cached, n_cached: int, tokens: list[int]) -> int:
     """Length of the common prefix of cached[:n_cached] and tokens (vectorized: prompts run to thousands)."""
     import numpy as np
