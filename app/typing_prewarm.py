@@ -6,7 +6,8 @@ definition (prompts.rewrite_region, as the turn computes it) or the cursor rests
 the words typed so far open the instruction: prewarming region + words leaves Enter only the last
 words to evaluate; once the user pauses, the whole message is prewarmed as if it
 were final, and Enter leaves a token or two. `plan` decides (plain strings, no UI); the
-`TypingPrewarmer` sends its plans to a Session, one prewarm in flight at a time.
+`TypingPrewarmer` sends its plans to a Session, one word's prewarm in flight at a time (a
+pause's whole message queues behind it).
 """
 
 from __future__ import annotations
@@ -146,8 +147,9 @@ def redirect_plan(text: str, value: str, last: tuple | None, *, paused: bool = F
 class TypingPrewarmer:
     """Sends `plan`'s prewarms to a session as the user types: at once when a word is finished,
     the whole message after a pause; never while a turn is stopped half-way (an answer under
-    review is fine: the next turn replaces it); at most one prewarm in flight (the newest plan
-    waits for it, never cancels it: each prewarm extends the cache the last one left). While the
+    review is fine: the next turn replaces it); one word's prewarm in flight at a time (the newest
+    plan waits for it, never cancels it: each prewarm extends the cache the last one left), and
+    the pause's whole message queued behind it (Session.prewarm(behind=True)). While the
     model writes, what is typed is a redirect: `redirect_plan`'s prewarms go to the session's
     prewarm_redirect."""
 
@@ -191,19 +193,24 @@ class TypingPrewarmer:
         if paused:
             self._timer = None
             self._paused = True
-            if self.session.state is GENERATING:
-                self._redirect_now()
+            self._whole_now()
         if self._task is None or self._task.done():
             self._task = asyncio.ensure_future(self._send())
 
-    def _redirect_now(self) -> None:
-        """The user paused while the model writes: the whole redirect goes out now, queued behind
-        the prewarm in flight (the same region's block, most of what it evaluates) rather than
-        after it has come back: Enter often follows the pause within a prewarm's time."""
+    def _whole_now(self) -> None:
+        """The user paused: the whole message goes out now, queued behind the prewarm in flight
+        when that is of the same region (its block is most of what the message evaluates), rather
+        than after it has come back: Enter often follows the pause within a prewarm's time."""
         try:
-            redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=True)
-            if redirect is not None and self.session.prewarm_redirect(*redirect, behind=True):
-                self.last_redirect = redirect
+            if self.session.state is GENERATING:
+                redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=True)
+                if redirect is not None and self.session.prewarm_redirect(*redirect, behind=True):
+                    self.last_redirect = redirect
+            elif self._ready() and self._value.strip():
+                want = plan(self._text(), self._value, self._region(), self.last, paused=True)
+                if want is not None:
+                    self.last = want
+                    self.session.prewarm(want.region, typed=want.typed, complete=want.complete, behind=True)
         except Exception:  # an optimisation: a failure here must never reach the prompt
             log.debug("typing prewarm failed", exc_info=True)
 

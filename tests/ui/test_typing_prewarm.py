@@ -136,6 +136,32 @@ async def test_enter_while_a_typed_prewarm_runs(sample, backends):
         assert rec.turns[-1].split("\n\n")[-1] == "make total_value count only stocked items"
 
 
+async def test_a_pause_queues_the_whole_message_behind_the_words_prewarm_in_flight(sample, backends):
+    """On a slow CPU the named block is still being evaluated when the user pauses: the whole
+    message goes out at once behind it (not cancelling it), so Enter finds it queued."""
+    b = await backends(REWRITE_TOTAL)
+    rec = Recorder(b.engine)
+    rec.hold = True
+    app = replay_app(sample, b, edit_format="rewrite")
+    text = sample.read_text()
+    region = prompts.rewrite_region(text, INSTRUCTION)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready_app(pilot, app, rec)
+        await pilot.press(*keys("make total_value skip "))
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith(prompts._REMINDER[prompts.REWRITE] + "\n\nmake"),
+                         what="a held prewarm")
+        held = app.session.prewarms.task
+        await pilot.press(*keys("items with zero quantity"))
+        await wait_until(pilot, lambda: app.session.prewarms.typed == INSTRUCTION, what="the whole message, after the pause")
+        assert held in app.session.prewarms.behind and not held.done() and rec.stopped == []
+        rec.release.set()
+        final = prompts.instruction_message(prompts.REWRITE, INSTRUCTION, text, region)["content"]
+        await wait_until(pilot, lambda: rec.prewarms[-1] == final, what="the whole message's prewarm")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.status.state == "review", what="the proposal")
+        assert rec.turns == [final] and rec.stopped == []
+
+
 # A recorded rewrite of Inventory with a type hint, held after its first line (the model writing).
 REWRITE_CLASS = '''```python
 @dataclass
