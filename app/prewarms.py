@@ -22,10 +22,11 @@ class Prewarms:
               behind: bool = False) -> None:
         """Run `prewarm` (of `text`, `region` and the words `typed`) as the newest. With `behind`, one
         in flight of the same text and region goes on: its block is this one's prefix, and a cancel
-        would throw away the chunk being evaluated."""
+        would throw away the chunk being evaluated. Only one goes on so: a newest that was itself
+        queued behind it is replaced (its words are stale, and it has not started)."""
         old = self.task
         if old is not None and not old.done():
-            if behind and self.covers == (text, region):
+            if behind and self.covers == (text, region) and not self.in_flight_behind():
                 self.behind.add(old)
                 old.add_done_callback(self.behind.discard)
             else:
@@ -33,6 +34,9 @@ class Prewarms:
         self.covers = (text, region)
         self.typed = typed if region is not None else ""
         self.task = asyncio.ensure_future(prewarm)
+
+    def in_flight_behind(self) -> bool:
+        return any(not t.done() for t in self.behind)
 
     def in_flight(self) -> list[asyncio.Task]:
         return [t for t in (self.task, *self.behind) if t is not None and not t.done()]

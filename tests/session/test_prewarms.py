@@ -60,3 +60,19 @@ async def test_a_turn_cancels_prewarms_it_does_not_start_with():
     p.make_way((5, 9), "anything")  # another block
     await asyncio.sleep(0)
     assert p.task.cancelled() and p.in_flight() == []
+
+
+async def test_only_one_older_prewarm_goes_on_behind_the_newest():
+    """Pauses while the block is still being evaluated: the block's prewarm goes on, and each
+    pause's message replaces the last one queued behind it (its words are stale, it has not started)."""
+    p, gate = Prewarms(), asyncio.Event()
+    p.start(_held(gate), "text", (1, 4), "make total")
+    block = p.task
+    p.start(_held(gate), "text", (1, 4), "make total skip zer", behind=True)
+    queued = p.task
+    p.start(_held(gate), "text", (1, 4), "make total skip zero", behind=True)
+    await asyncio.sleep(0)
+    assert queued.cancelled() and not block.done() and p.behind == {block}
+    assert p.in_flight() == [p.task, block]
+    gate.set()
+    await p.wait()
