@@ -219,6 +219,9 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
     return whole
 
 
+_WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")  # a name, dotted or not, as instructions write it
+
+
 def _named(instruction: str) -> list[list[str]]:
     """The names an instruction may mean, in tiers tried in order: `backticked` names; words that
     look like code (an underscore, a digit, a dot, inner capitals, or a call's parenthesis); the
@@ -226,7 +229,7 @@ def _named(instruction: str) -> list[list[str]]:
     `cheapest`, not a method `add`); every word."""
     quoted = [n.split(".")[-1] for n in re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)", instruction)]
     code, plain = [], []
-    for i, m in enumerate(re.finditer(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?", instruction)):
+    for i, m in enumerate(_WORDS.finditer(instruction)):
         word = m.group(0)
         looks_like_code = ("_" in word or "." in word or any(c.isdigit() for c in word)
                            or word[1:] != word[1:].lower() or instruction[m.end() : m.end() + 1] == "(")
@@ -234,7 +237,6 @@ def _named(instruction: str) -> list[list[str]]:
     return [quoted, [w for _, w in code], [w for i, w in plain if i > 0], [w for _, w in plain]]
 
 
-_WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")
 _LIST_GAP = re.compile(r"`?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)`?", re.I)
 
 
@@ -457,7 +459,7 @@ def names_a_definition(text: str, words: str) -> bool:
     "no, only" and the like are left out: "no, only add" names no method `add`)."""
     names = _definitions(text)
     bare = _FILLER.sub("", words.strip())
-    return any(w.split(".")[-1] in names for w in re.findall(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?", bare)[1:])
+    return any(w.split(".")[-1] in names for w in _WORDS.findall(bare)[1:])
 
 
 def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:

@@ -61,9 +61,6 @@ def _names(text: str) -> frozenset[str]:
     return frozenset(prompts._definitions(text))
 
 
-_WORD = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")
-
-
 def guess_name(text: str, value: str) -> str | None:
     """The definition the word being typed names: the word itself, or the only name it starts
     (GUESS_CHARS characters or more; "parse_l" is `parse_line`), so the region is known a few keys
@@ -71,7 +68,7 @@ def guess_name(text: str, value: str) -> str | None:
     stripped = value.strip()
     if not stripped or value[-1:].isspace() or not any(c.isspace() for c in stripped):
         return None
-    words = _WORD.findall(stripped.rsplit(None, 1)[-1])
+    words = prompts._WORDS.findall(stripped.rsplit(None, 1)[-1])
     if not words:
         return None
     word = words[-1].split(".")[-1]
@@ -89,7 +86,7 @@ def _names_one(text: str, words: str) -> bool:
     "add a docstring to" (a method `add`, the region rewrite_region finds for it alone) is
     followed by the name the user means more often than not."""
     names = _names(text)
-    return any(w.split(".")[-1] in names for w in _WORD.findall(words)[1:])
+    return any(w.split(".")[-1] in names for w in prompts._WORDS.findall(words)[1:])
 
 
 def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | None, *, paused: bool = False) -> Warm | None:
@@ -202,15 +199,7 @@ class TypingPrewarmer:
         when that is of the same region (its block is most of what the message evaluates), rather
         than after it has come back: Enter often follows the pause within a prewarm's time."""
         try:
-            if self.session.state is GENERATING:
-                redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=True)
-                if redirect is not None and self.session.prewarm_redirect(*redirect, behind=True):
-                    self.last_redirect = redirect
-            elif self._ready() and self._value.strip():
-                want = plan(self._text(), self._value, self._region(), self.last, paused=True)
-                if want is not None:
-                    self.last = want
-                    self.session.prewarm(want.region, typed=want.typed, complete=want.complete, behind=True)
+            self._send_plan(True, behind=True)
         except Exception:  # an optimisation: a failure here must never reach the prompt
             log.debug("typing prewarm failed", exc_info=True)
 
@@ -225,18 +214,25 @@ class TypingPrewarmer:
         try:
             while True:
                 await self.session.warmed()  # the file's prewarm, the cursor's block, or our last one
-                if self.session.state is GENERATING:
-                    redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=self._paused)
-                    if redirect is None or not self.session.prewarm_redirect(*redirect):
-                        return
-                    self.last_redirect = redirect
-                    continue
-                if not self._ready() or not self._value.strip():
+                if not self._send_plan(self._paused):
                     return
-                want = plan(self._text(), self._value, self._region(), self.last, paused=self._paused)
-                if want is None:
-                    return
-                self.last = want
-                self.session.prewarm(want.region, typed=want.typed, complete=want.complete)
         except Exception:  # an optimisation: a failure here must never reach the prompt
             log.debug("typing prewarm failed", exc_info=True)
+
+    def _send_plan(self, paused: bool, behind: bool = False) -> bool:
+        """Send the prewarm the prompt's value calls for now (a redirect's while the model writes);
+        False when there is nothing new to send."""
+        if self.session.state is GENERATING:
+            redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=paused)
+            if redirect is None or not self.session.prewarm_redirect(*redirect, behind=behind):
+                return False
+            self.last_redirect = redirect
+            return True
+        if not self._ready() or not self._value.strip():
+            return False
+        want = plan(self._text(), self._value, self._region(), self.last, paused=paused)
+        if want is None:
+            return False
+        self.last = want
+        self.session.prewarm(want.region, typed=want.typed, complete=want.complete, behind=behind)
+        return True

@@ -309,12 +309,18 @@ SPEC_INSTRUCTION = "In `settle_accounts`, change `limit * 4` to `limit * 5`. Cha
 
 def _spec_messages(fmt: str, nonce: str) -> tuple[list[dict], list[dict]]:
     """(prewarm messages, turn messages) for a one-line change in a 40-line function, as the app sends them."""
+    text = f'"""Ledger ({nonce})."""\n\nimport math\n\n\n' + make_function(40) + "\n\nLIMIT = 10\n"
+    return _edit_messages(fmt, text, SPEC_INSTRUCTION)
+
+
+def _edit_messages(fmt: str, text: str, instruction: str) -> tuple[list[dict], list[dict]]:
+    """(prewarm messages, turn messages) of `instruction` on ledger.py holding `text`, as the app sends
+    them (a rewrite's region is the one the instruction names)."""
     from app import prompts
 
-    text = f'"""Ledger ({nonce})."""\n\nimport math\n\n\n' + make_function(40) + "\n\nLIMIT = 10\n"
-    region = prompts.rewrite_region(text, SPEC_INSTRUCTION) if fmt == prompts.REWRITE else None
+    region = prompts.rewrite_region(text, instruction) if fmt == prompts.REWRITE else None
     warm = [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "ledger.py", text, region)]
-    return warm, prompts.build_messages(fmt, "ledger.py", text, SPEC_INSTRUCTION, region=region)
+    return warm, prompts.build_messages(fmt, "ledger.py", text, instruction, region=region)
 
 
 MANY_CLASS = '''class Ledger:
@@ -351,11 +357,7 @@ def _many_messages(nonce: str) -> tuple[list[dict], list[dict]]:
     broken at each signature, so re-sync drafts are tried many times and often miss."""
     from app import prompts
 
-    text = f'"""Ledger ({nonce})."""\n\n\n' + MANY_CLASS
-    region = prompts.rewrite_region(text, MANY_INSTRUCTION)
-    warm = [{"role": "system", "content": prompts.system_prompt(prompts.REWRITE)},
-            *prompts.prewarm_input(prompts.REWRITE, "ledger.py", text, region)]
-    return warm, prompts.build_messages(prompts.REWRITE, "ledger.py", text, MANY_INSTRUCTION, region=region)
+    return _edit_messages(prompts.REWRITE, f'"""Ledger ({nonce})."""\n\n\n' + MANY_CLASS, MANY_INSTRUCTION)
 
 
 async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, speculation: bool, max_tokens: int) -> dict:

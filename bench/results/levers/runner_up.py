@@ -21,7 +21,7 @@ async def main():
     llm, cpp = eng._llm, eng._llama_cpp
     ctx = llm._ctx.ctx
     nv = llm.n_vocab()
-    eos = {llm.token_eos()} | {t for t in range(nv) if False}
+    eos = llm.token_eos()
     tasks = {t["task_id"]: t for t in load_set("humanevalfix")}
     def logits():
         return np.ctypeslib.as_array(cpp.llama_get_logits_ith(ctx, -1), shape=(nv,)).copy()
@@ -32,7 +32,7 @@ async def main():
             top = np.argpartition(lg, -2)[-2:]
             a, b = (top[1], top[0]) if lg[top[1]] >= lg[top[0]] else (top[0], top[1])
             t = int(a)
-            if llm.detokenize([t]) == b"" or t == llm.token_eos() or eng._llm._model.token_is_eog(t) if hasattr(eng._llm._model,'token_is_eog') else t == llm.token_eos():
+            if t == eos:
                 break
             out.append(t); margins.append((float(lg[a] - lg[b]), int(b)))
             llm.eval([t])
