@@ -150,9 +150,9 @@ class TypingPrewarmer:
     model writes, what is typed is a redirect: `redirect_plan`'s prewarms go to the session's
     prewarm_redirect."""
 
-    def __init__(self, session, pause_s: float = PAUSE_S):
+    def __init__(self, session, pause_s: float | None = None):
         self.session = session
-        self.pause_s = pause_s
+        self.pause_s = PAUSE_S if pause_s is None else pause_s
         self.last: Warm | None = None
         self._value = ""
         self._region: Callable[[], tuple[int, int] | None] = lambda: None

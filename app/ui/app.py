@@ -234,7 +234,10 @@ class SteerApp(App):
     def _apply_events(self) -> None:
         # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
         # bench/pipeline.py times this method, wrapped on the instance.
-        self._applier.apply(*self._frames.take())
+        events = self._frames.take()
+        if not self.screen_stack:
+            return  # the app is closing (its screens are gone): a session event has nothing to show
+        self._applier.apply(*events)
 
     def paint_now(self) -> None:
         """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see app.ui.paint)."""

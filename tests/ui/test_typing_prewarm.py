@@ -8,6 +8,10 @@ import asyncio
 
 from app import prompts
 from app.session import REDIRECT_LANE
+import pytest
+
+from app import typing_prewarm
+from app.typing_prewarm import PAUSE_S
 
 from .conftest import replay_app, wait_paused, wait_until
 
@@ -63,6 +67,22 @@ class Recorder:
         engine.stream = stream
 
 
+@pytest.fixture(autouse=True)
+def pauses_only_where_meant(monkeypatch):
+    """A pause is PAUSE_S without a key; on this shared VM a stall between two of Pilot's keys can
+    be that long, and an unmeant pause sends a whole message these tests do not expect. The app's
+    typing prewarmer waits a minute here, and the real pause only after the key a test means to
+    pause after (`type_then_pause`)."""
+    monkeypatch.setattr(typing_prewarm, "PAUSE_S", 60.0)
+
+
+async def type_then_pause(pilot, app, text: str) -> None:
+    """Type `text`, the pause timer running (PAUSE_S) only from its last key on."""
+    await pilot.press(*keys(text[:-1]))
+    app._typing.pause_s = PAUSE_S
+    await pilot.press(*keys(text[-1]))
+
+
 async def ready_app(pilot, app, rec):
     await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="connection")
     await wait_until(pilot, lambda: len(rec.prewarms) == 1 and not app.session.warming, what="the file prewarm")
@@ -85,7 +105,7 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
         typed = [p for p in rec.prewarms[1:] if not p.endswith(prompts._REMINDER[prompts.REWRITE])]
         assert typed and all(p.startswith(block + "\n\n") for p in typed)
         assert typed[-1] == block + "\n\nmake total_value skip"
-        await pilot.press(*keys("ems with zero quantity"))
+        await type_then_pause(pilot, app, "ems with zero quantity")
         # The pause: the whole message, as the turn will send it.
         final = prompts.instruction_message(prompts.REWRITE, INSTRUCTION, text, region)["content"]
         await wait_until(pilot, lambda: rec.prewarms[-1] == final, what="the complete prewarm")
@@ -151,7 +171,7 @@ async def test_a_pause_queues_the_whole_message_behind_the_words_prewarm_in_flig
         await wait_until(pilot, lambda: rec.prewarms[-1].endswith(prompts._REMINDER[prompts.REWRITE] + "\n\nmake"),
                          what="a held prewarm")
         held = app.session.prewarms.task
-        await pilot.press(*keys("items with zero quantity"))
+        await type_then_pause(pilot, app, "items with zero quantity")
         await wait_until(pilot, lambda: app.session.prewarms.typed == INSTRUCTION, what="the whole message, after the pause")
         assert held in app.session.prewarms.behind and not held.done() and rec.stopped == []
         rec.release.set()
@@ -206,7 +226,7 @@ async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_l
         await wait_until(pilot, lambda: len(rec.prewarms) > before and rec.prewarms[-1].endswith("no, only add"),
                          what="the first redirect prewarm")
         assert rec.prewarms[-1].startswith(prompts._region_block(text, app.session.region))
-        await pilot.press(*keys("a docstring to remove"))
+        await type_then_pause(pilot, app, "a docstring to remove")
         region = prompts.redirect_region(text, app.session.region, [REDIRECT])
         assert region == prompts.rewrite_region(text, "add a docstring to remove")
         final = prompts.instruction_message(prompts.REWRITE, REDIRECT, text, region)["content"]
@@ -234,9 +254,11 @@ async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm
         region = prompts.redirect_region(text, session.region, [REDIRECT])
         block = prompts._region_block(text, region)
         rec.hold = True
-        await pilot.press(*keys("remove"))  # names the method: its block is prewarmed, and held
+        await pilot.press(*keys("remov"))  # names the method (guess_name): its block is prewarmed, and held
         await wait_until(pilot, lambda: rec.prewarms[-1].startswith(block), what="the method's block")
         held = session.prewarms.task
+        app._typing.pause_s = PAUSE_S
+        await pilot.press("e")  # and the user pauses
         await wait_until(pilot, lambda: session.prewarms.typed == REDIRECT, what="the whole message, after the pause")
         assert held in session.prewarms.behind and not held.done()  # queued behind it, not cancelling it
         assert rec.stopped == []
