@@ -174,6 +174,13 @@ class Session:
         return self._served("engine")
 
     @property
+    def server_features(self) -> frozenset[str]:
+        """What a steer gateway's engine does beyond the protocol ("avoid"); empty if not known."""
+        info = getattr(self.client, "server_info", None)
+        value = info.get("features") if isinstance(info, dict) else None
+        return frozenset(f for f in value if isinstance(f, str)) if isinstance(value, list) else frozenset()
+
+    @property
     def server_model(self) -> str | None:
         """The model a steer gateway says it serves, None if not known."""
         return self._served("model")

@@ -17,6 +17,7 @@ from app.edits.judge import (
     DEGENERATE_REASON,
     NO_CHANGE,
     asks_for_nothing,
+    departure_point,
     no_change_instruction,
     syntax_feedback,
     truncated_feedback,
@@ -79,12 +80,14 @@ class Turn:
         shown = self.region  # the region as the prompt shows it: an addition shows the answer's
         spent = 0  # attempts that went to earlier requests, not counted against the retries
         kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
+        avoid: dict | None = None  # the next attempt asks the same, departing from this answer
         try:
             while True:
                 attempt += 1
                 self._begin_attempt()
                 messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
-                result = await self._stream_once(system_prompt(fmt), messages)
+                result = await self._stream_once(system_prompt(fmt), messages, avoid)
+                avoid = None
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
@@ -115,6 +118,15 @@ class Turn:
                         result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
                         break
                     no_change_retried = True
+                    avoid = self._departure(result.raw_text)
+                    if avoid is not None:
+                        # Asked again with feedback, the small model wrote the same region in
+                        # every run measured; its own runner-up where it was least sure is its
+                        # next most likely answer (app/server/engines/depart.py).
+                        s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
+                                  "the model's answer changed nothing; asking for its next most likely change")
+                        s._discard_proposal(quiet=True)
+                        continue
                     s._notice("warning", NoticeCode.RETRY_NO_CHANGE, "the model's answer changed nothing; asking it again")
                     next_ask = no_change_instruction(fmt, self.instruction)
                 elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
@@ -169,6 +181,15 @@ class Turn:
         result.raw_text = kept.raw_text
         return result
 
+    def _departure(self, answer: str) -> dict | None:
+        """The `avoid` of a retry that departs from `answer`, when the gateway's engine can and the
+        answers are greedy; None otherwise."""
+        s = self.session
+        if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0):
+            return None
+        after = departure_point(s.format, answer)
+        return None if after is None else {"text": answer, "after": after}
+
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""
         return self.feedback or self.answer.feedback()
@@ -184,7 +205,7 @@ class Turn:
         self.t0 = time.perf_counter()
         self._stats_at = self.t0
 
-    async def _stream_once(self, instructions: str, messages: list[dict]) -> TurnResult:
+    async def _stream_once(self, instructions: str, messages: list[dict], avoid: dict | None = None) -> TurnResult:
         s = self.session
         try:
             stream = await s.client.create(
@@ -194,6 +215,7 @@ class Turn:
                 stream_id=s.stream_id,
                 max_output_tokens=s.settings.max_output_tokens,
                 temperature=s.settings.temperature,
+                **({"extra": {"avoid": avoid}} if avoid is not None else {}),
             )
         except Exception as exc:
             s._set_connection("lost", str(exc))

@@ -133,6 +133,19 @@ def no_change_instruction(fmt: str, instruction: str) -> str:
             "Find what the request asks for and make that change now.")
 
 
+def departure_point(fmt: str, answer: str) -> int | None:
+    """Where a retry may depart from `answer`, an answer that changed nothing (the engine's
+    `avoid`): after a rewrite's opening fence line, after the first REPLACE divider of
+    SEARCH/REPLACE blocks; None for other formats (their unchanged answers were not measured)."""
+    if fmt == "rewrite":
+        m = re.search(r"```[^\n]*\n", answer)
+    elif fmt == "search_replace":
+        m = re.search(r"^=======[ \t]*\n", answer, re.M)
+    else:
+        return None
+    return m.end() if m is not None and m.end() < len(answer) else None
+
+
 def blocks_feedback(failed: list[tuple[int, str, str]]) -> str:
     """The retry's instruction after a refusal, from the failed blocks' (index, reason, feedback)."""
     parts = ["Your edit could not be applied to the file, so nothing was changed."]

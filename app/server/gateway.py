@@ -72,6 +72,7 @@ OVERFLOW_HEAD_TIMEOUT = 2.0
 # File descriptors left to everything else when the cap is fitted under RLIMIT_NOFILE.
 RESERVED_FDS = 128
 MAX_TOKENS_LIMIT = 2**31 - 1
+MAX_AVOID_CHARS = 1_000_000  # a rejected answer sent back in `avoid`
 JSON_ERRORS = (ValueError, RecursionError)  # JSONDecodeError, UnicodeDecodeError, int digits limit; nesting
 ROLES = {"user", "assistant", "system", "developer"}
 
@@ -156,6 +157,23 @@ def _check(payload: dict, name: str, types, *, check=None, what: str = ""):
     return value
 
 
+def _avoid(value) -> tuple[str, int] | None:
+    """A request's `avoid` (steer's extension): {"text": a rejected answer, "after": the character
+    of it from which the new answer may depart}."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"text", "after"}:
+        raise BadRequest("invalid_type", 'avoid must be an object {"text": string, "after": integer}', "avoid")
+    text, after = value.get("text"), value.get("after", 0)
+    if not isinstance(text, str) or not text or len(text) > MAX_AVOID_CHARS:
+        raise BadRequest("invalid_value", f"avoid.text must be a non-empty string of at most {MAX_AVOID_CHARS:,} "
+                         "characters", "avoid.text")
+    if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= len(text):
+        raise BadRequest("invalid_value", "avoid.after must be an integer from 0 to the length of avoid.text",
+                         "avoid.after")
+    return text, len(text[:after].encode("utf-8"))
+
+
 @dataclass
 class Response:
     """One response in flight (queued or running) and, after a steer, its successors."""
@@ -171,6 +189,7 @@ class Response:
     generate: bool = True
     event_id: str | None = None
     client: str | None = None  # the WebSocket connection it came on (EngineRequest.client)
+    avoid: tuple[str, int] | None = None  # EngineRequest.avoid
     cancel: threading.Event = field(default_factory=threading.Event)
     pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
     stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours
@@ -363,7 +382,8 @@ class Gateway:
 
     def _health(self) -> dict:
         return {"status": "ok", "engine": self.engine.name, "label": self.engine_label,
-                "model": self.engine.model_name, "connections": self.connections,
+                "model": self.engine.model_name, "features": sorted(self.engine.features),
+                "connections": self.connections,
                 "max_connections": self.max_connections}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
@@ -530,6 +550,7 @@ class Gateway:
         generate = payload.get("generate", True)
         if not isinstance(generate, bool):
             raise BadRequest("invalid_type", "generate must be a boolean", "generate")
+        avoid = _avoid(payload.get("avoid"))
         items = normalize_input(payload.get("input", []))
         if prev is not None:
             stored = self.store.get(prev)
@@ -549,7 +570,8 @@ class Gateway:
         if not messages:
             raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
         return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
-                        float(temperature) if temperature is not None else None, generate, event_id, client)
+                        float(temperature) if temperature is not None else None, generate, event_id, client,
+                        avoid=avoid)
 
     def _remember(self, resp: Response, output: str | None) -> None:
         self.store.put(resp.id, resp.messages + ([{"role": "assistant", "content": output}] if output else []),
@@ -616,7 +638,7 @@ class Gateway:
         request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
                                 session_key=resp.session_key, model=resp.model,
                                 max_output_tokens=resp.max_output_tokens, temperature=resp.temperature,
-                                generate=resp.generate, client=resp.client)
+                                generate=resp.generate, client=resp.client, avoid=resp.avoid)
         parts: list[str] = []
         failure: EngineError | None = None
         item_id = "msg_" + resp.id[5:]

@@ -7,9 +7,11 @@ import shutil
 
 import pytest
 
+from app.edits.judge import departure_point
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
+from app.transport.backends import gateway_info
 
-from .conftest import DATA, open_session, until
+from .conftest import DATA, open_session, recorded, until
 
 MEAN = (11, 16)  # 0-based end-exclusive lines of `mean` in calc.py
 OLD_TOTAL = "    total = 0"
@@ -89,6 +91,64 @@ async def test_a_no_change_rewrite_is_retried_once_with_feedback_that_says_so(re
         assert session.accept_all() and NEW_RETURN in calc.read_text()
     finally:
         await session.close()
+
+
+async def test_a_no_change_rewrite_departs_from_that_answer_where_the_engine_can(replay, calc):
+    """An engine with "avoid" (the embedded one) is asked the same again, departing from the
+    answer after its opening fence: no feedback, the same messages."""
+    url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
+    engine.features = frozenset({"avoid"})
+    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    client.server_info = await gateway_info(url)
+    events = []
+    session.on_event = events.append
+    try:
+        result = await session.edit("make `mean` safe for an empty list")
+        assert result.status == "proposal" and result.attempts == 2
+        first, retry = engine.requests
+        assert first.avoid is None and retry.messages == first.messages
+        same = recorded("rewrite_same.txt")
+        assert retry.avoid == (same, len(same.split("\n", 1)[0].encode()) + 1)
+        assert any("next most likely change" in getattr(e, "text", "") for e in events)
+        assert session.accept_all() and NEW_RETURN in calc.read_text()
+    finally:
+        await session.close()
+
+
+async def test_without_avoid_or_when_sampling_the_no_change_retry_gives_feedback(replay, calc):
+    url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
+    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    client.server_info = await gateway_info(url)
+    try:
+        assert "avoid" not in session.server_features
+        await session.edit("make `mean` safe for an empty list")
+        assert engine.requests[1].avoid is None and "changes nothing" in engine.requests[1].messages[-1]["content"]
+    finally:
+        await session.close()
+    engine.features = frozenset({"avoid"})
+    engine.requests.clear()
+    shutil.copy(DATA / "calc.py", calc)
+    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    client.server_info = await gateway_info(url)
+    session.settings.temperature = 0.7
+    try:
+        assert "avoid" in session.server_features
+        await session.edit("make `mean` safe for an empty list")
+        assert engine.requests[1].avoid is None and "changes nothing" in engine.requests[1].messages[-1]["content"]
+    finally:
+        await session.close()
+
+
+@pytest.mark.parametrize("fmt, answer, after", [
+    ("rewrite", "```python\ndef f():\n    return 1\n```\n", len("```python\n")),
+    ("rewrite", "def f():\n    return 1\n", None),  # no fence: nothing to depart after
+    ("rewrite", "```python\n", None),  # nothing after the fence
+    ("search_replace", "f.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 1\n>>>>>>> REPLACE\n```\n",
+     len("f.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\n")),
+    ("udiff", "```diff\n--- a/f.py\n+++ b/f.py\n```\n", None),
+])
+def test_where_a_retry_may_depart_from_an_unchanged_answer(fmt, answer, after):
+    assert departure_point(fmt, answer) == after
 
 
 async def test_an_instruction_that_allows_no_change_ends_in_nothing_to_change(replay, calc):

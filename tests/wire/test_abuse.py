@@ -104,6 +104,9 @@ BAD_FRAMES = [
     ('{"type":"response.create","input":[{"role":"user","content":[{"type":"input_text","text":'
      + "[" * 300 + "]" * 300 + "}]}]}", "invalid_type"),
     ('{"type":"response.cancel","response_id":{"a":1}}', "invalid_type"),
+    ('{"type":"response.create","input":"hi","avoid":"an answer"}', "invalid_type"),
+    ('{"type":"response.create","input":"hi","avoid":{"text":"abc","after":4}}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","avoid":{"text":"","after":0}}', "invalid_value"),
     ("[1, 2]", "invalid_event"),
     ("\"\\ud800\"", "invalid_event"),
 ]

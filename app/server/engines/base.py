@@ -62,6 +62,10 @@ class EngineRequest:
     # The connection it came on, when the engine may let its prewarms in between the steps of
     # its answer (a redirect typed while the model writes); None: it waits its turn.
     client: str | None = None
+    # An answer the client rejected (it changed nothing), and the byte of it from which the new
+    # answer may depart: an engine with "avoid" in its features departs at its least confident
+    # token (depart.py); any other answers the request as if it were not there.
+    avoid: tuple[str, int] | None = None
     usage: Usage = field(default_factory=Usage)  # filled in by the engine
     finish_reason: str | None = None  # "stop", "length", "cancelled", set by the engine
 
@@ -81,6 +85,8 @@ class Engine(ABC):
     name: str = "engine"
     # Shown to users wherever the engine is named (status line, `steer serve` banner).
     label: str = "engine"
+    # What it does beyond the Responses protocol, as the gateway's /health reports it ("avoid").
+    features: frozenset[str] = frozenset()
 
     async def start(self) -> None:
         """Load models / open pools. Called once before serving."""

@@ -32,6 +32,7 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
+from app.server.engines.depart import ROWS, Departure, least_confident, start_index
 from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
@@ -64,6 +65,7 @@ class EngineCounters:
     spec_steps: int = 0  # speculative verify batches decoded
     draft_tokens: int = 0  # draft tokens proposed for verification
     draft_accepted: int = 0  # draft tokens the model agreed with
+    departures: int = 0  # answers that departed from a rejected one at its least confident token
 
     def snapshot(self) -> dict:
         return asdict(self)
@@ -170,6 +172,7 @@ class LocalEngine(Engine):
     """Engine over llama-cpp-python. `model_path=None` uses the embedded model (model_store)."""
 
     name = "local"
+    features = frozenset({"avoid"})
 
     def __init__(
         self,
@@ -456,10 +459,16 @@ class LocalEngine(Engine):
             req.finish_reason = "stop"
             return
         temp = req.temperature if req.temperature is not None else 0.0
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        answered: list[int] = []
+        if req.avoid is not None and temp == 0.0:
+            answered = self._depart(job, decoder, req.avoid, max_out)
+            if answered is None:
+                return
         if self.speculation and temp == 0.0:
-            self._generate_speculative(job, max_out, prompt, text)
+            self._generate_speculative(job, max_out, prompt, text, decoder, answered)
         else:
-            self._generate(job, max_out, temp)
+            self._generate(job, max_out, temp, decoder)
 
     def _seq_rm(self, p0: int) -> bool:
         """Drop the KV cache from position p0 on; False when the model cannot (recurrent memory).
@@ -487,8 +496,68 @@ class LocalEngine(Engine):
             return False
         return True
 
-    def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str) -> None:
-        """Greedy decoding that verifies drafts copied from the prompt (speculative.py)."""
+    def _depart(self, job: _Job, decoder, avoid: tuple[str, int], max_out: int) -> list[int] | None:
+        """Write the rejected answer `avoid` (its text, and the byte from which it may be departed
+        from) up to its least confident token past that byte, then the runner-up there
+        (depart.py): the tokens the answer starts with. None when stopped; [] (a plain greedy
+        answer) when no token of it can be departed from."""
+        import numpy as np
+
+        req, llm, cpp = job.request, self._llm, self._llama_cpp
+        text, after = avoid
+        tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        first = start_index([llm._model.detokenize([t], special=False) for t in tokens], after)
+        room = self.n_ctx - llm.n_tokens
+        if first >= len(tokens) or len(tokens) > room:
+            return []
+        base, n_vocab = llm.n_tokens, llm.n_vocab()
+        is_eog = lambda t: bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, t))
+        found: Departure | None = None
+        if first > 1:
+            llm.eval(tokens[: first - 1])  # the opening line: its rows predict nothing we depart from
+        for lo in range(first - 1, len(tokens) - 1, ROWS):
+            if job.stopped():
+                break
+            chunk = tokens[lo : min(lo + ROWS, len(tokens) - 1)]
+            n_past = llm.n_tokens
+            llm._batch.set_batch(batch=chunk, n_past=n_past, logits_all=True)
+            with abort_when(cpp, llm._ctx.ctx, job.stopped):
+                rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+            if rc != 0:
+                self._seq_rm(n_past)
+                if job.stopped():
+                    break
+                raise EngineError("engine_error", f"llama_decode returned {rc}")
+            llm.input_ids[n_past : n_past + len(chunk)] = chunk
+            llm.n_tokens = n_past + len(chunk)
+            rows = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(chunk), n_vocab))
+            best = least_confident(rows, tokens, lo + 1, is_eog)
+            if best is not None and (found is None or best.margin < found.margin):
+                found = best
+        if job.stopped():
+            req.finish_reason = "cancelled"
+            self.counters.cancelled += 1
+            return None
+        keep = found.at if found is not None else 0
+        self._seq_rm(base + keep)
+        llm.n_tokens = base + keep
+        if found is None:
+            llm.n_tokens -= 1  # the first token needs the prompt's last row again
+            self._seq_rm(llm.n_tokens)
+            llm.eval(llm.input_ids[llm.n_tokens : llm.n_tokens + 1].tolist())
+            return []
+        self.counters.departures += 1
+        answered = [*tokens[: found.at], found.token]
+        for t in answered:
+            if not self._emit(job, decoder, t, max_out):
+                return None if job.stopped() else answered
+        llm.eval([found.token])
+        return answered
+
+    def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str, decoder,
+                              answered: list[int]) -> None:
+        """Greedy decoding that verifies drafts copied from the prompt (speculative.py); `answered`:
+        the tokens the answer already holds (a departure), followed as if copied."""
         req, c, llm = job.request, self.counters, self._llm
         model, vocab, is_eog = llm._model, self._vocab, self._llama_cpp.llama_vocab_is_eog
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
@@ -500,7 +569,7 @@ class LocalEngine(Engine):
                                   costs=self.decode_costs, between=lambda: self._let_prewarms_in(job),
                                   interrupt=(lambda: self._queue.has_prewarm(job.request.client))
                                   if job.request.client is not None else None)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        drafter.replay(answered)
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec
         try:
@@ -528,10 +597,9 @@ class LocalEngine(Engine):
         req.usage.draft_tokens = s.drafted
         req.usage.draft_accepted = s.accepted
 
-    def _generate(self, job: _Job, max_out: int, temp: float) -> None:
+    def _generate(self, job: _Job, max_out: int, temp: float, decoder) -> None:
         req, c, llm = job.request, self.counters, self._llm
         sampler = llm._init_sampler(temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
-        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         is_eog = self._llama_cpp.llama_vocab_is_eog
         try:
             while True:

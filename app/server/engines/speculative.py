@@ -194,6 +194,17 @@ class Drafter:
             if self.piece is not None:
                 self._track(t)
 
+    def replay(self, tokens: list[int]) -> None:
+        """The answer starts with `tokens`, decided before decoding (a departure from a rejected
+        answer): follow them as copies would have been followed, so that drafting goes on from
+        the place in the prompt where they leave off."""
+        for t in tokens:
+            if self.ptr is None and self.wait == 0:
+                self.ptr = self._resync()
+            self.accept([t])
+        self.fresh = self.guess = False
+        self.cap = None
+
     def _track(self, t: int) -> None:
         """Keep the answer's bytes; when a block's middle line ends, the REPLACE side that starts
         is most likely its SEARCH side with a change: copy that next."""

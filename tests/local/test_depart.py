@@ -1,0 +1,57 @@
+"""Departing from a rejected answer, on plain arrays: where it starts, which row is least sure, and
+how the drafter follows the tokens kept before the departure."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.server.engines.depart import least_confident, start_index
+from app.server.engines.speculative import Drafter
+
+EOG = 0
+NL = 10
+
+
+def rows_for(tokens: list[int], first: int, leads: list[float], runner_ups: list[int], vocab: int = 50) -> np.ndarray:
+    """Logits where row r's winner is tokens[first + r], ahead of runner_ups[r] by leads[r]."""
+    rows = np.zeros((len(leads), vocab), dtype=np.float32)
+    for r, (lead, second) in enumerate(zip(leads, runner_ups)):
+        rows[r, second] = 5.0
+        rows[r, tokens[first + r]] = 5.0 + lead
+    return rows
+
+
+def test_the_start_is_the_first_token_at_or_after_the_byte():
+    pieces = [b"```", b"python", b"\n", b"def", b" f"]
+    assert start_index(pieces, len(b"```python\n")) == 3
+    assert start_index(pieces, 4) == 2  # inside "python": the next token that starts after it
+    assert start_index(pieces, 0) == 1  # never the first token: its row is the prompt's
+    assert start_index(pieces, 100) == 5  # past the end: nothing to depart from
+
+
+def test_the_least_confident_row_wins_and_its_runner_up_is_written():
+    tokens = [1, 2, 3, 4, 5]
+    rows = rows_for(tokens, 1, [2.0, 0.4, 1.0, 3.0], [20, 21, 22, 23])
+    d = least_confident(rows, tokens, 1, lambda t: t == EOG)
+    assert (d.at, d.token) == (2, 21) and abs(d.margin - 0.4) < 1e-6
+
+
+def test_rows_the_model_would_not_have_written_and_endings_are_skipped():
+    tokens = [1, 2, 3, 4, 5]
+    rows = rows_for(tokens, 1, [2.0, 0.1, 0.2, 3.0], [20, EOG, 22, 23])
+    rows[2, 30] = 9.0  # row 2 prefers 30 over the answer's own 3: not the model's answer there
+    d = least_confident(rows, tokens, 1, lambda t: t == EOG)
+    assert (d.at, d.token) == (1, 20)  # 0.1 ends the answer, 0.2's row is not the model's: the next
+    assert least_confident(rows[:0], tokens, 1, lambda t: t == EOG) is None
+
+
+def test_replayed_tokens_leave_the_drafter_copying_where_they_stop():
+    # prompt: a header, then the region 100..119 after a fence line; the answer opens its fence,
+    # copies 100..104 and departs with 777: after it the drafter re-syncs near 105.
+    prompt = [1, 2, 3, NL, *range(100, 120), 4, 5]
+    d = Drafter(prompt, anchor=4, ends_line=lambda t: t == NL)
+    d.replay([7, NL, 100, 101, 102, 103, 104])
+    assert d.draft(4) == [105, 106, 107, 108]  # still copying: the kept tokens were the region's
+    d.decline()
+    d.replay([777, 106, 107, 108])  # a departure, then the region again
+    assert d.draft(4) == [109, 110, 111, 112]

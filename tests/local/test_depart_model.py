@@ -1,0 +1,71 @@
+"""`avoid` on the real model: the new answer keeps the rejected one up to its least confident token
+past the given point, writes the runner-up there, and goes on greedily; the cache stays the answer."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+from app import prompts
+from app.server.engines.base import EngineRequest
+
+from tests.local.test_speculation import _kv_consistent, _rewrite
+
+pytestmark = pytest.mark.local_model
+
+
+async def _answer(engine, messages, session, *, avoid=None, speculation=True, cancel=None):
+    engine.speculation = speculation
+    req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=200,
+                        temperature=0.0, avoid=avoid)
+    parts = []
+    try:
+        async for delta in engine.stream(req, cancel or threading.Event()):
+            parts.append(delta)
+    finally:
+        engine.speculation = True
+    return "".join(parts), req
+
+
+def _after_fence(answer: str) -> int:
+    return len(answer.split("\n", 1)[0].encode()) + 1
+
+
+async def test_an_avoided_answer_is_departed_from_at_its_least_confident_token(engine):
+    msgs = _rewrite("depart", "Fix the bug in `summarize`.")
+    first, _ = await _answer(engine, msgs, "depart")
+    after = _after_fence(first)
+    departures = engine.counters.departures
+    assert "avoid" in engine.features  # what the gateway's /health tells clients
+    second, req = await _answer(engine, msgs, "depart", avoid=(first, after))
+    assert engine.counters.departures == departures + 1
+    assert second != first
+    kept = next(i for i, (a, b) in enumerate(zip(first, second)) if a != b)
+    assert kept >= after  # the opening fence line is never where it departs
+    assert req.finish_reason == "stop" and second.count("```") == 2
+    assert _kv_consistent(engine)
+    assert engine._llm.n_tokens == req.usage.input_tokens + req.usage.output_tokens  # the new answer is cached
+    # The same departure decoded the plain way: speculation changes the speed, not the answer.
+    plain, _ = await _answer(engine, msgs, "depart-plain", avoid=(first, after), speculation=False)
+    assert plain == second
+
+
+async def test_nothing_to_depart_from_is_the_plain_greedy_answer(engine):
+    msgs = _rewrite("depart-none", "Fix the bug in `summarize`.")
+    first, _ = await _answer(engine, msgs, "depart-none")
+    departures = engine.counters.departures
+    again, req = await _answer(engine, msgs, "depart-none", avoid=(first, len(first.encode())))
+    assert again == first and engine.counters.departures == departures
+    assert _kv_consistent(engine)
+
+
+async def test_a_stop_before_the_departure_sends_nothing(engine):
+    msgs = _rewrite("depart-stop", "Fix the bug in `summarize`.")
+    first, _ = await _answer(engine, msgs, "depart-stop")
+    cancel = threading.Event()
+    cancel.set()
+    text, req = await _answer(engine, msgs, "depart-stop", avoid=(first, _after_fence(first)), cancel=cancel)
+    assert text == "" and req.finish_reason == "cancelled"
+
