@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.server.engines.depart import least_confident, start_index
+from app.server.engines.depart import least_confident, no_departure, start_index
 from app.server.engines.speculative import Drafter
 
 EOG = 0
@@ -43,6 +43,30 @@ def test_rows_the_model_would_not_have_written_and_endings_are_skipped():
     d = least_confident(rows, tokens, 1, lambda t: t == EOG)
     assert (d.at, d.token) == (1, 20)  # 0.1 ends the answer, 0.2's row is not the model's: the next
     assert least_confident(rows[:0], tokens, 1, lambda t: t == EOG) is None
+
+
+def test_a_runner_up_that_spells_the_same_text_is_no_departure():
+    # tokens 1..5 spell "    return x"; the runner-up 40 at index 2 is "  " (two of the four
+    # spaces that token 2 holds): the same text split differently. 41 is " if" instead.
+    spelled = {1: b"\n", 2: b"    ", 3: b"return", 4: b" x", 5: b"\n", 40: b"  ", 41: b" if"}
+    tokens = [1, 2, 3, 4, 5]
+    same = no_departure([spelled[t] for t in tokens], spelled.__getitem__)
+    assert same(1, 40) and not same(1, 41) and same(2, 3) and not same(3, 40)
+    rows = rows_for(tokens, 1, [0.1, 0.5, 3.0, 3.0], [40, 41, 22, 23])
+    d = least_confident(rows, tokens, 1, lambda t: t == EOG, same)
+    assert (d.at, d.token) == (2, 41)
+
+
+def test_a_runner_up_that_skips_to_a_later_line_is_no_departure():
+    # "from x import y\n\ndef f():\n    return 1\n": at the start of the first line, "def" would
+    # skip the import (a rewrite keeps lines it leaves out: unchanged again); "class" departs.
+    spelled = {1: b"from", 2: b" x import y\n", 3: b"\n", 4: b"def", 5: b" f():\n", 6: b"    ", 7: b"return 1\n",
+               40: b"def", 41: b"class", 42: b"        "}
+    tokens = [1, 2, 3, 4, 5, 6, 7]
+    none = no_departure([spelled[t] for t in tokens], spelled.__getitem__)
+    assert none(0, 40) and not none(0, 41)
+    assert not none(5, 42)  # an indentation of its own: a change (a return moved out of a loop)
+    assert not none(1, 40)  # not at a line start: "fromdef" skips nothing
 
 
 def test_replayed_tokens_leave_the_drafter_copying_where_they_stop():

@@ -33,11 +33,36 @@ def start_index(pieces: list[bytes], after: int) -> int:
     return len(pieces)
 
 
-def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int], bool]) -> Departure | None:
+def no_departure(pieces: list[bytes], piece: Callable[[int], bytes]) -> Callable[[int, int], bool]:
+    """The `same_text` of least_confident: True where writing `token` at answer index j departs
+    from nothing the edit keeps. Either it spells the answer's own text there (a different split
+    of the same bytes), or, at the start of a line, it starts one of the answer's later lines: the
+    answer would skip the lines between (an import, a helper before the function), and a rewrite
+    that leaves lines out keeps them as they were (app.edits), so it comes back unchanged again.
+    A token of whitespace alone is an indentation: a change of its own."""
+    text = b"".join(pieces)
+    starts = [0]
+    for p in pieces:
+        starts.append(starts[-1] + len(p))
+
+    def none(j: int, token: int) -> bool:
+        alt, at = piece(token), starts[j]
+        if not alt or text.startswith(alt, at):
+            return True
+        if (at == 0 or text[at - 1 : at] == b"\n") and alt.strip():
+            return any(line.startswith(alt) for line in text[at:].split(b"\n")[1:])
+        return False
+
+    return none
+
+
+def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int], bool],
+                    same_text: Callable[[int, int], bool] = lambda _j, _t: False) -> Departure | None:
     """Of the rows `rows` (logits, one row per answer token from `first` on: row r predicts
     tokens[first + r]), the one where the answer's own token won by the least, and its runner-up.
     Rows where the model would not have written the answer's token are skipped (the answer is
-    not the model's there), and so are runner-ups that end the answer."""
+    not the model's there), and so are runner-ups that end the answer or that spell the answer's
+    own text there (`same_text(j, token)`: "  " where the answer has "    " is the same line)."""
     import numpy as np
 
     if len(rows) == 0:
@@ -51,7 +76,7 @@ def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int],
     found: Departure | None = None
     for r in np.argsort(margin, kind="stable"):
         j = first + int(r)
-        if int(best[r]) != tokens[j] or is_eog(int(second[r])):
+        if int(best[r]) != tokens[j] or is_eog(int(second[r])) or same_text(j, int(second[r])):
             continue
         found = Departure(j, int(second[r]), float(margin[r]))
         break

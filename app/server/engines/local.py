@@ -32,7 +32,7 @@ from typing import AsyncIterator
 
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
-from app.server.engines.depart import ROWS, Departure, least_confident, start_index
+from app.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
 from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
@@ -506,7 +506,10 @@ class LocalEngine(Engine):
         req, llm, cpp = job.request, self._llm, self._llama_cpp
         text, after = avoid
         tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
-        first = start_index([llm._model.detokenize([t], special=False) for t in tokens], after)
+        piece = lambda t: llm._model.detokenize([t], special=False)
+        pieces = [piece(t) for t in tokens]
+        first = start_index(pieces, after)
+        same = no_departure(pieces, piece)
         room = self.n_ctx - llm.n_tokens
         if first >= len(tokens) or len(tokens) > room:
             return []
@@ -531,7 +534,7 @@ class LocalEngine(Engine):
             llm.input_ids[n_past : n_past + len(chunk)] = chunk
             llm.n_tokens = n_past + len(chunk)
             rows = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(chunk), n_vocab))
-            best = least_confident(rows, tokens, lo + 1, is_eog)
+            best = least_confident(rows, tokens, lo + 1, is_eog, same)
             if best is not None and (found is None or best.margin < found.margin):
                 found = best
         if job.stopped():
