@@ -114,11 +114,13 @@ class Turn:
                         and not asks_for_nothing(self.instruction):
                     # An answer that changes nothing is a failed attempt, not "nothing to change":
                     # one retry that says so, then the turn reports it as a refusal.
-                    if attempt - spent > self.retries or no_change_retried:
+                    # The departing retry is its own attempt, even where no retries are allowed
+                    # (the app): it is the model's next most likely answer, not the same one again.
+                    avoid = None if no_change_retried else self._departure(result.raw_text)
+                    if (attempt - spent > self.retries and avoid is None) or no_change_retried:
                         result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
                         break
                     no_change_retried = True
-                    avoid = self._departure(result.raw_text)
                     if avoid is not None:
                         # Asked again with feedback, the small model wrote the same region in
                         # every run measured; its own runner-up where it was least sure is its
