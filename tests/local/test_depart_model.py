@@ -16,9 +16,9 @@ from tests.local.test_speculation import _kv_consistent, _rewrite
 pytestmark = pytest.mark.local_model
 
 
-async def _answer(engine, messages, session, *, avoid=None, speculation=True, cancel=None):
+async def _answer(engine, messages, session, *, avoid=None, speculation=True, cancel=None, max_tokens=200):
     engine.speculation = speculation
-    req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=200,
+    req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=max_tokens,
                         temperature=0.0, avoid=avoid)
     parts = []
     try:
@@ -69,3 +69,10 @@ async def test_a_stop_before_the_departure_sends_nothing(engine):
     text, req = await _answer(engine, msgs, "depart-stop", avoid=(first, _after_fence(first)), cancel=cancel)
     assert text == "" and req.finish_reason == "cancelled"
 
+
+async def test_a_length_limit_inside_the_kept_answer_ends_it_there(engine):
+    msgs = _rewrite("depart-length", "Fix the bug in `summarize`.")
+    first, _ = await _answer(engine, msgs, "depart-length")
+    text, req = await _answer(engine, msgs, "depart-length", avoid=(first, _after_fence(first)), max_tokens=6)
+    assert req.finish_reason == "length" and req.usage.output_tokens == 6
+    assert first.startswith(text) and _kv_consistent(engine)

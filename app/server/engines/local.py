@@ -499,8 +499,9 @@ class LocalEngine(Engine):
     def _depart(self, job: _Job, decoder, avoid: tuple[str, int], max_out: int) -> list[int] | None:
         """Write the rejected answer `avoid` (its text, and the byte from which it may be departed
         from) up to its least confident token past that byte, then the runner-up there
-        (depart.py): the tokens the answer starts with. None when stopped; [] (a plain greedy
-        answer) when no token of it can be departed from."""
+        (depart.py): the tokens the answer starts with. None when the answer ends before it goes
+        on (stopped, or its length limit); [] (a plain greedy answer) when no token of it can be
+        departed from."""
         import numpy as np
 
         req, llm, cpp = job.request, self._llm, self._llama_cpp
@@ -541,19 +542,19 @@ class LocalEngine(Engine):
             req.finish_reason = "cancelled"
             self.counters.cancelled += 1
             return None
-        keep = found.at if found is not None else 0
-        self._seq_rm(base + keep)
-        llm.n_tokens = base + keep
         if found is None:
-            llm.n_tokens -= 1  # the first token needs the prompt's last row again
-            self._seq_rm(llm.n_tokens)
-            llm.eval(llm.input_ids[llm.n_tokens : llm.n_tokens + 1].tolist())
+            # Back to the prompt alone, its last token evaluated again: the first token needs its row.
+            self._seq_rm(base - 1)
+            llm.n_tokens = base - 1
+            llm.eval(llm.input_ids[base - 1 : base].tolist())
             return []
+        self._seq_rm(base + found.at)
+        llm.n_tokens = base + found.at
         self.counters.departures += 1
         answered = [*tokens[: found.at], found.token]
         for t in answered:
             if not self._emit(job, decoder, t, max_out):
-                return None if job.stopped() else answered
+                return None  # stopped, or the length limit came first: the answer ends here
         llm.eval([found.token])
         return answered
 
