@@ -162,11 +162,11 @@ class Session:
             backend = "local"  # a gateway URL in front of the embedded model: its measured format
         return self.edit_format or default_format(backend, self.model)
 
-    def _served(self, key: str) -> str | None:
+    def _served(self, key: str, kind: type = str):
         # What a steer gateway said it serves (open_backend asks on connect); None if unknown.
         info = getattr(self.client, "server_info", None)
         value = info.get(key) if isinstance(info, dict) else None
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, kind) else None
 
     @property
     def server_engine(self) -> str | None:
@@ -176,9 +176,7 @@ class Session:
     @property
     def server_features(self) -> frozenset[str]:
         """What a steer gateway's engine does beyond the protocol ("avoid"); empty if not known."""
-        info = getattr(self.client, "server_info", None)
-        value = info.get("features") if isinstance(info, dict) else None
-        return frozenset(f for f in value if isinstance(f, str)) if isinstance(value, list) else frozenset()
+        return frozenset(f for f in self._served("features", list) or () if isinstance(f, str))
 
     @property
     def server_model(self) -> str | None:

@@ -113,9 +113,10 @@ class Turn:
                 if result.status == "nothing" and not result.already_applied and not self.stopped \
                         and not asks_for_nothing(self.instruction):
                     # An answer that changes nothing is a failed attempt, not "nothing to change":
-                    # one retry that says so, then the turn reports it as a refusal.
-                    # The departing retry is its own attempt, even where no retries are allowed
-                    # (the app): it is the model's next most likely answer, not the same one again.
+                    # one retry (departing from it, or with feedback that says so), then the turn
+                    # reports it as a refusal. The departing retry is made even where no retries
+                    # are allowed (the app): it is the model's next most likely answer, not the
+                    # same one again.
                     avoid = None if no_change_retried else self._departure(result.raw_text)
                     if (attempt - spent > self.retries and avoid is None) or no_change_retried:
                         result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)

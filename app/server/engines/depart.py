@@ -34,7 +34,7 @@ def start_index(pieces: list[bytes], after: int) -> int:
 
 
 def no_departure(pieces: list[bytes], piece: Callable[[int], bytes]) -> Callable[[int, int], bool]:
-    """The `same_text` of least_confident: True where writing `token` at answer index j departs
+    """The `skip` of least_confident: True where writing `token` at answer index j departs
     from nothing the edit keeps. Either it spells the answer's own text there (a different split
     of the same bytes), or, at the start of a line, it starts one of the answer's later lines: the
     answer would skip the lines between (an import, a helper before the function), and a rewrite
@@ -57,12 +57,12 @@ def no_departure(pieces: list[bytes], piece: Callable[[int], bytes]) -> Callable
 
 
 def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int], bool],
-                    same_text: Callable[[int, int], bool] = lambda _j, _t: False) -> Departure | None:
+                    skip: Callable[[int, int], bool] = lambda _j, _t: False) -> Departure | None:
     """Of the rows `rows` (logits, one row per answer token from `first` on: row r predicts
     tokens[first + r]), the one where the answer's own token won by the least, and its runner-up.
     Rows where the model would not have written the answer's token are skipped (the answer is
-    not the model's there), and so are runner-ups that end the answer or that spell the answer's
-    own text there (`same_text(j, token)`: "  " where the answer has "    " is the same line)."""
+    not the model's there), and so are runner-ups that end the answer or that `skip(j, token)`
+    says depart from nothing (no_departure)."""
     import numpy as np
 
     if len(rows) == 0:
@@ -76,7 +76,7 @@ def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int],
     found: Departure | None = None
     for r in np.argsort(margin, kind="stable"):
         j = first + int(r)
-        if int(best[r]) != tokens[j] or is_eog(int(second[r])) or same_text(j, int(second[r])):
+        if int(best[r]) != tokens[j] or is_eog(int(second[r])) or skip(j, int(second[r])):
             continue
         found = Departure(j, int(second[r]), float(margin[r]))
         break
