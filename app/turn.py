@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
+from app.edits.cosmetic import COSMETIC_REASON
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
     DEGENERATE_REASON,
@@ -36,6 +37,9 @@ _BURST_DELTAS = 256
 _BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
+# Departing retries of one request. A second one reached answers the first left unchanged or
+# cosmetic (bench/results/levers/README.md, "second departure"); each costs about one answer.
+MAX_DEPARTURES = 2
 
 
 class Turn:
@@ -74,6 +78,7 @@ class Turn:
         ask = self.instruction
         result = TurnResult("nothing")
         no_change_retried = False
+        departures = 0  # departing retries made for the request
         total_tokens = 0
         first_ttft = None
         rates: list[float] = []
@@ -101,7 +106,7 @@ class Turn:
                         kept, shown, ask = result, self._answered_region(), addition_instruction(words)
                     else:  # the answer changed nothing: its request is asked again, with the addition
                         ask = redirect_instruction(ask, [words])
-                    history, spent, no_change_retried = [], attempt, False
+                    history, spent, no_change_retried, departures = [], attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
                     s._discard_proposal(quiet=True)
                     continue
@@ -112,26 +117,33 @@ class Turn:
                     break
                 if result.status == "nothing" and not result.already_applied and not self.stopped \
                         and not asks_for_nothing(self.instruction):
-                    # An answer that changes nothing is a failed attempt, not "nothing to change":
-                    # one retry (departing from it, or with feedback that says so), then the turn
-                    # reports it as a refusal. The departing retry is made even where no retries
-                    # are allowed (the app): it is the model's next most likely answer, not the
-                    # same one again.
-                    avoid = None if no_change_retried else self._departure(result.raw_text)
-                    if (attempt - spent > self.retries and avoid is None) or no_change_retried:
-                        result = TurnResult("refused", NO_CHANGE, raw_text=result.raw_text, no_change=True)
+                    # An answer that changes nothing (or only its whitespace, comments or docstrings,
+                    # app.edits.cosmetic) is a failed attempt, not "nothing to change": it is retried
+                    # (departing from it, up to MAX_DEPARTURES times, or once with feedback that says
+                    # so), then the turn reports it as a refusal. The departing retries are made even
+                    # where no retries are allowed (the app): each is the model's next most likely
+                    # answer, not the same one again.
+                    what = "changed only whitespace, comments or docstrings" if result.reason == COSMETIC_REASON \
+                        else "changed nothing"
+                    avoid = self._departure(result.raw_text) \
+                        if departures < MAX_DEPARTURES and not no_change_retried else None
+                    if avoid is None and (departures or no_change_retried or attempt - spent > self.retries):
+                        reason = NO_CHANGE if result.reason != COSMETIC_REASON else f"{NO_CHANGE} to the code ({what})"
+                        result = TurnResult("refused", reason, raw_text=result.raw_text, no_change=True)
                         break
-                    no_change_retried = True
                     if avoid is not None:
                         # Asked again with feedback, the small model wrote the same region in
                         # every run measured; its own runner-up where it was least sure is its
-                        # next most likely answer (app/server/engines/depart.py).
+                        # next most likely answer (app/server/engines/depart.py). Departing from a
+                        # departure keeps the first runner-up (its row is not the model's choice).
+                        departures += 1
                         s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
-                                  "the model's answer changed nothing; asking for its next most likely change")
+                                  f"the model's answer {what}; asking for its next most likely change")
                         s._discard_proposal(quiet=True)
                         continue
-                    s._notice("warning", NoticeCode.RETRY_NO_CHANGE, "the model's answer changed nothing; asking it again")
-                    next_ask = no_change_instruction(fmt, self.instruction)
+                    no_change_retried = True
+                    s._notice("warning", NoticeCode.RETRY_NO_CHANGE, f"the model's answer {what}; asking it again")
+                    next_ask = no_change_instruction(fmt, self.instruction, result.reason)
                 elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
                     if kept is not None and result.status == "refused" and not self.stopped:
                         result = self._restore(kept, f"the addition's answer was refused ({result.reason})")

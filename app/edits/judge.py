@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from app.edits import locate as L
 from app.edits.anchor import asks_to_delete, asks_to_repeat
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
+from app.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from app.edits.hollow import asks_to_stub, hollowed
 from app.edits.parse import NO_CODE_BLOCK
 from app.edits.restated import restated_classes
@@ -78,6 +79,8 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer leaves {names} without its code: only the signature and a docstring (or pass) "
                 "are left, so nothing was changed. Write each function out in full: every line of its "
                 "body, with the requested change made."))
+        if not asks_for_text(instruction) and cosmetic(path, text, applied.new_text):
+            return Verdict("nothing", COSMETIC_REASON)
         return Verdict("proposal", new_text=applied.new_text)
     if applied.already_applied:
         return Verdict("nothing", "already applied", already_applied=True)
@@ -123,9 +126,11 @@ def syntax_feedback(problem, new_text: str) -> str:
             "keeping the code valid Python (every line you were not asked to change exactly as it is).")
 
 
-def no_change_instruction(fmt: str, instruction: str) -> str:
-    """The retry's instruction after an answer that changed nothing."""
-    if fmt == "rewrite":
+def no_change_instruction(fmt: str, instruction: str, reason: str = "") -> str:
+    """The retry's instruction after an answer that changed nothing (`reason`: the verdict's)."""
+    if reason == COSMETIC_REASON:
+        said = "Your answer changes only whitespace, comments or docstrings, so the code does the same as before."
+    elif fmt == "rewrite":
         said = "Your answer is the region exactly as it was, so it changes nothing."
     else:
         said = "Your answer changes nothing: it leaves every line of the file as it is."
