@@ -50,13 +50,9 @@ def _region(spec: str, text: str) -> tuple[str, int]:
 
 
 def _diff(old: str, new: str, path: str) -> str:
-    import difflib
+    from app.edits.lines import unified_diff  # marks a last line without a newline, as diff does
 
-    return "".join(
-        difflib.unified_diff(
-            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
-        )
-    ) if old != new else ""
+    return unified_diff(path, old, new) if old != new else ""
 
 
 def _emit_json(payload: dict) -> None:

@@ -34,6 +34,16 @@ def test_applies_and_prints_diff(target, tmp_path, capsys):
     assert target.read_bytes() == b"a = 1\r\nb = 3\r\n"
 
 
+def test_the_diff_marks_a_last_line_without_a_newline(tmp_path, capsys):
+    """As `diff -u` does: without the marker the two last lines run together ("-b = 2+b = 3")."""
+    p = tmp_path / "m.py"
+    p.write_bytes(b"a = 1\nb = 2")
+    assert main(["apply", "--dry-run", str(p), write_resp(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.endswith("-b = 2\n\\ No newline at end of file\n+b = 3\n\\ No newline at end of file\n")
+    assert p.read_bytes() == b"a = 1\nb = 2"
+
+
 def test_already_applied_is_exit_0_with_message(target, tmp_path, capsys):
     resp = write_resp(tmp_path, "<<<<<<< SEARCH\nb = 2\n=======\nb = 3  # the new value\n>>>>>>> REPLACE\n")
     assert main(["apply", str(target), resp]) == 0
