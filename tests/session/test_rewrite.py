@@ -133,6 +133,41 @@ async def test_the_departing_retry_is_made_where_no_retries_are_allowed(replay, 
         await session.close()
 
 
+async def test_an_answer_that_only_adds_a_comment_to_a_fix_is_departed_from(replay, calc):
+    """A comment is not the fix asked for: the answer is judged as no change and departed from."""
+    url, engine = await replay(["rewrite_mean_comment.txt", "rewrite_mean.txt"])
+    engine.features = frozenset({"avoid"})
+    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    client.server_info = await gateway_info(url)
+    events = []
+    session.on_event = events.append
+    try:
+        result = await session.edit("make `mean` safe for an empty list")
+        assert result.status == "proposal" and result.attempts == 2
+        assert engine.requests[1].avoid == (recorded("rewrite_mean_comment.txt"), len("```python\n"))
+        assert any("changed only whitespace, comments or docstrings; asking for its next most likely change"
+                   in getattr(e, "text", "") for e in events)
+        assert session.accept_all() and NEW_RETURN in calc.read_text() and "# the average" not in calc.read_text()
+    finally:
+        await session.close()
+
+
+async def test_a_comment_asked_for_is_a_proposal_and_one_not_asked_for_ends_as_no_change(replay, calc):
+    url, engine = await replay(["rewrite_mean_comment.txt"])
+    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
+    try:
+        result = await session.edit("add a comment to `mean`", MEAN, retries=0)
+        assert result.status == "proposal"
+        session.reject_all()
+        result = await session.edit("make `mean` faster", MEAN, retries=1)
+        assert result.status == "refused" and result.no_change and result.attempts == 2
+        assert result.reason == "the model made no change to the code (changed only whitespace, comments or docstrings)"
+        assert "changes only whitespace, comments or docstrings" in engine.requests[-1].messages[-1]["content"]
+        assert not session.has_proposal and calc.read_text() == original()
+    finally:
+        await session.close()
+
+
 async def test_without_avoid_or_when_sampling_the_no_change_retry_gives_feedback(replay, calc):
     url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
     session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
