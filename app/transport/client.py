@@ -165,6 +165,9 @@ class ResponsesClient:
         async with self._connect_lock:
             if self._ws is not None:
                 return self._ws
+            if self.gateway is not None and not self.gateway.running:  # no retry brings back a dead child
+                died = await self.gateway.death() or "steer serve is not running"
+                raise ConnectError(f"cannot connect to {self.url}: {died}")
             delay = self.backoff
             last: Exception | None = None
             for attempt in range(max(1, self.reconnect_attempts)):
@@ -258,6 +261,10 @@ class ResponsesClient:
         except Exception as exc:
             reason = f"connection lost ({type(exc).__name__}: {exc})"
         finally:
+            if self.gateway is not None and not self._closing and reason != "the server closed the connection":
+                died = await self.gateway.death()
+                if died:
+                    reason = f"{reason}; {died}"
             if self._ws is ws:
                 self._ws = None
             self._carry_out_now(self._protocol.connection_lost(ws, reason, resend=not self._closing))

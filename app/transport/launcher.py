@@ -10,11 +10,36 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections import deque
 from pathlib import Path
 
 READY_PREFIX = "steer serve ready:"  # must match app.commands.serve.READY_PREFIX
+
+
+# A signal's usual cause, for a child that died mid-answer: the stream only says the connection
+# dropped, and a SIGILL in particular looks like a network problem without it.
+SIGNAL_HINTS = {
+    "SIGILL": "llama-cpp-python was built for CPU instructions this machine does not run; rebuild it "
+              "(README: The embedded model, \"Illegal instruction\")",
+    "SIGKILL": "killed from outside, often by the kernel when memory runs out",
+    "SIGSEGV": "the model runtime crashed",
+    "SIGBUS": "the model runtime crashed",
+    "SIGABRT": "the model runtime aborted",
+}
+
+
+def exit_description(returncode: int) -> str:
+    """How a `steer serve` child ended, in words: its exit status, or the signal that killed it."""
+    if returncode >= 0:
+        return f"steer serve exited with status {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        return f"steer serve was killed by signal {-returncode}"
+    hint = SIGNAL_HINTS.get(name)
+    return f"steer serve was killed by {name} ({signal.strsignal(-returncode)})" + (f": {hint}" if hint else "")
 
 
 class GatewayStartError(Exception):
@@ -88,8 +113,7 @@ class GatewayProcess:
         if line is None:
             await self.proc.wait()
             await asyncio.wait(self._pumps, timeout=2)
-            raise GatewayStartError(f"steer serve exited with status {self.proc.returncode}"
-                                    + self._stderr_summary())
+            raise GatewayStartError(exit_description(self.proc.returncode) + self._stderr_summary())
         parts = line[len(READY_PREFIX):].split()
         self.url, self.http_url = parts[0], parts[1]
         self.banner = line
@@ -119,6 +143,22 @@ class GatewayProcess:
         assert self.proc and self.proc.stdout
         while await self.proc.stdout.readline():
             pass
+
+    async def death(self, timeout: float = 1.0) -> str | None:
+        """Why the child is gone, if it is gone or goes within `timeout` (a dropped connection
+        usually comes a moment before the exit status); None while it keeps running."""
+        if self.proc is None:
+            return None
+        try:
+            returncode = await asyncio.wait_for(asyncio.shield(self.proc.wait()), timeout)
+        except asyncio.TimeoutError:
+            return None
+        if returncode == 0:
+            return None  # stopped on purpose (its stdin closed)
+        if returncode < 0:  # what it printed last is the runtime's log, not why it died
+            return exit_description(returncode)
+        await asyncio.wait(self._pumps, timeout=0.5)
+        return exit_description(returncode) + self._stderr_summary()
 
     def _stderr_summary(self) -> str:
         lines = [line for line in self._stderr_tail if line.strip()]

@@ -185,3 +185,47 @@ async def test_gateway_does_not_outlive_a_killed_parent(replay_file, tmp_path):
     else:
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the gateway kept running after its parent was killed")
+
+
+async def test_a_child_killed_by_a_signal_is_named_in_the_stream_and_the_next_request(replay_file, client_factory):
+    """A model runtime built for other CPU instructions dies of SIGILL: the user reads that, and
+    how to fix it, where a dropped connection alone would look like a network fault."""
+    import os
+    import signal
+
+    from app.transport.client import ConnectError
+
+    gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "30"]))
+    client = await client_factory(gw.url)
+    client.gateway = gw  # owned, as open_backend's client owns its child
+    stream = await client.create(input="q")
+    events = []
+    async for event in stream:
+        events.append(event)
+        if isinstance(event, TextDelta) and stream.stats.deltas == 2:
+            os.kill(gw.pid, signal.SIGILL)
+    final = events[-1]
+    assert isinstance(final, Disconnected) and "partial text is kept" in final.message
+    assert "killed by SIGILL (Illegal instruction)" in final.message and "rebuild" in final.message
+    with pytest.raises(ConnectError, match="killed by SIGILL") as info:
+        await within(client.create(input="again"), 5)  # at once: no retries against a dead child
+    assert "cannot connect to" in str(info.value)
+
+
+async def test_a_child_stopped_on_purpose_adds_nothing(replay_file, client_factory):
+    gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "max"]))
+    try:
+        assert await within(gw.death(timeout=0.2)) is None  # still running
+    finally:
+        await gw.stop()
+    assert not gw.running
+
+
+def test_exit_descriptions():
+    from app.transport.launcher import exit_description
+
+    assert exit_description(2) == "steer serve exited with status 2"
+    assert exit_description(-9).startswith("steer serve was killed by SIGKILL (Killed): ")
+    assert "memory" in exit_description(-9)
+    assert exit_description(-15) == "steer serve was killed by SIGTERM (Terminated)"
+    assert exit_description(-200) == "steer serve was killed by signal 200"
