@@ -170,6 +170,13 @@ class Steer:
         except subprocess.TimeoutExpired:
             code, stdout, stderr = None, "", "timed out"
         seconds = time.perf_counter() - t0
+        if self.proc is not None and self.proc.poll() is not None:
+            # Every later task would only fail to connect: stop the run with why the server died.
+            from app.transport.launcher import exit_description
+
+            self.log.seek(0)
+            raise RuntimeError(f"{self.name}: {exit_description(self.proc.returncode)} during "
+                               f"{task['task_id']}: {self.log.read()[-400:]}")
         try:
             res = json.loads(stdout)
         except json.JSONDecodeError:
