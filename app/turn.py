@@ -37,9 +37,9 @@ _BURST_DELTAS = 256
 _BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
-# Departing retries of one request. A second one reached answers the first left unchanged or
-# cosmetic (bench/results/levers/README.md, "second departure"); each costs about one answer.
-MAX_DEPARTURES = 2
+# Departing retries of one request. A second one passed no more dev tasks and cost about one
+# answer each time it ran (bench/results/levers/README.md, "second departure").
+MAX_DEPARTURES = 1
 
 
 class Turn:
