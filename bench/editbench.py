@@ -67,7 +67,22 @@ _AIDER_ERROR = re.compile(r"litellm\.\w*Error|APIConnectionError|Traceback \(mos
 
 
 def editbench_dir() -> Path:
-    return Path(os.environ.get("STEER_EDITBENCH_DIR") or ROOT.parent / "shared" / "editbench")
+    """`STEER_EDITBENCH_DIR`, else `../shared/editbench` beside this checkout or, from a git
+    worktree elsewhere, beside the main checkout the worktree belongs to."""
+    if os.environ.get("STEER_EDITBENCH_DIR"):
+        return Path(os.environ["STEER_EDITBENCH_DIR"])
+    beside = ROOT.parent / "shared" / "editbench"
+    if beside.is_dir():
+        return beside
+    try:
+        common = subprocess.run(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return beside
+    main = Path(common).parent if common else None  # the main checkout holds the common .git
+    if main is not None and (main.parent / "shared" / "editbench").is_dir():
+        return main.parent / "shared" / "editbench"
+    return beside
 
 
 def load_set(name: str) -> list[dict]:
