@@ -24,12 +24,18 @@ _ASKS_FOR_TEXT = re.compile(
     r"blank|newlines?|lines? length|long lines?|wrap\w*|quot(e|es|ing)|commas?|parenthes\w*|brackets?|"
     r"readab\w*|clean\w*|tidy|prett\w*|cosmetic\w*|consisten\w*|todos?|fixme|notes?|licen[cs]e|"
     r"copyright|header|noqa|pragma|ignore|shebang|explain\w*|describe|annotat\w*|examples?|doctests?|"
-    r"sort\w*|order\w*|align\w*)\b", re.I)
+    r"sort\w*|order\w*|align\w*|usage|summar\w*|clarif\w*|mention\w*|info\w*|help\w*|hints?|"
+    r"warn\w*|deprecat\w*|author\w*|credits?|readme|markdown|rst|sphinx|numpy|google|"
+    r"param\w*|args?|arguments?|attributes?)\b", re.I)
+
+
+# Names of code are not words of the request: "Fix bugs in sort_third" asks for no sorting of text.
+_NAMES = re.compile(r"`[^`]*`|\b\w*_\w*\b")
 
 
 def asks_for_text(instruction: str | None) -> bool:
     """The instruction may be answered by a change to whitespace, comments or docstrings alone."""
-    return bool(_ASKS_FOR_TEXT.search(instruction or ""))
+    return bool(_ASKS_FOR_TEXT.search(_NAMES.sub(" ", instruction or "")))
 
 
 def cosmetic(path: str | None, old: str, new: str) -> bool:

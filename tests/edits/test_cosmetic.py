@@ -68,6 +68,15 @@ def test_other_files_count_trailing_whitespace_alone():
     ("use double quotes everywhere", True),
     ("add a doctest example", True),
     ("explain the loop", True),
+    # Words of a docstring's sections or of what it is for: a text-only answer may be right.
+    ("add usage info to parse_line", True),
+    ("make cheapest raise ValueError when empty", False),
+    # A name in the words is code, not a request: sort_third asks for no sorting.
+    ("Fix bugs in sort_third.", False),
+    ("fix `format_price`", False),
+    ("sort the imports in format_price's module", True),
+    ("mark parse_row as deprecated", True),
+    ("document the args in Google style", True),
 ])
 def test_which_instructions_ask_for_text(instruction, asks):
     assert asks_for_text(instruction) is asks
