@@ -263,8 +263,8 @@ class ResponsesClient:
         finally:
             if self.gateway is not None and not self._closing and reason != "the server closed the connection":
                 died = await self.gateway.death()
-                if died:
-                    reason = f"{reason}; {died}"
+                if died:  # first: a status line cut short keeps the cause
+                    reason = f"{died}; {reason}"
             if self._ws is ws:
                 self._ws = None
             self._carry_out_now(self._protocol.connection_lost(ws, reason, resend=not self._closing))
