@@ -158,7 +158,7 @@ class Turn:
                 ask = next_ask
                 s._discard_proposal(quiet=True)
             if result.no_change:
-                s._notice("error", NoticeCode.NO_CHANGE, f"{NO_CHANGE}; the file is untouched")
+                s._notice("error", NoticeCode.NO_CHANGE, f"{result.reason}; the file is untouched")
             elif result.status == "refused":
                 s._notice("error", NoticeCode.REFUSED, f"edit refused, nothing changed: {result.reason}")
             elif result.status == "nothing":

@@ -82,15 +82,10 @@ class EventApplier:
                 what = {"accept": "accepted", "accept_hunk": "hunk accepted", "undo": "undone", "redo": "redone"}
                 app.notify(f"{what.get(ev.action, ev.action)}: written to {app.path.name}", timeout=3)
             elif isinstance(ev, TurnEnded):
-                result = ev.result
+                # How it ended was already said by the turn's own notice (refused, no change,
+                # nothing to change, an error); a second toast would only repeat it.
                 bindings = True
-                status.drafted = result.draft_accepted or None
-                if result.status == "refused":
-                    app.notify(f"edit refused: {result.reason}", severity="error", timeout=10)
-                elif result.status == "error":
-                    app.notify(f"error: {result.reason}", severity="error", timeout=10)
-                elif result.status == "nothing":
-                    app.notify(f"no change: {result.reason}", timeout=5)
+                status.drafted = ev.result.draft_accepted or None
         if answer_changed:
             bindings = app._answers.show(started, app._state) or bindings
         if rows_changed:

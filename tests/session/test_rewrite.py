@@ -159,9 +159,12 @@ async def test_a_comment_asked_for_is_a_proposal_and_one_not_asked_for_ends_as_n
         result = await session.edit("add a comment to `mean`", MEAN, retries=0)
         assert result.status == "proposal"
         session.reject_all()
+        events = []
+        session.on_event = events.append
         result = await session.edit("make `mean` faster", MEAN, retries=1)
         assert result.status == "refused" and result.no_change and result.attempts == 2
         assert result.reason == "the model made no change to the code (changed only whitespace, comments or docstrings)"
+        assert f"{result.reason}; the file is untouched" in [getattr(e, "text", "") for e in events]
         assert "changes only whitespace, comments or docstrings" in engine.requests[-1].messages[-1]["content"]
         assert not session.has_proposal and calc.read_text() == original()
     finally:

@@ -336,3 +336,19 @@ async def test_status_names_the_model_a_gateway_url_serves(sample, backends):
             assert app.status.backend == f"{b.url} · replay"
     finally:
         await client.close()
+
+
+async def test_a_refused_edit_is_said_once(sample, backends):
+    """The turn's notice says how it ended; the app adds no second toast that repeats it."""
+    b = await backends("<<<<<<< SEARCH\n    def nowhere(self):\n=======\n    def nowhere(self, x):\n>>>>>>> REPLACE\n")
+    app = replay_app(sample, b)
+    before = sample.read_text()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app)
+        await wait_until(pilot, lambda: app.session.last_result is not None, what="the turn to end")
+        app.flush_now()
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        ended = [m for m in messages if "refused" in m]
+        assert len(ended) == 1 and ended[0].startswith("edit refused, nothing changed:"), messages
+        assert sample.read_text() == before
