@@ -252,16 +252,16 @@ class ResponsesClient:
 
     async def _read_loop(self, ws: ClientConnection) -> None:
         """Messages are dispatched as they arrive (_on_message); this waits for the end."""
-        reason = "the server closed the connection"
+        reason, lost = "the server closed the connection", False
         try:
             await ws.wait_closed()
             exc = ws.protocol.close_exc
             if not isinstance(exc, ConnectionClosedOK):
-                reason = f"connection lost ({exc})"
+                reason, lost = f"connection lost ({exc})", True
         except Exception as exc:
-            reason = f"connection lost ({type(exc).__name__}: {exc})"
+            reason, lost = f"connection lost ({type(exc).__name__}: {exc})", True
         finally:
-            if self.gateway is not None and not self._closing and reason != "the server closed the connection":
+            if lost and self.gateway is not None and not self._closing:
                 died = await self.gateway.death()
                 if died:  # first: a status line cut short keeps the cause
                     reason = f"{died}; {reason}"
