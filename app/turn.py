@@ -134,8 +134,7 @@ class Turn:
                     if avoid is not None:
                         # Asked again with feedback, the small model wrote the same region in
                         # every run measured; its own runner-up where it was least sure is its
-                        # next most likely answer (app/server/engines/depart.py). Departing from a
-                        # departure keeps the first runner-up (its row is not the model's choice).
+                        # next most likely answer (app/server/engines/depart.py).
                         departures += 1
                         s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
                                   f"the model's answer {what}; asking for its next most likely change")

@@ -112,8 +112,7 @@ class GatewayProcess:
             raise
         if line is None:
             await self.proc.wait()
-            await asyncio.wait(self._pumps, timeout=2)
-            raise GatewayStartError(exit_description(self.proc.returncode) + self._stderr_summary())
+            raise GatewayStartError(await self._ended(self.proc.returncode, settle=2))
         parts = line[len(READY_PREFIX):].split()
         self.url, self.http_url = parts[0], parts[1]
         self.banner = line
@@ -155,9 +154,15 @@ class GatewayProcess:
             return None
         if returncode == 0:
             return None  # stopped on purpose (its stdin closed)
-        if returncode < 0:  # what it printed last is the runtime's log, not why it died
+        return await self._ended(returncode, settle=0.5)
+
+    async def _ended(self, returncode: int, settle: float) -> str:
+        """How the child ended, for an error: the exit description, and for an exit status the
+        error lines it printed (read for up to `settle` s more). After a signal what it printed
+        last is the runtime's log, not why it died, so only the signal is named."""
+        if returncode < 0:
             return exit_description(returncode)
-        await asyncio.wait(self._pumps, timeout=0.5)
+        await asyncio.wait(self._pumps, timeout=settle)
         return exit_description(returncode) + self._stderr_summary()
 
     def _stderr_summary(self) -> str:
