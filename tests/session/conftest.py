@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import threading
 from pathlib import Path
@@ -28,6 +29,16 @@ async def open_session(url, path, events=None, *, edit_format="search_replace", 
     session = Session(Document.read(path), Settings(backend=url), on_event, client=client, edit_format=edit_format)
     await session.start(prewarm=prewarm)
     return session, client
+
+
+@contextlib.asynccontextmanager
+async def session_on(url, path, events=None, **kwargs):
+    """`open_session` for the body of an `async with`: (session, client), the session closed after it."""
+    session, client = await open_session(url, path, events, **kwargs)
+    try:
+        yield session, client
+    finally:
+        await session.close()
 
 
 async def until(cond, timeout=20.0):

@@ -13,7 +13,7 @@ from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
-from .conftest import open_session, until
+from .conftest import session_on, until
 
 
 def user_text(request) -> str:
@@ -23,9 +23,8 @@ def user_text(request) -> str:
 async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(replay, calc):
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
     events = []
-    session, _ = await open_session(url, calc, events)
-    session.redirect_strategy = "restart"
-    try:
+    async with session_on(url, calc, events) as (session, _):
+        session.redirect_strategy = "restart"
         await session.send("fix mean and describe")
         await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
         await session.redirect("no: just rename sub to subtract")
@@ -42,16 +41,13 @@ async def test_restart_asks_once_with_both_instructions_and_no_partial_answer(re
         # The cached prefix still serves: everything before the instruction is the first request's.
         assert second.messages[:-1] == first.messages[:-1]
         assert session.instruction == redirect_instruction("fix mean and describe", ["no: just rename sub to subtract"])
-    finally:
-        await session.close()
 
 
 async def test_the_screen_sees_one_turn_whose_partial_leaves_the_diff(replay, calc):
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
     events = []
-    session, _ = await open_session(url, calc, events)
-    session.redirect_strategy = "restart"
-    try:
+    async with session_on(url, calc, events) as (session, _):
+        session.redirect_strategy = "restart"
         await session.send("fix mean and describe")
         await until(lambda: session.live.hunk_count > 0)
         start = len(events)
@@ -68,15 +64,12 @@ async def test_the_screen_sees_one_turn_whose_partial_leaves_the_diff(replay, ca
         assert IDLE not in states[:-1]
         assert len([e for e in after if isinstance(e, TurnEnded)]) == 1
         assert any(isinstance(e, Notice) and "redirected" in e.text for e in after)
-    finally:
-        await session.close()
 
 
 async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(replay, calc):
     url, engine = await replay(["long_answer.txt", "long_answer.txt", "rename_sub.txt"], rate=400)
-    session, _ = await open_session(url, calc)
-    session.redirect_strategy = "restart"
-    try:
+    async with session_on(url, calc) as (session, _):
+        session.redirect_strategy = "restart"
         await session.send("fix mean and describe")
         await until(lambda: session.turn.tokens > 5)
         await session.redirect("only mean")
@@ -86,33 +79,25 @@ async def test_a_second_redirect_keeps_the_first_instruction_and_both_redirects(
         text = user_text(engine.requests[-1])
         assert text.startswith("only mean\nalso rename sub to subtract\n")
         assert text.count("fix mean and describe") == 1
-    finally:
-        await session.close()
 
 
 async def test_redirect_before_the_first_token_restarts_too(replay, calc):
     url, engine = await replay(["rename_sub.txt"], rate=400)
-    session, _ = await open_session(url, calc)
-    session.redirect_strategy = "restart"
-    try:
+    async with session_on(url, calc) as (session, _):
+        session.redirect_strategy = "restart"
         await session.send("fix mean")
         assert session.turn.tokens == 0  # nothing answered yet
         await session.redirect("no, rename sub to subtract")
         assert (await session.wait()).status == "proposal"
         assert "no, rename sub to subtract" in user_text(engine.requests[-1])
-    finally:
-        await session.close()
 
 
 async def test_redirect_when_idle_is_a_new_turn(replay, calc):
     url, engine = await replay(["rename_sub.txt"])
-    session, _ = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, _):
         await session.redirect("rename sub to subtract")
         assert (await session.wait()).status == "proposal"
         assert len(engine.requests) == 1 and "changed the request" not in user_text(engine.requests[0])
-    finally:
-        await session.close()
 
 
 def test_redirect_instruction_wording():
@@ -173,22 +158,18 @@ def test_redirect_region_narrows_to_what_the_words_name():
 
 async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(replay, calc):
     url, engine = await replay(["long_answer.txt", "rewrite_mean.txt"], rate=400)
-    session, _ = await open_session(url, calc, edit_format="rewrite")
-    try:
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: session.turn.tokens > 5)
         await session.redirect("no, only to mean")
         await session.wait()
         assert session.region == (11, 16)
         assert user_text(engine.requests[-1]).startswith("Region (lines 12-16):\n```\ndef mean(values):")
-    finally:
-        await session.close()
 
 
 async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, calc):
     url, engine = await replay(["long_answer.txt", "rewrite_mean.txt"], rate=400)
-    session, _ = await open_session(url, calc, edit_format="rewrite")
-    try:
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
         assert session.redirect_mode == "auto"
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: session.turn.tokens > 5)
@@ -203,8 +184,6 @@ async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, 
         await session.wait()
         last = engine.requests[-1].messages
         assert not any(m["role"] == "assistant" for m in last) and session.region == (11, 16)
-    finally:
-        await session.close()
 
 
 def test_formats_not_measured_keep_steering():
@@ -217,8 +196,7 @@ def test_formats_not_measured_keep_steering():
 async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_left(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "mean_doc_after.txt"], rate=60)
     events = []
-    session, _ = await open_session(url, calc, events, edit_format="rewrite")
-    try:
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
         assert session.redirect_mode == "auto"
         await session.send("make mean return 0.0 for an empty list", (11, 16))
         await until(lambda: session.turn.tokens > 3)
@@ -239,8 +217,6 @@ async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_lef
         notices = [e.text for e in events if isinstance(e, Notice)]
         assert "after this answer: also add a docstring to it" in notices and "now: also add a docstring to it" in notices
         assert [e.state for e in events if isinstance(e, StateChanged)].count(GENERATING) == 1
-    finally:
-        await session.close()
 
 
 @pytest.mark.parametrize("second", [
@@ -250,8 +226,7 @@ async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_lef
 async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, second):
     url, engine = await replay(["rewrite_mean.txt", second], rate=60)
     events = []
-    session, _ = await open_session(url, calc, events, edit_format="rewrite")
-    try:
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
         await session.send("make mean return 0.0 for an empty list", (11, 16))
         await until(lambda: session.turn.tokens > 3)
         await session.redirect("also add a docstring to it")
@@ -261,8 +236,6 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
         mean = session.review.proposed_text().split("def mean")[1].split("def clamp")[0]
         assert "max(len(values), 1)" in mean and '"""' not in mean
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
-    finally:
-        await session.close()
 
 
 def test_addition_instruction_drops_also_and_too():
@@ -275,8 +248,7 @@ def test_addition_instruction_drops_also_and_too():
 
 async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_turn_over(replay, calc):
     url, engine = await replay(["long_answer.txt"], rate=200)
-    session, _ = await open_session(url, calc, edit_format="rewrite")
-    try:
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
         assert not session.prewarm_redirect("no, only rename sub")  # no answer being written
         await session.send("fix mean and describe")
         await until(lambda: session.raw_text)
@@ -288,5 +260,3 @@ async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_t
         assert session.prewarm_redirect("no, only rename sub to subtract", complete=True)
         region, instruction = session._restarted_turn(session.instruction, ["no, only rename sub to subtract"])
         assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
-    finally:
-        await session.close()

@@ -9,14 +9,13 @@ import json
 from app.events import Notice
 from app.state import REVIEW
 
-from .conftest import open_session
+from .conftest import session_on
 
 
 async def test_review_flags_the_breaking_hunk(replay, calc):
     url, _ = await replay(["broken_sub.txt"])
     events = []
-    session, _ = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, _):
         await session.send("document add and sub")
         result = await session.wait()
         assert result.status == "proposal" and session.state == REVIEW
@@ -27,49 +26,38 @@ async def test_review_flags_the_breaking_hunk(replay, calc):
         # Rejecting the breaking hunk leaves a proposal that parses.
         assert session.reject_hunk(1)
         assert session.syntax_problem is None and session.has_proposal
-    finally:
-        await session.close()
 
 
 async def test_a_proposal_that_parses_is_not_flagged(replay, calc):
     url, _ = await replay(["fix_mean.txt"])
     events = []
-    session, _ = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, _):
         await session.send("handle an empty list in mean")
         assert (await session.wait()).status == "proposal"
         assert session.syntax_problem is None
         assert not any(isinstance(e, Notice) and "syntax" in e.text for e in events)
-    finally:
-        await session.close()
 
 
 async def test_edit_retries_a_breaking_answer_with_feedback(replay, calc):
     url, engine = await replay(["broken_sub.txt", "fix_mean.txt"])
-    session, _ = await open_session(url, calc)
-    original = calc.read_text()
-    try:
+    async with session_on(url, calc) as (session, _):
+        original = calc.read_text()
         result = await session.edit("handle an empty list in mean")
         assert result.status == "proposal" and result.attempts == 2
         feedback = engine.requests[1].messages[-1]["content"]
         assert "breaks the Python syntax at line 9 (hunk 2)" in feedback and "def sub(a, b) -> :" in feedback
         assert calc.read_text() == original  # nothing written before accept
-    finally:
-        await session.close()
 
 
 async def test_edit_never_proposes_a_breaking_answer(replay, calc):
     url, engine = await replay(["broken_sub.txt"])
-    session, _ = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, _):
         result = await session.edit("document add and sub", retries=1)
         assert result.status == "refused" and "breaks the Python syntax" in result.reason
         assert result.attempts == 2 and not session.has_proposal
         # Outside edit() the same answer is a proposal to review again.
         await session.send("document add and sub")
         assert (await session.wait()).status == "proposal" and session.syntax_problem is not None
-    finally:
-        await session.close()
 
 
 async def test_steer_edit_never_writes_a_breaking_answer(replay, calc):

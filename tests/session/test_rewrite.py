@@ -11,7 +11,7 @@ from app.edits.judge import departure_point
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
 
-from .conftest import DATA, open_session, recorded, until
+from .conftest import DATA, open_session, recorded, session_on, until
 
 MEAN = (11, 16)  # 0-based end-exclusive lines of `mean` in calc.py
 OLD_TOTAL = "    total = 0"
@@ -26,22 +26,18 @@ def original() -> str:
 
 async def test_no_region_rewrites_the_function_the_instruction_names(replay, calc):
     url, engine = await replay(["rewrite_mean.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("make `mean` safe for an empty list", None, retries=0)
         assert result.status == "proposal"
         assert session._answer.region == MEAN
         # The prompt's region block is mean's lines only, not the whole file.
         last = engine.requests[0].messages[-1]["content"]
         assert "def mean(values):" in last and "def clamp" not in last
-    finally:
-        await session.close()
 
 
 async def test_two_separated_changes_are_two_hunks_reviewed_one_by_one(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         await session.edit("fix `mean`", MEAN, retries=0)
         assert session.state == REVIEW
         hunks = session.proposal
@@ -53,44 +49,33 @@ async def test_two_separated_changes_are_two_hunks_reviewed_one_by_one(replay, c
         assert calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
         assert session.undo() and calc.read_text() == original()
         assert session.redo() and calc.read_text() == original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n")
-    finally:
-        await session.close()
 
 
 async def test_accept_all_of_a_rewrite_writes_the_rewrite(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         await session.edit("fix `mean`", MEAN, retries=0)
         assert session.accept_all()
         want = original().replace(OLD_TOTAL + "\n", NEW_TOTAL + "\n").replace(OLD_RETURN, NEW_RETURN)
         assert calc.read_text() == want
-    finally:
-        await session.close()
 
 
 async def test_a_rewrite_that_changes_nothing_is_a_failed_attempt(replay, calc):
     url, _ = await replay(["rewrite_same.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("tidy `mean`", None, retries=0)
         assert result.status == "refused" and result.no_change and result.reason == "the model made no change"
         assert not session.has_proposal and calc.read_text() == original()
-    finally:
-        await session.close()
 
 
 async def test_a_no_change_rewrite_is_retried_once_with_feedback_that_says_so(replay, calc):
     url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("make `mean` safe for an empty list")
         assert result.status == "proposal" and result.attempts == 2
         retry = engine.requests[1].messages[-1]["content"]
         assert "changes nothing" in retry and "make `mean` safe for an empty list" in retry
         assert session.accept_all() and NEW_RETURN in calc.read_text()
-    finally:
-        await session.close()
 
 
 async def test_a_no_change_rewrite_departs_from_that_answer_where_the_engine_can(replay, calc):
@@ -98,11 +83,10 @@ async def test_a_no_change_rewrite_departs_from_that_answer_where_the_engine_can
     answer after its opening fence: no feedback, the same messages."""
     url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
     engine.features = frozenset({"avoid"})
-    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    client.server_info = await gateway_info(url)
-    events = []
-    session.on_event = events.append
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        events = []
+        session.on_event = events.append
         result = await session.edit("make `mean` safe for an empty list")
         assert result.status == "proposal" and result.attempts == 2
         first, retry = engine.requests
@@ -111,8 +95,6 @@ async def test_a_no_change_rewrite_departs_from_that_answer_where_the_engine_can
         assert retry.avoid == (same, len(same.split("\n", 1)[0].encode()) + 1)
         assert any("next most likely change" in getattr(e, "text", "") for e in events)
         assert session.accept_all() and NEW_RETURN in calc.read_text()
-    finally:
-        await session.close()
 
 
 async def test_the_departing_retry_is_made_where_no_retries_are_allowed(replay, calc):
@@ -120,42 +102,35 @@ async def test_the_departing_retry_is_made_where_no_retries_are_allowed(replay, 
     it), then the turn reports no change."""
     url, engine = await replay(["rewrite_same.txt", "rewrite_same.txt", "rewrite_same.txt"])
     engine.features = frozenset({"avoid"})
-    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    client.server_info = await gateway_info(url)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
         await session.send("make `mean` safe for an empty list")
         result = await session.wait()
         assert result.no_change and result.attempts == 2 and len(engine.requests) == 2
         assert engine.requests[0].avoid is None
         assert all(r.avoid is not None and r.messages == engine.requests[0].messages for r in engine.requests[1:])
         assert calc.read_text() == original()
-    finally:
-        await session.close()
 
 
 async def test_an_answer_that_only_adds_a_comment_to_a_fix_is_departed_from(replay, calc):
     """A comment is not the fix asked for: the answer is judged as no change and departed from."""
     url, engine = await replay(["rewrite_mean_comment.txt", "rewrite_mean.txt"])
     engine.features = frozenset({"avoid"})
-    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    client.server_info = await gateway_info(url)
-    events = []
-    session.on_event = events.append
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        events = []
+        session.on_event = events.append
         result = await session.edit("make `mean` safe for an empty list")
         assert result.status == "proposal" and result.attempts == 2
         assert engine.requests[1].avoid == (recorded("rewrite_mean_comment.txt"), len("```python\n"))
         assert any("changed only whitespace, comments or docstrings; asking for its next most likely change"
                    in getattr(e, "text", "") for e in events)
         assert session.accept_all() and NEW_RETURN in calc.read_text() and "# the average" not in calc.read_text()
-    finally:
-        await session.close()
 
 
 async def test_a_comment_asked_for_is_a_proposal_and_one_not_asked_for_ends_as_no_change(replay, calc):
     url, engine = await replay(["rewrite_mean_comment.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("add a comment to `mean`", MEAN, retries=0)
         assert result.status == "proposal"
         session.reject_all()
@@ -167,32 +142,24 @@ async def test_a_comment_asked_for_is_a_proposal_and_one_not_asked_for_ends_as_n
         assert f"{result.reason}; the file is untouched" in [getattr(e, "text", "") for e in events]
         assert "changes only whitespace, comments or docstrings" in engine.requests[-1].messages[-1]["content"]
         assert not session.has_proposal and calc.read_text() == original()
-    finally:
-        await session.close()
 
 
 async def test_without_avoid_or_when_sampling_the_no_change_retry_gives_feedback(replay, calc):
     url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
-    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    client.server_info = await gateway_info(url)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
         assert "avoid" not in session.server_features
         await session.edit("make `mean` safe for an empty list")
         assert engine.requests[1].avoid is None and "changes nothing" in engine.requests[1].messages[-1]["content"]
-    finally:
-        await session.close()
     engine.features = frozenset({"avoid"})
     engine.requests.clear()
     shutil.copy(DATA / "calc.py", calc)
-    session, client = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    client.server_info = await gateway_info(url)
-    session.settings.temperature = 0.7
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        session.settings.temperature = 0.7
         assert "avoid" in session.server_features
         await session.edit("make `mean` safe for an empty list")
         assert engine.requests[1].avoid is None and "changes nothing" in engine.requests[1].messages[-1]["content"]
-    finally:
-        await session.close()
 
 
 @pytest.mark.parametrize("fmt, answer, after", [
@@ -209,21 +176,17 @@ def test_where_a_retry_may_depart_from_an_unchanged_answer(fmt, answer, after):
 
 async def test_an_instruction_that_allows_no_change_ends_in_nothing_to_change(replay, calc):
     url, engine = await replay(["rewrite_same.txt", "rewrite_mean.txt"])
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("fix `mean` if needed")
         assert result.status == "nothing" and not result.no_change and result.attempts == 1
         assert len(engine.requests) == 1 and calc.read_text() == original()
-    finally:
-        await session.close()
 
 
 async def test_streaming_rows_keep_unchanged_lines_as_context(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=300)
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    unchanged = {"def mean(values):", "    for v in values:", "        total += v"}
-    seen_split = seen_partial = False
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
+        unchanged = {"def mean(values):", "    for v in values:", "        total += v"}
+        seen_split = seen_partial = False
         await session.send("fix `mean`", MEAN)
         await until(lambda: session.state == GENERATING)
         while session.state == GENERATING:
@@ -244,8 +207,6 @@ async def test_streaming_rows_keep_unchanged_lines_as_context(replay, calc):
         result = await session.wait()
         assert result.status == "proposal"
         assert seen_split and seen_partial
-    finally:
-        await session.close()
 
 
 def closed_first_change_only(session) -> bool:
@@ -319,8 +280,7 @@ async def test_reject_of_what_esc_kept_is_idle(replay, calc):
 
 async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, calc):
     url, _ = await replay(["rewrite_mean.txt"], rate=200)
-    session, _ = await open_session(url, calc, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         await session.send("fix `mean`", MEAN)
         # The changed `total` line is being written: nothing has closed yet.
         await until(lambda: "total = 0" in session.raw_text)
@@ -333,8 +293,6 @@ async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, c
         result = await session.wait()
         assert result.status == "stopped" and session.state == IDLE and not session.has_proposal
         assert calc.read_text() == original()
-    finally:
-        await session.close()
 
 
 
@@ -344,16 +302,13 @@ async def test_one_method_of_a_class_with_four_is_its_region_and_the_others_stay
     target = tmp_path / "inventory.py"
     target.write_text(source)
     url, engine = await replay(["cheapest_doc.txt"])
-    session, _ = await open_session(url, target, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("add a docstring to cheapest", None, retries=0)
         assert result.status == "proposal"
         assert "def add(" not in engine.requests[0].messages[-1]["content"]  # the region is the method
         assert session.accept_all()
         doc = '        """The item with the lowest price."""\n'
         assert target.read_text() == source.replace("    def cheapest(self):\n", "    def cheapest(self):\n" + doc)
-    finally:
-        await session.close()
 
 
 # ------------------------------------------------------------------ a rewrite that restates part of its region
@@ -383,23 +338,19 @@ async def test_a_rewrite_of_one_method_keeps_the_others(replay, inventory, answe
     """The region is the whole class; the answer is only `cheapest` (alone, or in its class
     with the other methods gone): anchored to what it restates, the rest kept."""
     url, _ = await replay([answer])
-    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("add a docstring to cheapest", CLASS, retries=0)
         assert result.status == "proposal", result.reason
         assert [(h.start, h.end, h.new) for h in session.proposal] == [(35, 35, (DOCSTRING,))]
         assert session.accept_all()
         assert inventory.read_text() == with_docstring()
         assert all(m in inventory.read_text() for m in OTHER_METHODS)
-    finally:
-        await session.close()
 
 
 async def test_the_live_diff_of_a_partial_rewrite_never_shows_the_left_out_code_removed(replay, inventory):
     url, _ = await replay(["rewrite_cheapest_only.txt"], rate=300)
-    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
-    seen_doc = False
-    try:
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, _):
+        seen_doc = False
         await session.send("add a docstring to cheapest", CLASS)
         await until(lambda: session.state == GENERATING)
         while session.state == GENERATING:
@@ -415,34 +366,26 @@ async def test_the_live_diff_of_a_partial_rewrite_never_shows_the_left_out_code_
             await asyncio.sleep(0.001)
         assert (await session.wait()).status == "proposal"
         assert seen_doc
-    finally:
-        await session.close()
 
 
 async def test_an_instruction_to_delete_lets_the_rewrite_delete(replay, inventory):
     url, _ = await replay(["rewrite_class_cheapest_only.txt"])
-    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("remove add, remove and total_value; give cheapest a docstring", CLASS, retries=0)
         assert result.status == "proposal"
         assert session.accept_all()
         text = inventory.read_text()
         assert DOCSTRING in text and not any(m in text for m in OTHER_METHODS)
-    finally:
-        await session.close()
 
 
 async def test_a_rewrite_that_cannot_be_anchored_is_refused_not_applied(replay, inventory):
     url, _ = await replay(["rewrite_class_drops_methods.txt"])
-    session, _ = await open_session(url, inventory, edit_format="rewrite", prewarm=False)
-    try:
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, _):
         result = await session.edit("add a docstring to cheapest", CLASS, retries=0)
         assert result.status == "refused" and "leaves out" in result.reason
         assert not session.has_proposal
         assert inventory.read_text() == EXAMPLE.read_text()
         assert "every line of it" in session._feedback_instruction()
-    finally:
-        await session.close()
 
 
 async def test_steer_edit_anchors_a_partial_rewrite(replay, inventory):

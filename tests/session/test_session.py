@@ -7,7 +7,7 @@ import asyncio
 from app.events import Applied, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
-from .conftest import DATA, open_session, until
+from .conftest import DATA, open_session, session_on, until
 
 
 def fixed_mean_text():
@@ -18,8 +18,7 @@ def fixed_mean_text():
 async def test_turn_streams_into_a_proposal_and_accept_writes(replay, calc):
     url, engine = await replay(["fix_mean.txt"])
     events = []
-    session, client = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, client):
         await session.send("handle an empty list in mean")
         assert session.state == GENERATING
         result = await session.wait()
@@ -43,15 +42,12 @@ async def test_turn_streams_into_a_proposal_and_accept_writes(replay, calc):
         assert session.state == IDLE and not session.has_proposal
         assert [e for e in events if isinstance(e, Applied)][-1].action == "accept"
         assert not session.file_changed()  # our own write is not an external change
-    finally:
-        await session.close()
 
 
 async def test_stop_mid_block_keeps_complete_blocks_only(replay, calc):
     url, _ = await replay(["long_answer.txt"], rate=400)
     events = []
-    session, client = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, client):
         await session.send("fix mean and describe")
         # first block complete, the second one streaming
         await until(lambda: any(b.status == "complete" for b in session.blocks.values())
@@ -71,15 +67,12 @@ async def test_stop_mid_block_keeps_complete_blocks_only(replay, calc):
         assert session.state == INTERRUPTED and session.has_proposal
         assert session.accept_all()
         assert calc.read_text() == fixed_mean_text()
-    finally:
-        await session.close()
 
 
 async def test_redirect_replaces_the_proposal_with_the_successor(replay, calc):
     url, engine = await replay(["long_answer.txt", "rename_sub.txt"], rate=400)
-    session, client = await open_session(url, calc)
-    session.redirect_strategy = "continue"  # steering; the default starts over (test_redirect_restart.py)
-    try:
+    async with session_on(url, calc) as (session, client):
+        session.redirect_strategy = "continue"  # steering; the default starts over (test_redirect_restart.py)
         await session.send("fix mean and describe")
         await until(lambda: any(b.status == "complete" for b in session.blocks.values()))
         await session.redirect("no: just rename sub to subtract")
@@ -90,15 +83,12 @@ async def test_redirect_replaces_the_proposal_with_the_successor(replay, calc):
         last = engine.requests[-1].messages
         assert any(m["role"] == "assistant" and "if not values" in m["content"] for m in last)
         assert "rename sub to subtract" in last[-1]["content"]
-    finally:
-        await session.close()
 
 
 async def test_hunk_accept_and_reject(replay, calc):
     url, _ = await replay(["two_hunks.txt"])
-    session, client = await open_session(url, calc)
-    original = calc.read_text()
-    try:
+    async with session_on(url, calc) as (session, client):
+        original = calc.read_text()
         await session.send("document add, check clamp bounds")
         assert (await session.wait()).status == "proposal"
         assert session.live.hunk_count == 2
@@ -115,27 +105,21 @@ async def test_hunk_accept_and_reject(replay, calc):
         assert session.undo() and calc.read_text() == original
         assert session.redo() and calc.read_text() == text
         assert session.undo() and not session.undo()
-    finally:
-        await session.close()
 
 
 async def test_reject_all_leaves_the_file(replay, calc):
     url, _ = await replay(["two_hunks.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await session.wait()
         assert session.reject_all() and session.state == IDLE
         assert calc.read_text() == (DATA / "calc.py").read_text()
         assert not session.accept_all()
-    finally:
-        await session.close()
 
 
 async def test_external_change_relocates_the_proposal(replay, calc):
     url, _ = await replay(["two_hunks.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await session.wait()
         calc.write_text("import math\n\n" + calc.read_text())  # someone else edits the top
@@ -145,14 +129,11 @@ async def test_external_change_relocates_the_proposal(replay, calc):
         assert session.accept_all()
         text = calc.read_text()
         assert text.startswith("import math\n") and '"""Return the sum' in text and "lo > hi" in text
-    finally:
-        await session.close()
 
 
 async def test_external_change_under_the_proposal_is_a_conflict(replay, calc):
     url, _ = await replay(["two_hunks.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await session.wait()
         changed = calc.read_text().replace("    if x < lo:\n        return lo\n", "    x = max(x, lo)\n")
@@ -162,67 +143,52 @@ async def test_external_change_under_the_proposal_is_a_conflict(replay, calc):
         assert not session.accept_all()
         assert calc.read_text() == changed  # an external change is never overwritten
         assert session.reject_all() and session.conflict is None
-    finally:
-        await session.close()
 
 
 async def test_refused_then_fixed_on_retry(replay, calc):
     url, engine = await replay(["bad_mean.txt", "fix_mean.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         result = await session.edit("handle an empty list in mean")
         assert result.status == "proposal" and result.attempts == 2
         # the retry carried the refusal's feedback, with the real lines of the file
         feedback = engine.requests[1].messages[-1]["content"]
         assert "not applied" in feedback and "def mean(values):" in feedback
         assert session.accept_all() and calc.read_text() == fixed_mean_text()
-    finally:
-        await session.close()
 
 
 async def test_refused_three_times_gives_up(replay, calc):
     url, engine = await replay(["bad_mean.txt"])
     events = []
-    session, client = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, client):
         result = await session.edit("handle an empty list in mean")
         assert result.status == "refused" and result.attempts == 3 and len(engine.requests) == 3
         assert [e for e in events if isinstance(e, Notice) and e.level == "error" and "refused" in e.text]
         assert "SEARCH" in result.reason or "match" in result.reason
         assert not session.has_proposal
-    finally:
-        await session.close()
     assert calc.read_text() == (DATA / "calc.py").read_text()
 
 
 async def test_already_applied_changes_nothing(replay, calc):
     calc.write_text(fixed_mean_text())
     url, _ = await replay(["fix_mean.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         result = await session.edit("handle an empty list in mean")
         assert result.status == "nothing" and result.already_applied and result.attempts == 1
         assert session.state == IDLE
-    finally:
-        await session.close()
 
 
 async def test_state_changes_are_reported(replay, calc):
     url, _ = await replay(["fix_mean.txt"])
     events = []
-    session, client = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, client):
         await session.edit("x")
         states = [e.state for e in events if isinstance(e, StateChanged)]
         assert states == [GENERATING, REVIEW]
-    finally:
-        await session.close()
 
 
 async def test_stop_before_any_block_then_send_again(replay, calc):
     url, _ = await replay(["long_answer.txt", "rename_sub.txt"], rate=200)
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await until(lambda: bool(session.raw_text))
         await session.stop()
@@ -235,14 +201,11 @@ async def test_stop_before_any_block_then_send_again(replay, calc):
         result = await session.wait()
         assert result.status == "proposal" and session.state == REVIEW
         assert [h.new for h in session.proposal] == [("def subtract(a, b):",)]
-    finally:
-        await session.close()
 
 
 async def test_external_change_while_generating_is_handled_at_the_end(replay, calc):
     url, _ = await replay(["long_answer.txt"], rate=2000)
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await until(lambda: session.live.hunk_count >= 1)
         calc.write_text("# header\n" + calc.read_text())
@@ -254,29 +217,23 @@ async def test_external_change_while_generating_is_handled_at_the_end(replay, ca
         assert session.accept_all()
         text = calc.read_text()
         assert text.startswith("# header\n") and "if not values" in text and "# step 299" in text
-    finally:
-        await session.close()
 
 
 async def test_undo_refuses_after_an_external_change(replay, calc):
     url, _ = await replay(["rename_sub.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.edit("rename sub")
         assert session.accept_all()
         calc.write_text(calc.read_text() + "\n# edited elsewhere\n")
         assert session.file_changed()
         assert not session.undo()  # never overwrite someone else's change
         assert calc.read_text().endswith("# edited elsewhere\n")
-    finally:
-        await session.close()
 
 
 async def test_livediff_rows_follow_the_stream(replay, calc):
     url, _ = await replay(["fix_mean.txt"], rate=300)
     events = []
-    session, client = await open_session(url, calc, events)
-    try:
+    async with session_on(url, calc, events) as (session, client):
         await session.send("x")
         seen_partial = False
         while session.state == GENERATING:
@@ -290,15 +247,12 @@ async def test_livediff_rows_follow_the_stream(replay, calc):
         assert seen_partial  # a line being written shows before its newline arrives
         cursor = [e.cursor_row for e in events if isinstance(e, ProposalUpdated) and e.cursor_row is not None]
         assert cursor and all(0 <= c < 40 for c in cursor)
-    finally:
-        await session.close()
 
 
 async def test_deleted_file_blocks_accept(replay, calc):
     url, _ = await replay(["rename_sub.txt"])
-    session, client = await open_session(url, calc)
-    doc = session.document
-    try:
+    async with session_on(url, calc) as (session, client):
+        doc = session.document
         await session.edit("rename sub")
         calc.unlink()
         assert session.file_changed() and session.conflict
@@ -308,14 +262,11 @@ async def test_deleted_file_blocks_accept(replay, calc):
         assert session.document is doc  # the UI's Document is updated in place
         assert session.accept_all()
         assert "def subtract(a, b):" in calc.read_text() and "return b + a" in calc.read_text()
-    finally:
-        await session.close()
 
 
 async def test_indent_shifted_block_is_reindented(replay, calc):
     url, _ = await replay(["dedented.txt"], rate=500)
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         await session.send("x")
         await until(lambda: any(r.kind == "added" for r in session.live.rows(0, session.live.row_count)))
         # while streaming, the new line is already shown at the file's indentation
@@ -324,43 +275,32 @@ async def test_indent_shifted_block_is_reindented(replay, calc):
         assert [h.new for h in session.proposal] == [("    if x <= lo:",)]
         assert session.accept_all()
         assert "    if x <= lo:\n        return lo\n" in calc.read_text()
-    finally:
-        await session.close()
 
 
 async def test_identical_search_and_replace_not_in_the_file_is_refused(replay, calc):
     # a small model's mistake: the new code written as both SEARCH and REPLACE
     url, engine = await replay(["echo_new.txt", "fix_mean.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         result = await session.edit("handle an empty list in mean")
         assert result.status == "proposal" and result.attempts == 2
         assert "identical" in engine.requests[1].messages[-1]["content"]
-    finally:
-        await session.close()
 
 
 async def test_identical_search_and_replace_in_the_file_is_retried_then_no_change(replay, calc):
     url, engine = await replay(["echo_same.txt"])
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         result = await session.edit("make add return a + b")
         assert result.status == "refused" and result.no_change and result.attempts == 2
         assert "changes nothing" in engine.requests[1].messages[-1]["content"]
-    finally:
-        await session.close()
 
 
 async def test_a_loop_of_no_op_blocks_is_stopped_and_retried(replay, calc):
     url, engine = await replay(["noop_loop.txt", "fix_mean.txt"], rate=2000)
-    session, client = await open_session(url, calc)
-    try:
+    async with session_on(url, calc) as (session, client):
         result = await session.edit("handle an empty list in mean")
         assert result.status == "proposal" and result.attempts == 2
         assert engine.players[0].produced < len(engine.players[0].tokens)  # the loop was cut short
         assert "identical" in engine.requests[1].messages[-1]["content"]
-    finally:
-        await session.close()
 
 
 async def test_esc_is_handled_mid_burst_at_an_unlimited_rate(replay, calc):
