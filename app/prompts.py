@@ -149,9 +149,7 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     if region is not None and typed and complete:
         out.append(instruction_message(fmt, typed, text, region))
     elif region is not None:
-        # The blank line that follows the block in the real message is included: "```\n\n" is one token.
-        lead = _REMINDER[fmt] + "\n\n" if fmt == REWRITE else ""
-        out.append({"role": "user", "content": _region_block(text, region) + "\n\n" + lead + typed.strip()})
+        out.append({"role": "user", "content": message_opening(fmt, text, region) + typed.strip()})
     return out
 
 
@@ -325,17 +323,20 @@ def instruction_message(fmt: str, instruction: str, text: str | None = None, reg
     """The per-turn user message: the region (if any), the instruction and a format reminder (for a rewrite, the reminder first)."""
     if fmt == REWRITE and is_empty(text):
         return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
-    parts: list[str] = []
-    if region is not None:
-        parts.append(_region_block(text, region))
-    # A rewrite's reminder comes before the instruction: the user's own words end the message, so
-    # everything before them can be prewarmed as soon as the region is known (measured on the dev
-    # split with the rest of the rewrite prompt: bench/results/levers/README.md).
     if fmt == REWRITE:
-        parts += [_REMINDER[fmt], instruction.strip()]
-    else:
-        parts += [instruction.strip(), _REMINDER[fmt]]
-    return {"role": "user", "content": "\n\n".join(parts)}
+        return {"role": "user", "content": message_opening(fmt, text, region) + instruction.strip()}
+    parts = [_region_block(text, region)] if region is not None else []
+    return {"role": "user", "content": "\n\n".join([*parts, instruction.strip(), _REMINDER[fmt]])}
+
+
+def message_opening(fmt: str, text: str | None, region: tuple[int, int] | str | None) -> str:
+    """What a turn's message on `region` says before the instruction (what a prewarm can evaluate
+    before the words are known). A rewrite's reminder opens it and the user's words end it: the
+    reminder stays cached when the region changes (a redirect narrowed to one method evaluates just
+    that method's block and the words), and the blank line after the block is kept ("```\n\n" is
+    one token)."""
+    block = _region_block(text, region) + "\n\n" if region is not None else ""
+    return (_REMINDER[fmt] + "\n\n" + block) if fmt == REWRITE else block
 
 
 def build_input(

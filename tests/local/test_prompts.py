@@ -29,8 +29,9 @@ def test_prewarm_input_is_the_prefix_of_every_turn(fmt):
     warm = prompts.prewarm_input(fmt, "m.py", SRC)
     turn = prompts.build_input(fmt, "m.py", SRC, "Rename first to second.", region=(3, 5))
     assert turn[: len(warm)] == warm
-    if fmt == prompts.REWRITE:  # the reminder before the instruction: the user's words end the message
-        assert turn[-1]["content"].endswith(prompts._REMINDER[fmt] + "\n\nRename first to second.")
+    if fmt == prompts.REWRITE:  # the reminder opens the message (cached when the region changes); the words end it
+        assert turn[-1]["content"] == prompts.message_opening(fmt, SRC, (3, 5)) + "Rename first to second."
+        assert turn[-1]["content"].startswith(prompts._REMINDER[fmt] + "\n\nRegion (lines 4-5):")
         warm_words = prompts.prewarm_input(fmt, "m.py", SRC, region=(3, 5), typed="Rename first")
         assert turn[-1]["content"].startswith(warm_words[-1]["content"])  # the typed words' prewarm: a prefix
     else:

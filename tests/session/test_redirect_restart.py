@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+from app import prompts
 from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 from .conftest import session_on, until
+
+# What a rewrite turn's message says before its region block (prompts.message_opening).
+REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
 
 
 def user_text(request) -> str:
@@ -164,7 +168,7 @@ async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(repl
         await session.redirect("no, only to mean")
         await session.wait()
         assert session.region == (11, 16)
-        assert user_text(engine.requests[-1]).startswith("Region (lines 12-16):\n```\ndef mean(values):")
+        assert user_text(engine.requests[-1]).startswith(REWRITE_OPENS + "Region (lines 12-16):\n```\ndef mean(values):")
 
 
 async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, calc):
@@ -177,7 +181,7 @@ async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, 
         await session.wait()
         last = engine.requests[-1].messages
         assert not any(m["role"] == "assistant" for m in last) and session.region == (0, 28)
-        assert user_text(engine.requests[-1]).startswith("Region (lines 1-28):")
+        assert user_text(engine.requests[-1]).startswith(REWRITE_OPENS + "Region (lines 1-28):")
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: len(engine.requests) == 3 and session.turn.tokens > 5)
         await session.redirect("no, only to mean")  # names mean: start over on mean
@@ -208,7 +212,7 @@ async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_lef
         # Asked on its own, of the code as the first answer left it: no transcript, no first request.
         assert not any(m["role"] == "assistant" for m in second.messages)
         text = user_text(second)
-        assert text.startswith("Region:\n```\ndef mean(values):\n    total = 0.0\n")
+        assert text.startswith(REWRITE_OPENS + "Region:\n```\ndef mean(values):\n    total = 0.0\n")
         assert "Add a docstring to it" in text and "empty list" not in text
         # The proposal is the second answer, against the file as it is on disk.
         new = session.review.proposed_text()

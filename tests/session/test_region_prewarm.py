@@ -6,10 +6,14 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from app import prompts
 from app.server.engines.base import EngineRequest
 from app.server.gateway import Gateway
 
 from .conftest import RecordedSequence, open_session, until
+
+# What a rewrite turn's message says before its region block (prompts.message_opening).
+REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
 
 
 class SlowBlockPrewarm(RecordedSequence):
@@ -25,7 +29,7 @@ class SlowBlockPrewarm(RecordedSequence):
         if not request.generate:
             last = str(request.messages[-1].get("content") or "")
             self.prewarms.append(last)
-            if last.startswith("Region"):
+            if last.startswith(REWRITE_OPENS + "Region"):
                 try:
                     while not cancel.is_set():
                         await asyncio.sleep(0.005)
@@ -56,7 +60,7 @@ async def test_region_prewarm_only_for_rewrite_and_once_per_block(calc):
         await until(lambda: len(engine.prewarms) == 2)
         session.prewarm_region((0, 3))
         await until(lambda: len(engine.prewarms) == 3)
-        assert engine.prewarms[-1].startswith("Region (lines 1-3):")
+        assert engine.prewarms[-1].startswith(REWRITE_OPENS + "Region (lines 1-3):")
         session.prewarm_region((0, 3))
         await asyncio.sleep(0.1)
         assert len(engine.prewarms) == 3  # already warm (or warming)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 
+from app import prompts
 from app.ui.app import ACTIONS, make_app
 
 from .conftest import replay_app, settings, wait_paused, wait_until
 from .test_flow import send, send_until_review
+
+# What a rewrite turn's message says before its region block (prompts.message_opening).
+REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
 
 
 async def test_external_change_during_review_relocates_the_proposal(sample, backends):
@@ -308,13 +312,13 @@ async def test_cursor_resting_in_a_block_prewarms_it_as_the_next_region(sample, 
         app.code.action_move_to(30)  # in total_value: the block is the top-level class around it
         await wait_until(pilot, lambda: len(prewarms) == 2, what="the block prewarm")
         block = prewarms[1][-1]["content"]
-        assert block.startswith("Region (lines 13-36):") and "class Inventory:" in block
+        assert block.startswith(REWRITE_OPENS + "Region (lines 13-36):") and "class Inventory:" in block
         app.code.action_move_to(20)  # the same block
         await pilot.pause(0.6)
         assert len(prewarms) == 2
         app.code.action_move_to(39)  # parse_line: another block
         await wait_until(pilot, lambda: len(prewarms) == 3, what="the other block's prewarm")
-        assert prewarms[2][-1]["content"].startswith("Region (lines 39-41):")
+        assert prewarms[2][-1]["content"].startswith(REWRITE_OPENS + "Region (lines 39-41):")
         app.code.action_move_to(30)
         await wait_until(pilot, lambda: len(prewarms) == 4, what="the class prewarm again")
         app.prompt.value = "use sum()"

@@ -49,7 +49,7 @@ class Recorder:
             last = str(request.messages[-1].get("content") or "")
             if not request.generate:
                 self.prewarms.append(last)
-                if self.hold and last.startswith("Region") and not last.endswith("\n\n"):
+                if self.hold and "Region (lines" in last and not last.endswith("\n\n"):
                     try:
                         while not cancel.is_set() and not self.release.is_set():
                             await asyncio.sleep(0.005)
@@ -102,7 +102,7 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
         assert len(rec.prewarms) == 1  # no name yet: nothing to prewarm beyond the file
         await pilot.press(*keys("tal_value skip it"))
         await wait_until(pilot, lambda: any("skip" in p for p in rec.prewarms), what="the typed words' prewarm")
-        typed = [p for p in rec.prewarms[1:] if not p.endswith(prompts._REMINDER[prompts.REWRITE])]
+        typed = [p for p in rec.prewarms[1:] if not p.endswith("```")]
         assert typed and all(p.startswith(block + "\n\n") for p in typed)
         assert typed[-1] == block + "\n\nmake total_value skip"
         await type_then_pause(pilot, app, "ems with zero quantity")
@@ -133,7 +133,7 @@ async def test_enter_while_a_typed_prewarm_runs(sample, backends):
         await pilot.press(*keys("make total_value skip "))
         # The name completed: its block with "make" is held; the words after it wait for it (one
         # prewarm in flight, never cancelled by keys).
-        await wait_until(pilot, lambda: rec.prewarms[-1].endswith(prompts._REMINDER[prompts.REWRITE] + "\n\nmake"), what="a held prewarm")
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("```\n\nmake"), what="a held prewarm")
         await pilot.press(*keys("items with zero quantity"), "enter")
         await pilot.pause(0.2)
         assert rec.turns == [] and rec.stopped == []  # the turn queues behind the prewarm it starts with
@@ -168,7 +168,7 @@ async def test_a_pause_queues_the_whole_message_behind_the_words_prewarm_in_flig
     async with app.run_test(size=(100, 40)) as pilot:
         await ready_app(pilot, app, rec)
         await pilot.press(*keys("make total_value skip "))
-        await wait_until(pilot, lambda: rec.prewarms[-1].endswith(prompts._REMINDER[prompts.REWRITE] + "\n\nmake"),
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("```\n\nmake"),
                          what="a held prewarm")
         held = app.session.prewarms.task
         await type_then_pause(pilot, app, "items with zero quantity")
@@ -225,7 +225,7 @@ async def test_a_redirect_typed_while_the_model_writes_is_prewarmed_on_its_own_l
         # "add" after "no, only" is the verb, not the method `add`: the answer's own region still.
         await wait_until(pilot, lambda: len(rec.prewarms) > before and rec.prewarms[-1].endswith("no, only add"),
                          what="the first redirect prewarm")
-        assert rec.prewarms[-1].startswith(prompts._region_block(text, app.session.region))
+        assert rec.prewarms[-1].startswith(prompts.message_opening(prompts.REWRITE, text, app.session.region))
         await type_then_pause(pilot, app, "a docstring to remove")
         region = prompts.redirect_region(text, app.session.region, [REDIRECT])
         assert region == prompts.rewrite_region(text, "add a docstring to remove")
@@ -252,7 +252,7 @@ async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm
         await pilot.press(*keys("no, only add a docstring to "))
         await wait_until(pilot, lambda: rec.prewarms[-1].endswith("docstring to"), what="the words' prewarm")
         region = prompts.redirect_region(text, session.region, [REDIRECT])
-        block = prompts._region_block(text, region)
+        block = prompts.message_opening(prompts.REWRITE, text, region)
         rec.hold = True
         await pilot.press(*keys("remov"))  # names the method (guess_name): its block is prewarmed, and held
         await wait_until(pilot, lambda: rec.prewarms[-1].startswith(block), what="the method's block")
