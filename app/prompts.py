@@ -407,8 +407,8 @@ def redirect_instruction(first: str, said: list[str]) -> str:
             request, replaced = words, (request or replaced)
     if not replaced:
         return request
-    return (f"{request}\n\n(Said while you were answering an earlier request: \"{replaced}\". Where the line "
-            "above leaves something out, take it from that request; change nothing it does not ask for.)")
+    # Every token of this note is evaluated after the redirect's Enter: it is kept short.
+    return f"{request}\n\n(Earlier request: \"{replaced}\". Take what the line above leaves out from it; change nothing else.)"
 
 
 _ADDED_TAIL = re.compile(r"[\s,]*\b(too|as well)\W*$", re.I)

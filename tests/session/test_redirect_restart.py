@@ -115,7 +115,7 @@ def test_redirect_instruction_wording():
         "in total, rename result to running"
     # When they cannot be, the earlier request follows them as context.
     narrowed = redirect_instruction("fix every method", ["no, only pop"])
-    assert narrowed.startswith("no, only pop\n\n(") and 'earlier request: "fix every method"' in narrowed
+    assert narrowed.startswith("no, only pop\n\n(") and 'Earlier request: "fix every method"' in narrowed
     # Words that replace it and say all they mean stand alone; "it" needs the earlier request.
     assert redirect_instruction("add type hints to every method", ["no, only add a docstring to pop"]) == \
         "no, only add a docstring to pop"
