@@ -158,8 +158,8 @@ class Drafter:
 
     @property
     def ceiling(self) -> int:
-        """Nor into the prompt's tail after its last code block (a rewrite's reminder and
-        instruction): the answer's own tokens, from n_prompt on, stay sources."""
+        """Nor into the prompt's tail after its last code block (a rewrite's instruction): the
+        answer's own tokens, from n_prompt on, stay sources."""
         if callable(self._ceiling):
             self._ceiling = self._ceiling()
         return self.n_prompt if self._ceiling is None else self._ceiling
