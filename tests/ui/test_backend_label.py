@@ -1,8 +1,8 @@
-"""The status line's backend label from the settings and what a gateway says it serves."""
+"""The status line's backend label from the settings and what a gateway says it serves, and its rate."""
 
 from __future__ import annotations
 
-from app.ui.widgets.status import backend_label
+from app.ui.widgets.status import backend_label, rate_text
 
 
 def test_local_names_the_embedded_model_unless_one_is_set():
@@ -19,3 +19,9 @@ def test_a_gateway_url_names_the_model_it_serves_once_known():
 def test_other_backends_show_the_served_model_only_for_urls():
     assert backend_label("openai", "gpt-x", "other") == "openai · gpt-x"
     assert backend_label("openai", None, "other") == "openai"
+
+
+def test_a_slow_rate_keeps_a_decimal():
+    assert rate_text(None) == "–"
+    assert rate_text(0.44) == "0.4" and rate_text(9.96) == "10.0"
+    assert rate_text(26.4) == "26" and rate_text(12345.0) == "12,345"

@@ -27,6 +27,14 @@ def backend_label(backend: str | None, model: str | None, server_model: str | No
     return f"{backend} · {model}" if model else backend
 
 
+def rate_text(tps: float | None) -> str:
+    """Tokens a second for the status line: a decimal below 10, where a busy CPU puts a small model
+    (0.4 tok/s is not "0")."""
+    if tps is None:
+        return "–"
+    return f"{tps:.1f}" if tps < 10 else f"{tps:,.0f}"
+
+
 class StatusLine(Widget):
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $foreground; }
@@ -85,7 +93,7 @@ class StatusLine(Widget):
             text.append("ttft – │ – tok/s │ – tok")
         else:
             ttft = "–" if self.ttft is None else f"{self.ttft * 1000:.0f} ms" if self.ttft < 1 else f"{self.ttft:.2f} s"
-            tps = "–" if self.tps is None else f"{self.tps:,.0f}"
+            tps = rate_text(self.tps)
             tokens = "–" if self.tokens is None else f"{self.tokens:,}"
             text.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
             if self.drafted:
