@@ -94,7 +94,7 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
     app = replay_app(sample, b, edit_format="rewrite")
     text = sample.read_text()
     region = prompts.rewrite_region(text, INSTRUCTION)
-    block = prompts.instruction_message(prompts.REWRITE, "x", text, region)["content"].rsplit("x", 1)[0][:-2]
+    opening = prompts.message_opening(prompts.REWRITE, text, region)
     async with app.run_test(size=(100, 40)) as pilot:
         await ready_app(pilot, app, rec)
         await pilot.press(*keys("make to"))
@@ -102,9 +102,9 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
         assert len(rec.prewarms) == 1  # no name yet: nothing to prewarm beyond the file
         await pilot.press(*keys("tal_value skip it"))
         await wait_until(pilot, lambda: any("skip" in p for p in rec.prewarms), what="the typed words' prewarm")
-        typed = [p for p in rec.prewarms[1:] if not p.endswith("```")]
-        assert typed and all(p.startswith(block + "\n\n") for p in typed)
-        assert typed[-1] == block + "\n\nmake total_value skip"
+        typed = rec.prewarms[1:]  # after the file's: the block's, then the words'
+        assert typed and all(p.startswith(opening) for p in typed)
+        assert typed[-1] == opening + "make total_value skip"
         await type_then_pause(pilot, app, "ems with zero quantity")
         # The pause: the whole message, as the turn will send it.
         final = prompts.instruction_message(prompts.REWRITE, INSTRUCTION, text, region)["content"]
