@@ -323,10 +323,8 @@ def instruction_message(fmt: str, instruction: str, text: str | None = None, reg
     """The per-turn user message: the region (if any), the instruction and a format reminder (for a rewrite, the reminder first)."""
     if fmt == REWRITE and is_empty(text):
         return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
-    if fmt == REWRITE:
-        return {"role": "user", "content": message_opening(fmt, text, region) + instruction.strip()}
-    parts = [_region_block(text, region)] if region is not None else []
-    return {"role": "user", "content": "\n\n".join([*parts, instruction.strip(), _REMINDER[fmt]])}
+    tail = instruction.strip() if fmt == REWRITE else f"{instruction.strip()}\n\n{_REMINDER[fmt]}"
+    return {"role": "user", "content": message_opening(fmt, text, region) + tail}
 
 
 def message_opening(fmt: str, text: str | None, region: tuple[int, int] | str | None) -> str:
