@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app import prompts
 from app.config import Settings
 from app.files import Document
 from app.server.engines.base import Engine, EngineRequest
@@ -19,6 +20,9 @@ from app.session import Session
 from app.transport.client import ResponsesClient
 
 DATA = Path(__file__).parent / "data"
+
+# What a rewrite turn's message says before its region block (prompts.message_opening).
+REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
 
 
 async def open_session(url, path, events=None, *, edit_format="search_replace", prewarm=True):

@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from app import prompts
 from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
-from .conftest import session_on, until
-
-# What a rewrite turn's message says before its region block (prompts.message_opening).
-REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
+from .conftest import REWRITE_OPENS, session_on, until
 
 
 def user_text(request) -> str:

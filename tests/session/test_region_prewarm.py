@@ -6,14 +6,10 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from app import prompts
 from app.server.engines.base import EngineRequest
 from app.server.gateway import Gateway
 
-from .conftest import RecordedSequence, open_session, until
-
-# What a rewrite turn's message says before its region block (prompts.message_opening).
-REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)
+from .conftest import REWRITE_OPENS, RecordedSequence, open_session, until
 
 
 class SlowBlockPrewarm(RecordedSequence):
