@@ -17,6 +17,9 @@ import threading
 READY_PREFIX = "steer serve ready:"
 TOKEN_ENV = "STEER_GATEWAY_TOKEN"
 UPSTREAM_KEY_ENV = "STEER_UPSTREAM_API_KEY"
+# The upstream URL may carry credentials (user:pw@, ?key=): read from here, they stay out of the
+# process list, where every local user can read a command line.
+UPSTREAM_URL_ENV = "STEER_UPSTREAM_URL"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-speculation", action="store_true",
                         help="local: decode one token per step (no speculative edits; also `speculation = false` "
                              "in the config file)")
-    parser.add_argument("--upstream", metavar="URL", help="upstream: base URL, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--upstream", metavar="URL",
+                        help=f"upstream: base URL, e.g. http://127.0.0.1:8000/v1 (or set {UPSTREAM_URL_ENV}, "
+                             "which keeps credentials in it out of the process list)")
     parser.add_argument("--upstream-key-env", metavar="VAR",
                         help=f"upstream: environment variable holding the API key (default {UPSTREAM_KEY_ENV}, "
                              "then the provider's usual variable)")
@@ -92,9 +97,10 @@ def build_engine(args):
     if args.engine == "upstream":
         from app.server.engines.upstream import UpstreamEngine, key_from_env
 
-        if not args.upstream or not args.model:
-            raise ValueError("--engine upstream needs --upstream URL and --model NAME")
-        return UpstreamEngine(args.upstream, args.model, api_key=key_from_env(args.upstream, args.upstream_key_env),
+        url = args.upstream or os.environ.get(UPSTREAM_URL_ENV)
+        if not url or not args.model:
+            raise ValueError(f"--engine upstream needs --upstream URL (or {UPSTREAM_URL_ENV}) and --model NAME")
+        return UpstreamEngine(url, args.model, api_key=key_from_env(url, args.upstream_key_env),
                               timeout=args.upstream_timeout)
     try:
         from app.server.engines.local import LocalEngine

@@ -9,13 +9,14 @@
 
 Keys come from OPENAI_API_KEY, XAI_API_KEY, CEREBRAS_API_KEY, GROQ_API_KEY or the config
 file (`[keys]`); they are handed over in headers or the child's environment, never on a
-command line, and never printed.
+command line, and never printed. So is an upstream URL, which may hold credentials of its own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.commands.serve import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
 from app.config import KEY_ENV, Settings
 from app.transport.client import ResponsesClient
 from app.transport.launcher import GatewayProcess
@@ -51,6 +52,7 @@ class BackendSpec:
     model: str | None = None
     serve_args: list[str] = field(default_factory=list)
     api_key: str | None = field(default=None, repr=False)  # for the WebSocket (direct) or the child (spawn)
+    serve_env: dict[str, str] = field(default_factory=dict, repr=False)  # the child's, beside the key
     label: str = ""
 
     def __str__(self) -> str:
@@ -85,8 +87,9 @@ def resolve_backend(settings: Settings) -> BackendSpec:
                                label=f"{name} via {table['gateway']}")
         upstream = table.get("url") or settings.upstream_url or UPSTREAM[name]
         return BackendSpec(name, "spawn", "gateway", model=model, api_key=key, label=f"{name} ({model})",
-                           serve_args=["--engine", "upstream", "--upstream", upstream, "--model", model,
-                                       "--upstream-key-env", "STEER_UPSTREAM_API_KEY"])
+                           serve_args=["--engine", "upstream", "--model", model,
+                                       "--upstream-key-env", UPSTREAM_KEY_ENV],
+                           serve_env={UPSTREAM_URL_ENV: upstream})
     if name == "local":
         args = ["--engine", "local"]
         if settings.model:
@@ -144,7 +147,9 @@ async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None)
         await client.connect()
         client.server_info = await gateway_info(spec.url, spec.api_key) if spec.provider == "gateway" else None
         return client
-    env = {"STEER_UPSTREAM_API_KEY": spec.api_key} if spec.api_key else None
+    env = dict(spec.serve_env)
+    if spec.api_key:
+        env[UPSTREAM_KEY_ENV] = spec.api_key
     timeout = start_timeout or (600.0 if spec.name == "local" else 60.0)  # the first local start assembles the model
     gateway = await GatewayProcess.start(spec.serve_args, env=env, timeout=timeout)
     client = ResponsesClient(gateway.url, provider="gateway", model=spec.model)

@@ -33,7 +33,7 @@ async def test_launcher_reports_the_bound_port(replay_file, client_factory):
 async def test_startup_failure_is_a_clear_error(tmp_path):
     with pytest.raises(GatewayStartError, match="cannot read replay file"):
         await within(GatewayProcess.start(["--engine", "replay", "--replay", str(tmp_path / "missing.txt")]))
-    with pytest.raises(GatewayStartError, match="needs --upstream URL and --model"):
+    with pytest.raises(GatewayStartError, match=r"needs --upstream URL \(or STEER_UPSTREAM_URL\) and --model"):
         await within(GatewayProcess.start(["--engine", "upstream"]))
 
 
