@@ -1,0 +1,22 @@
+"""bench/usertasks: every task's test fails on the file as given, so a pass means the edit did it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.editbench import judge
+from bench.usertasks import BATCHES, load
+
+TASKS = load()
+
+
+def test_task_ids_are_unique_and_every_task_is_in_one_batch():
+    names = [t["task_id"].split("/", 1)[1] for t in TASKS]
+    assert len(set(names)) == len(names)
+    assert sorted(names) == sorted(n for batch in BATCHES.values() for n in batch)
+
+
+@pytest.mark.parametrize("task", TASKS, ids=[t["task_id"] for t in TASKS])
+def test_the_test_fails_on_the_unedited_file(task):
+    passed, error = judge(task["input"], task["test"])
+    assert not passed and error
