@@ -42,6 +42,28 @@ _MAX_NOOP_BLOCKS = 3
 MAX_DEPARTURES = 1
 
 
+# The embedded engine's answer cap when a request names none (app.server.engines.local.DEFAULT_MAX_OUTPUT).
+ENGINE_DEFAULT_CAP = 1024
+# Characters of a Python-like source a token of the embedded model's vocabulary holds, at least
+# (3.3-4 measured on code): a cap counted with it errs on the generous side.
+_CHARS_PER_TOKEN = 3
+
+
+def output_cap(fmt: str, messages: list[dict], configured: int | None, engine: str | None) -> int | None:
+    """The answer's max_output_tokens: the configured one, else for a rewrite on the embedded
+    engine room for the region twice over (its last message shows the region, and the answer
+    restates it), never less than that engine's own default; else None (the backend's default).
+
+    At the engine's default of 1024 tokens, a rewrite of a region over ~100 lines (the whole of a
+    file whose instruction names no definition) was always cut off and refused; twice the region
+    still ends a looping answer at a bound."""
+    if configured is not None or fmt != "rewrite" or engine != "local" or not messages:
+        return configured
+    content = messages[-1].get("content")
+    shown = len(content) if isinstance(content, str) else 0
+    return max(ENGINE_DEFAULT_CAP, 2 * -(-shown // _CHARS_PER_TOKEN) + 256)
+
+
 class Turn:
     """`await run()` streams the attempts and leaves `result`; `answer` is the attempt's ProposalBuilder."""
 
@@ -227,7 +249,7 @@ class Turn:
                 instructions=instructions,
                 input=messages,
                 stream_id=s.stream_id,
-                max_output_tokens=s.settings.max_output_tokens,
+                max_output_tokens=output_cap(s.format, messages, s.settings.max_output_tokens, s.server_engine),
                 temperature=s.settings.temperature,
                 **({"extra": {"avoid": avoid}} if avoid is not None else {}),
             )

@@ -12,7 +12,7 @@ venv of its own under the user cache dir (`~/.cache/steer/bench/aider-venv`), an
 web dependencies into another (`llama-server-venv`, which sees llama-cpp-python through a .pth).
 
 Both tools run under the same limits: at most MAX_OUTPUT_TOKENS output tokens per model answer
-(steer's own cap; Aider gets it as `max_tokens` through its `aider/extra_params` model setting) and
+(steer's through a config file of the run's own; Aider's as `max_tokens` through its `aider/extra_params` model setting) and
 TOOL_TIMEOUT_S per task (then the task is an error).
 
 Outcomes: passed; failed (the file changed, the test fails); refused (steer exit 1 with the file
@@ -52,9 +52,11 @@ TEST_TIMEOUT_S = 20
 # Per task and tool, the same for both: an answer the model never ends (Aider with no output cap ran
 # every polyglot task into a 600 s limit) is an error, not a wait that starves the run.
 TOOL_TIMEOUT_S = 300
-# Output tokens per model answer for both tools: steer's own cap (app/server/engines/local.py
-# DEFAULT_MAX_OUTPUT); Aider gets it as `max_tokens` through its `aider/extra_params` model setting,
-# which adds to Aider's settings for the model and changes nothing else.
+# Output tokens per model answer for both tools: the embedded engine's default (app/server/engines/
+# local.py DEFAULT_MAX_OUTPUT), which steer gets as `max_output_tokens` in a config file of the run's
+# own (by itself it gives a long rewrite region more: app.turn.output_cap); Aider as `max_tokens`
+# through its `aider/extra_params` model setting, which adds to Aider's settings for the model and
+# changes nothing else.
 MAX_OUTPUT_TOKENS = 1024
 OUTCOMES = ("passed", "failed", "refused", "unchanged", "error")
 # Aider's own words when an answer's edits could not be applied (it exits 0 either way).
@@ -139,11 +141,18 @@ class Steer:
         self.name = name
         self.proc = None
         self.url = ""
+        self._config: str | None = None
 
     def _env(self) -> dict:
         env = dict(os.environ, PYTHONPATH=str(self.root), NO_COLOR="1", PYTHONUNBUFFERED="1")
         for k in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL"):
             env.pop(k, None)
+        # A config file of the run's own: the cap both tools get, and nothing from the user's config.
+        if self._config is None:
+            with tempfile.NamedTemporaryFile("w", suffix=".steer.toml", delete=False) as f:
+                f.write(f"max_output_tokens = {MAX_OUTPUT_TOKENS}\n")
+            self._config = f.name
+        env["STEER_CONFIG"] = self._config
         return env
 
     def start(self) -> None:
@@ -171,6 +180,9 @@ class Steer:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+        if self._config is not None:
+            Path(self._config).unlink(missing_ok=True)
+            self._config = None
 
     def run(self, task: dict, workdir: Path) -> dict:
         target = workdir / task["file"]

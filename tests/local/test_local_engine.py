@@ -176,3 +176,11 @@ def test_embedded_model_is_verified_in_the_cache(real_model_path):
     assert real_model_path.stat().st_size == model_store.MODEL_SIZE
     marker = model_store._read_marker(real_model_path)
     assert marker["sha256"] == model_store.MODEL_SHA256
+
+
+def test_the_client_knows_the_engines_default_cap():
+    # app.turn.output_cap never asks the embedded engine for less than it gives by default.
+    from app.server.engines.local import DEFAULT_MAX_OUTPUT
+    from app.turn import ENGINE_DEFAULT_CAP
+
+    assert ENGINE_DEFAULT_CAP == DEFAULT_MAX_OUTPUT

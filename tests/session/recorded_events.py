@@ -136,7 +136,8 @@ class FakeBackend:
 
     async def create(self, *, input, model=None, instructions=None, stream_id=None, max_output_tokens=None,
                      temperature=None) -> FakeStream:
-        self.requests.append({"input": input, "instructions": instructions, "stream_id": stream_id})
+        self.requests.append({"input": input, "instructions": instructions, "stream_id": stream_id,
+                              "max_output_tokens": max_output_tokens})
         events = self.sequences[min(len(self.requests), len(self.sequences)) - 1]
         stream = FakeStream(events, self.pause_after, self.gate)
         self.streams.append(stream)

@@ -121,6 +121,33 @@ async def test_a_cut_off_answer_never_applies(calc):
     assert not session.has_proposal and session.state is IDLE
 
 
+async def test_a_rewrite_on_the_embedded_engine_has_room_for_its_region(tmp_path):
+    from app.config import Settings
+    from app.turn import ENGINE_DEFAULT_CAP
+
+    # 150 lines, no definition named: the region is the whole file, ~1,500 tokens to restate,
+    # more than the embedded engine's own default cap.
+    big = tmp_path / "big.py"
+    big.write_text("".join(f"VALUE_{i} = compute({i}, 'name_{i}', scale=2.5)\n" for i in range(150)))
+    small = tmp_path / "small.py"
+    small.write_text("def f(x):\n    return x\n")
+    caps = {}
+    for path, engine, configured in [(big, "local", None), (small, "local", None), (big, "upstream", None),
+                                     (big, "local", 700)]:
+        backend = FakeBackend(["fix_mean"])
+        backend.server_info = {"engine": engine}
+        session = Session(Document.read(path), on_event=[].append, client=backend, edit_format="rewrite",
+                          settings=Settings(max_output_tokens=configured))
+        await session.start(prewarm=False)
+        await session.edit("add a comment at the top", retries=0)
+        caps[(path.name, engine, configured)] = backend.requests[0]["max_output_tokens"]
+    region_chars = len(big.read_text())
+    assert 2 * region_chars // 3 < caps[("big.py", "local", None)] < 2 * region_chars // 3 + 400
+    assert caps[("small.py", "local", None)] == ENGINE_DEFAULT_CAP
+    assert caps[("big.py", "upstream", None)] is None  # that backend's own default
+    assert caps[("big.py", "local", 700)] == 700  # the configured cap is kept
+
+
 async def test_a_change_on_disk_while_generating_is_carried_over_at_the_end(calc):
     events = []
     session, backend = await started(calc, ["fix_mean"], events, pause_after=5)
