@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
 from app.edits.cosmetic import COSMETIC_REASON
+from app.edits.repeats import RepeatWatch
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
     DEGENERATE_REASON,
+    LOOP_REASON,
     NO_CHANGE,
     asks_for_nothing,
     departure_point,
+    loop_feedback,
     no_change_instruction,
     syntax_feedback,
     truncated_feedback,
@@ -235,6 +238,7 @@ class Turn:
 
         s = self.session
         self.answer = ProposalBuilder(s.live, self.region, s.instruction, s.path)
+        self.repeats = RepeatWatch(s.document.text)
         self.feedback = ""
         self.ttft = None
         self.tokens = 0
@@ -269,7 +273,9 @@ class Turn:
             if isinstance(ev, E.TextDelta):
                 self.on_delta(ev.delta)
                 if self.answer.noop_blocks >= _MAX_NOOP_BLOCKS:
-                    return await self._give_up_degenerate(stream)
+                    return await self._give_up_degenerate(stream, DEGENERATE_REASON, DEGENERATE_FEEDBACK)
+                if self.repeats.looping:
+                    return await self._give_up_degenerate(stream, LOOP_REASON, loop_feedback(self.repeats.block))
                 burst += 1
                 if burst >= _BURST_DELTAS or time.perf_counter() - burst_t0 >= _BURST_S:
                     await asyncio.sleep(0)
@@ -308,14 +314,15 @@ class Turn:
         s._proposal_changed()
         return self.conclude(self._judge())
 
-    async def _give_up_degenerate(self, stream) -> TurnResult:
-        """The answer repeats blocks that change nothing (a small model's loop): stop paying for it."""
+    async def _give_up_degenerate(self, stream, reason: str, feedback: str) -> TurnResult:
+        """The answer is caught in a loop (blocks that change nothing, the same lines over and over,
+        app.edits.repeats): stop paying for it."""
         await cancel_quietly(stream)
         self.answer.drop_partial()
         self.session.live.clear()
         self.session._proposal_changed()
-        self.feedback = DEGENERATE_FEEDBACK
-        return self.conclude(TurnResult("refused", DEGENERATE_REASON))
+        self.feedback = feedback
+        return self.conclude(TurnResult("refused", reason))
 
     def conclude(self, result: TurnResult) -> TurnResult:
         """The attempt's result with its numbers: the stream's own where it has them."""
@@ -344,6 +351,7 @@ class Turn:
         live = self.session.live
         v = live.version
         self.answer.feed(delta)
+        self.repeats.feed(delta)
         if live.version != v:
             self.session._proposal_changed()
         if now - self._stats_at >= _STATS_EVERY_S:
@@ -354,6 +362,7 @@ class Turn:
 
     def restart_after_steer(self) -> None:
         self.answer.restart()
+        self.repeats = RepeatWatch(self.session.document.text)
         self.session._proposal_changed()
 
     # ------------------------------------------------------------ the verdict

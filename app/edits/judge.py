@@ -34,6 +34,15 @@ DEGENERATE_FEEDBACK = (
     "so it was stopped and nothing was changed. Reply with only the block(s) that make the "
     "requested change: SEARCH copies the current lines from the file, REPLACE has the new lines.")
 
+LOOP_REASON = "the answer repeated the same lines over and over"
+
+
+def loop_feedback(block: tuple[str, ...]) -> str:
+    """The retry's instruction after an answer caught in a loop (app.edits.repeats), quoting the loop."""
+    shown = block[0] if len(block[0]) <= 80 else block[0][:77] + "..."
+    return (f"Your answer kept writing the same lines over and over (`{shown}` ...), so it was stopped "
+            "and nothing was changed. Reply again with the edit, writing each change once.")
+
 
 def asks_for_nothing(instruction: str) -> bool:
     """The instruction allows leaving the code as it is (an answer changing nothing is then an answer)."""

@@ -26,6 +26,7 @@ RECORDINGS = {
     "two_hunks": ("two_hunks.txt", None, None),
     "noop_loop": ("noop_loop.txt", None, None),
     "echo_same": ("echo_same.txt", None, None),
+    "clamp_loop": ("clamp_loop.txt", None, None),
     "long_answer_cut_off": ("long_answer.txt", 40, None),
     "long_answer_cancelled": ("long_answer.txt", None, 30),
 }

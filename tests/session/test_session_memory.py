@@ -114,6 +114,16 @@ async def test_a_loop_of_blocks_that_change_nothing_is_stopped(calc):
     assert "SEARCH and REPLACE are identical" in session._feedback_instruction()
 
 
+async def test_an_answer_caught_in_a_loop_is_stopped(calc):
+    events = []
+    session, backend = await started(calc, ["clamp_loop"], events)
+    result = await session.edit("make clamp check its inputs", retries=0)
+    assert result.status == "refused" and result.reason == "the answer repeated the same lines over and over"
+    assert backend.streams[0].cancelled  # stopped as soon as the loop was plain, not at the cap
+    assert not session.has_proposal and calc.read_text() == (DATA / "calc.py").read_text()
+    assert "`if x == " in session._feedback_instruction() and "writing each change once" in session._feedback_instruction()
+
+
 async def test_a_cut_off_answer_never_applies(calc):
     session, _ = await started(calc, ["long_answer_cut_off"])
     result = await session.edit("fix mean and describe", retries=0)

@@ -1,0 +1,65 @@
+"""An answer caught in a loop is spotted as it streams; a table the file has, or a few similar lines, are not loops."""
+
+from __future__ import annotations
+
+from app.edits.repeats import RepeatWatch
+
+FILE = "class Game:\n    def roll(self, pins):\n        pass\n"
+
+
+def stream(watch: RepeatWatch, text: str, step: int = 7) -> int | None:
+    """Feed `text` a few characters at a time; the line (0-based) at which the watch fires, if it does."""
+    for i in range(0, len(text), step):
+        if watch.feed(text[i : i + step]):
+            return text[: i + step].count("\n")
+    return None
+
+
+def test_a_counting_loop_is_stopped_after_twelve_rounds():
+    # What the embedded model wrote for polyglot bowling until its cap.
+    loop = "".join(f"        if self.current_frame == 10 and self.fill_balls == {n}:\n"
+                   f"            raise ValueError(\"invalid fill balls\")\n" for n in range(3, 60))
+    answer = "```python\nclass Game:\n    def roll(self, pins):\n" + loop
+    watch = RepeatWatch(FILE)
+    at = stream(watch, answer)
+    assert at is not None and at <= 3 + 2 * 13
+    assert watch.block[0].startswith("if self.current_frame == 10 and self.fill_balls == ")
+    assert watch.block[1] == 'raise ValueError("invalid fill balls")'
+
+
+
+def test_an_exact_cycle_is_stopped():
+    # polyglot sgf-parsing: the same checks over a cycle of punctuation marks.
+    cycle = "".join(f'    if not s.count("{c}") == s.count("{c}"):\n        raise ValueError("tree missing")\n'
+                    for c in "!@#$%^&*+-=?")
+    watch = RepeatWatch("def parse(s):\n    pass\n")
+    assert stream(watch, "```python\ndef parse(s):\n" + cycle * 5) is not None
+
+
+def test_the_same_line_needs_many_more_repeats_than_a_block():
+    line = "    total = total + compute(values, 3)\n"
+    assert stream(RepeatWatch(""), line * 23) is None
+    assert stream(RepeatWatch(""), line * 30) is not None
+
+
+def test_a_table_the_file_already_has_is_copied_not_looped():
+    table = "".join(f"    register(Handler{n},\n             priority={n})\n" for n in range(40))
+    source = "def setup():\n" + table
+    assert stream(RepeatWatch(source), "```python\n" + source + "```\n") is None
+    # Twice as long as the file's and more: a loop after all.
+    assert stream(RepeatWatch(source), "```python\n" + source + table * 2) is not None
+
+
+def test_similar_lines_that_are_meant_are_not_a_loop():
+    ten = "".join(f"        self.assertEqual(square({n}), {n * n})\n" for n in range(10))
+    assert stream(RepeatWatch(""), ten) is None
+    rows = "".join(f"    [{n}, {n + 1}, {n + 2}, {n + 3}],\n" for n in range(60))  # numbers only: data
+    assert stream(RepeatWatch(""), rows) is None
+    assert stream(RepeatWatch(""), "    else:\n        pass\n" * 30) is None  # too short to say
+    # Long blocks alike but for their numbers (test methods) are meant; the same ones exactly, not.
+    method = ("    def test_size_{n}(self):\n        board = Board({n}, {n})\n        board.fill(1)\n"
+              "        self.assertEqual(board.count(), {n} * {n})\n        board.clear()\n"
+              "        self.assertEqual(board.count(), 0)\n        self.assertTrue(board.empty())\n"
+              "        self.assertFalse(board.full())\n\n")
+    assert stream(RepeatWatch(""), "".join(method.format(n=n) for n in range(2, 7))) is None
+    assert stream(RepeatWatch(""), method.format(n=3) * 3) is not None
