@@ -54,16 +54,17 @@ _CHARS_PER_TOKEN = 3
 
 def output_cap(fmt: str, messages: list[dict], configured: int | None, engine: str | None) -> int | None:
     """The answer's max_output_tokens: the configured one, else for a rewrite on the embedded
-    engine room for the region twice over (its last message shows the region, and the answer
-    restates it), never less than that engine's own default; else None (the backend's default).
+    engine room for the region twice over (the answer restates it), never less than that engine's
+    own default; else None (the backend's default).
 
-    At the engine's default of 1024 tokens, a rewrite of a region over ~100 lines (the whole of a
-    file whose instruction names no definition) was always cut off and refused; twice the region
-    still ends a looping answer at a bound."""
-    if configured is not None or fmt != "rewrite" or engine != "local" or not messages:
+    The region is shown in the longest user message after the first (the file's): the request's,
+    also in a retry, whose last message is only feedback. At the engine's default of 1024 tokens, a
+    rewrite of a region over ~100 lines (the whole of a file whose instruction names no definition)
+    was always cut off and refused; twice the region still ends a looping answer at a bound."""
+    if configured is not None or fmt != "rewrite" or engine != "local":
         return configured
-    content = messages[-1].get("content")
-    shown = len(content) if isinstance(content, str) else 0
+    users = [m.get("content") for m in messages if m.get("role") == "user"]
+    shown = max((len(c) for c in users[1:] or users if isinstance(c, str)), default=0)
     return max(ENGINE_DEFAULT_CAP, 2 * -(-shown // _CHARS_PER_TOKEN) + 256)
 
 

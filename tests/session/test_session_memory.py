@@ -153,6 +153,12 @@ async def test_a_rewrite_on_the_embedded_engine_has_room_for_its_region(tmp_path
         caps[(path.name, engine, configured)] = backend.requests[0]["max_output_tokens"]
     region_chars = len(big.read_text())
     assert 2 * region_chars // 3 < caps[("big.py", "local", None)] < 2 * region_chars // 3 + 400
+    # A retry's last message is only feedback: the region it asks about is still the measure.
+    from app.turn import output_cap
+
+    retry = [{"role": "user", "content": "the file " * 800}, {"role": "user", "content": "region " * 300},
+             {"role": "assistant", "content": "x" * 9000}, {"role": "user", "content": "it was cut off"}]
+    assert output_cap("rewrite", retry, None, "local") == 2 * -(-2100 // 3) + 256
     assert caps[("small.py", "local", None)] == ENGINE_DEFAULT_CAP
     assert caps[("big.py", "upstream", None)] is None  # that backend's own default
     assert caps[("big.py", "local", 700)] == 700  # the configured cap is kept
