@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
 from app.edits.cosmetic import COSMETIC_REASON
-from app.edits.repeats import RepeatWatch
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
     DEGENERATE_REASON,
@@ -26,6 +25,7 @@ from app.edits.judge import (
     syntax_feedback,
     truncated_feedback,
 )
+from app.edits.repeats import RepeatWatch
 from app.events import NoticeCode, Stats, TurnResult
 from app.state import GENERATING
 from app.transport import events as E
