@@ -52,20 +52,26 @@ ENGINE_DEFAULT_CAP = 1024
 _CHARS_PER_TOKEN = 3
 
 
-def output_cap(fmt: str, messages: list[dict], configured: int | None, engine: str | None) -> int | None:
+def output_cap(fmt: str, region: str, configured: int | None, engine: str | None) -> int | None:
     """The answer's max_output_tokens: the configured one, else for a rewrite on the embedded
-    engine room for the region twice over (the answer restates it), never less than that engine's
-    own default; else None (the backend's default).
+    engine room for `region` (the text the prompt shows as the region) twice over, the answer
+    restating it, never less than that engine's own default; else None (the backend's default).
 
-    The region is shown in the longest user message after the first (the file's): the request's,
-    also in a retry, whose last message is only feedback. At the engine's default of 1024 tokens, a
-    rewrite of a region over ~100 lines (the whole of a file whose instruction names no definition)
-    was always cut off and refused; twice the region still ends a looping answer at a bound."""
+    At the engine's default of 1024 tokens, a rewrite of a region over ~100 lines (the whole of a
+    file whose instruction names no definition) was always cut off and refused; twice the region
+    still ends a looping answer at a bound."""
     if configured is not None or fmt != "rewrite" or engine != "local":
         return configured
-    users = [m.get("content") for m in messages if m.get("role") == "user"]
-    shown = max((len(c) for c in users[1:] or users if isinstance(c, str)), default=0)
-    return max(ENGINE_DEFAULT_CAP, 2 * -(-shown // _CHARS_PER_TOKEN) + 256)
+    return max(ENGINE_DEFAULT_CAP, 2 * -(-len(region) // _CHARS_PER_TOKEN) + 256)
+
+
+def _region_text(text: str, region: tuple[int, int] | str | None) -> str:
+    """The region as a turn's prompt shows it: its lines of `text`, or the text an addition shows."""
+    if region is None or isinstance(region, str):
+        return region or ""
+    from app.prompts import region_lines
+
+    return region_lines(text, region)
 
 
 class Turn:
@@ -117,7 +123,9 @@ class Turn:
                 attempt += 1
                 self._begin_attempt()
                 messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
-                result = await self._stream_once(system_prompt(fmt), messages, avoid)
+                cap = output_cap(fmt, _region_text(s.document.text, shown), s.settings.max_output_tokens,
+                                 s.server_engine)
+                result = await self._stream_once(system_prompt(fmt), messages, cap, avoid)
                 avoid = None
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
@@ -246,7 +254,8 @@ class Turn:
         self.t0 = time.perf_counter()
         self._stats_at = self.t0
 
-    async def _stream_once(self, instructions: str, messages: list[dict], avoid: dict | None = None) -> TurnResult:
+    async def _stream_once(self, instructions: str, messages: list[dict], cap: int | None,
+                           avoid: dict | None = None) -> TurnResult:
         s = self.session
         try:
             stream = await s.client.create(
@@ -254,7 +263,7 @@ class Turn:
                 instructions=instructions,
                 input=messages,
                 stream_id=s.stream_id,
-                max_output_tokens=output_cap(s.format, messages, s.settings.max_output_tokens, s.server_engine),
+                max_output_tokens=cap,
                 temperature=s.settings.temperature,
                 **({"extra": {"avoid": avoid}} if avoid is not None else {}),
             )

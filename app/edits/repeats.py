@@ -53,9 +53,11 @@ class RepeatWatch:
 
     def feed(self, delta: str) -> bool:
         """Take more of the answer; whether it is looping now."""
-        if self.looping or "\n" not in delta:
+        if self.looping:
+            return True
+        if "\n" not in delta:
             self._partial += delta
-            return self.looping
+            return False
         head, *full, rest = (self._partial + delta).split("\n")
         self._partial = rest
         for line in (head, *full):

@@ -153,12 +153,14 @@ async def test_a_rewrite_on_the_embedded_engine_has_room_for_its_region(tmp_path
         caps[(path.name, engine, configured)] = backend.requests[0]["max_output_tokens"]
     region_chars = len(big.read_text())
     assert 2 * region_chars // 3 < caps[("big.py", "local", None)] < 2 * region_chars // 3 + 400
-    # A retry's last message is only feedback: the region it asks about is still the measure.
-    from app.turn import output_cap
-
-    retry = [{"role": "user", "content": "the file " * 800}, {"role": "user", "content": "region " * 300},
-             {"role": "assistant", "content": "x" * 9000}, {"role": "user", "content": "it was cut off"}]
-    assert output_cap("rewrite", retry, None, "local") == 2 * -(-2100 // 3) + 256
+    # A retry (its last message only feedback) asks about the same region: the same room.
+    backend = FakeBackend(["long_answer_cut_off", "fix_mean"])
+    backend.server_info = {"engine": "local"}
+    session = Session(Document.read(big), on_event=[].append, client=backend, edit_format="rewrite")
+    await session.start(prewarm=False)
+    await session.edit("add a comment at the top", retries=1)
+    assert len(backend.requests) == 2
+    assert backend.requests[1]["max_output_tokens"] == caps[("big.py", "local", None)]
     assert caps[("small.py", "local", None)] == ENGINE_DEFAULT_CAP
     assert caps[("big.py", "upstream", None)] is None  # that backend's own default
     assert caps[("big.py", "local", 700)] == 700  # the configured cap is kept
