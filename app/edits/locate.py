@@ -278,7 +278,31 @@ def block_ops(search: list[str], replace: list[str], tolerant: bool = False) -> 
     punctuation) are the same line too, since the model's copy of those bytes is
     unreliable. Of two such diffs keeping as many lines, the one that pairs lines written
     identically first wins (of two lines alike but for their whitespace, the one the model
-    copied exactly is the one it keeps)."""
+    copied exactly is the one it keeps).
+
+    The lines both sides open and close with are kept first, as they stand: SEARCH `['', 'x = 1',
+    '', 'return x']` against REPLACE `['', 'return x']` deletes `x = 1` and the blank line after
+    it, not the first blank line (which the file may hold as a line of spaces, kept as it is);
+    a longest-match diff alone paired REPLACE's blank line with the later one."""
+    n = min(len(search), len(replace))
+    p = 0  # written identically: a line alike but for its whitespace is left to the diff's preference
+    while p < n and search[p] == replace[p]:
+        p += 1
+    q = 0
+    while q < n - p and search[-1 - q] == replace[-1 - q]:
+        q += 1
+    if not p and not q:
+        return _middle_ops(search, replace, tolerant)
+    ops = [("equal", 0, p, 0, p)] if p else []
+    for tag, i1, i2, j1, j2 in _middle_ops(search[p : len(search) - q], replace[p : len(replace) - q], tolerant):
+        ops.append((tag, i1 + p, i2 + p, j1 + p, j2 + p))
+    if q:
+        ops.append(("equal", len(search) - q, len(search), len(replace) - q, len(replace)))
+    return [op for op in ops if op[1] < op[2] or op[3] < op[4]]
+
+
+def _middle_ops(search: list[str], replace: list[str], tolerant: bool) -> list[tuple[str, int, int, int, int]]:
+    """block_ops between the lines both sides open and close with."""
     ops = SequenceMatcher(None, search, replace, autojunk=False).get_opcodes()
     if not tolerant or all(tag == "equal" for tag, *_ in ops):
         return ops

@@ -360,6 +360,14 @@ def test_the_blank_line_both_have_stays():
     assert apply_response(text(old), resp).new_text == "x = 1\n\ndef f():\n    return 2\n\n"
 
 
+def test_a_blank_line_both_sides_open_with_keeps_the_files_spaces():
+    # Found by test_mistakes_combined: REPLACE's blank line is SEARCH's first, the file's line of
+    # spaces; paired with the blank line before `return x` instead, the spaces were lost.
+    old = ["", "    ", "x = 1", "", "", "return x"]
+    resp = "<<<<<<< SEARCH\n\nx = 1\n\n\nreturn x\n=======\n\nreturn x\n>>>>>>> REPLACE\n"
+    assert apply_response(text(old), resp).new_text == "\n    \nreturn x\n"
+
+
 def test_unchanged_lines_keep_their_trailing_whitespace_and_tabs():
     old = ["def f():  ", "\tx = 1\t", "\treturn x ", ""]
     # The model lost the trailing whitespace and wrote spaces for tabs.
