@@ -11,7 +11,7 @@ from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select
 from app.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from app.edits.hollow import asks_to_stub, hollowed
 from app.edits.parse import NO_CODE_BLOCK
-from app.edits.restated import restated_classes
+from app.edits.restated import restated_classes, restated_definitions
 from app.edits.syntax import is_python
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -81,6 +81,13 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
                 "changed. Reply with only the region you were shown, with the change made: not the class "
                 "around it, not the rest of the file."))
+        twice = restated_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction) else []
+        if twice:
+            names = ", ".join(f"`{n}`" for n in twice)
+            return Verdict("refused", f"the answer defines {names} a second time", (
+                f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
+                "the copy would define the same name twice, so nothing was changed. Reply with only the region "
+                "you were shown, with the change made, and nothing after it."))
         emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
         if emptied:
             names = ", ".join(f"`{n}`" for n in emptied)

@@ -1,4 +1,5 @@
-"""Classes an answer wrote again inside its region: a method's rewrite that brings back its class.
+"""Definitions an answer wrote again: a method's rewrite that brings back its class, or a
+function's rewrite that runs on into the functions after it.
 
 Asked to rewrite one method, a small model sometimes writes back its whole class, or the file.
 Where that text is not an exact copy of the lines around the region (app.edits.anchor strips
@@ -13,7 +14,7 @@ import ast
 
 from app.edits.pydefs import definitions
 
-__all__ = ["restated_classes"]
+__all__ = ["restated_classes", "restated_definitions"]
 
 
 def restated_classes(old: str, new: str) -> list[str]:
@@ -37,3 +38,38 @@ def _classes(text: str) -> set[str] | None:
     """Qualified names of every class (nested ones as Outer.Inner, through functions too)."""
     defs = definitions(text)
     return None if defs is None else {name for name, node in defs.items() if isinstance(node, ast.ClassDef)}
+
+
+def restated_definitions(old: str, new: str) -> list[str]:
+    """Qualified names of the functions and classes that `new` defines more often than `old` does,
+    in the same module or class body, where `old` already defines them there: a region's rewrite
+    that wrote the definitions next to it again (where they differ from the file's lines by a
+    byte, app.edits.anchor cannot strip them as an echo), so each would be defined twice.
+    Decorated definitions are not counted (property setters, overloads, registrations repeat a
+    name by design), nor those under `if` or `try`. Empty when either text does not parse."""
+    before, after = _counts(old), _counts(new)
+    if before is None or after is None:
+        return []
+    return sorted(q for q, n in after.items() if before.get(q, 0) and n > before[q])
+
+
+def _counts(text: str) -> dict[str, int] | None:
+    """How many undecorated functions and classes each module or class body defines, by qualified name."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    out: dict[str, int] = {}
+
+    def walk(body, prefix: str) -> None:
+        for node in body:
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            name = prefix + node.name
+            if not node.decorator_list:
+                out[name] = out.get(name, 0) + 1
+            if isinstance(node, ast.ClassDef):
+                walk(node.body, name + ".")
+
+    walk(tree.body, "")
+    return out

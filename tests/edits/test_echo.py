@@ -154,3 +154,55 @@ def test_a_method_answered_with_classes_around_it_is_refused():
     # A nested class of a new name, or one that is already there, is an edit.
     assert restated_classes(SHAPES, SHAPES.replace("class Stack:\n", "class Stack:\n    class Empty(Exception):\n        pass\n\n")) == []
     assert restated_classes(SHAPES, SHAPES) == []
+
+
+# What the embedded model answered to "make it ignore commas" on parse_price (bench/redirect.py,
+# an addition asked first): the region with its change, then the two functions after it again.
+RUNS_ON = '''```python
+def parse_price(text):
+    """Parse a price string."""
+    text = text.strip().lstrip("$")
+    return float(text.replace(",", ""))
+
+
+def total(prices):
+    return sum(prices)
+```
+'''
+
+
+def test_a_rewrite_that_runs_on_into_the_next_function_is_refused():
+    live = LiveDiff(PRICES.splitlines())
+    builder = ProposalBuilder(live, REGION, "make parse_price ignore commas", "prices.py")
+    builder.feed(RUNS_ON)
+    builder.finish()
+    verdict = builder.judge(PRICES)
+    assert verdict.status == "refused" and verdict.reason == "the answer defines `total` a second time"
+    assert "Reply with only the region" in verdict.feedback and "`total`" in verdict.feedback
+    assert live.hunk_count == 0  # nothing of it is proposed
+
+
+def test_a_copy_asked_for_is_not_refused():
+    live = LiveDiff(PRICES.splitlines())
+    builder = ProposalBuilder(live, (0, len(PRICES.splitlines())), "duplicate total", "prices.py")
+    builder.feed("```python\n" + PRICES + "\n\ndef total(prices):\n    return sum(prices)\n```\n")
+    builder.finish()
+    assert builder.judge(PRICES).status == "proposal"
+
+
+def test_restated_definitions_counts_each_body_and_skips_what_repeats_by_design():
+    from app.edits.restated import restated_definitions
+
+    twice = PRICES + "\n\ndef total(prices):\n    return 0\n"
+    assert restated_definitions(PRICES, twice) == ["total"]
+    assert restated_definitions(PRICES, PRICES) == []
+    assert restated_definitions(PRICES, PRICES + "\n\ndef average(prices):\n    return 0\n") == []  # a new name
+    assert restated_definitions(twice, twice) == []  # the file already had it twice
+    klass = "class A:\n    def f(self):\n        return 1\n"
+    assert restated_definitions(klass, klass + "\n    def f(self):\n        return 2\n") == ["A.f"]
+    assert restated_definitions(klass, klass + "\n\ndef f():\n    return 2\n") == []  # another scope
+    prop = "class A:\n    @property\n    def x(self):\n        return 1\n"
+    assert restated_definitions(prop, prop + "\n    @x.setter\n    def x(self, v):\n        pass\n") == []
+    guarded = "try:\n    def f():\n        pass\nexcept ImportError:\n    def f():\n        pass\n"
+    assert restated_definitions("def g():\n    pass\n", guarded + "def g():\n    pass\n") == []
+    assert restated_definitions(PRICES, "def total(:\n") == []  # does not parse: the syntax check's case
