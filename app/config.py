@@ -35,6 +35,9 @@ def config_path() -> Path:
     return Path(os.environ.get("STEER_CONFIG") or (config_dir() / "config.toml"))
 
 
+ADDITION_MODES = ("after", "before")  # Settings.redirect_additions
+
+
 class ConfigError(Exception):
     """The config file could not be read or has a bad value."""
 
@@ -50,6 +53,9 @@ class Settings:
     temperature: float | None = None
     max_output_tokens: int | None = None
     speculation: bool = True  # local engine: speculative edits (`steer serve --no-speculation` turns them off)
+    # A redirect that adds to the request ("also X") while a rewrite is written: asked "after" the
+    # answer, or "before" the rest of it (the answer stops; the addition first, then the request again).
+    redirect_additions: str = "after"
     keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
     extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
 
@@ -93,4 +99,7 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
             if key not in known:
                 raise ConfigError(f"unknown setting {key!r}")
             setattr(settings, key, value)
+    if settings.redirect_additions not in ADDITION_MODES:
+        raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
+                          f"not {settings.redirect_additions!r} ({path})")
     return settings

@@ -93,6 +93,10 @@ class Turn:
         # Words said while the answer was written that add to the request ("also X"): each is
         # its own edit of the answer's region, asked once the answer before it is complete.
         self.additions: list[str] = []
+        # The request a redirect's addition interrupted ("before"): asked again once the addition
+        # is answered, of the code that answer leaves (or of the region as it was, if it changed
+        # nothing or was refused).
+        self.then: str | None = None
 
     @property
     def stopped(self) -> bool:
@@ -117,6 +121,7 @@ class Turn:
         shown = self.region  # the region as the prompt shows it: an addition shows the answer's
         spent = 0  # attempts that went to earlier requests, not counted against the retries
         kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
+        built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         avoid: dict | None = None  # the next attempt asks the same, departing from this answer
         try:
             while True:
@@ -144,10 +149,40 @@ class Turn:
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
                     s._discard_proposal(quiet=True)
                     continue
-                if kept is not None and result.status == "nothing":
-                    # The addition gave back the file as it was: the earlier answer stands.
+                if self.then is not None and not self.stopped and self.region is not None and (
+                        result.status in ("proposal", "nothing")
+                        or (result.status == "refused" and attempt - spent > self.retries)):
+                    # The addition's exchange stays in the conversation: shown the region as the
+                    # addition left it in a fresh message, the small model put a class's docstring
+                    # above the class; after its own answer it did not (bench/redirect.py).
+                    chat = [instruction_message(fmt, ask, s.document.text, shown),
+                            {"role": "assistant", "content": result.raw_text}] if result.status == "proposal" else []
+                    ask, self.instruction, self.then = self.then, self.then, None
+                    if result.status == "proposal":
+                        kept, shown, built = result, self._answered_region(), "the request"
+                    else:
+                        s._notice("warning", NoticeCode.REDIRECT_FAILED,
+                                  f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
+                    history, spent, no_change_retried, departures = chat, attempt, False, 0
+                    s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(ask.split())}")
+                    s._discard_proposal(quiet=True)
+                    continue
+                if kept is not None and (result.status == "nothing" or (
+                        result.status == "proposal" and self._answered_region() == shown)):
+                    # The answer built on `kept` gave back the file as it was on disk, or the code
+                    # it was shown. Like any answer that changes nothing it is a failed attempt:
+                    # the model's next most likely answer is asked for; if that changes nothing
+                    # either, the earlier answer stands.
+                    avoid = self._departure(result.raw_text) \
+                        if departures < MAX_DEPARTURES and not self.stopped and not asks_for_nothing(ask) else None
+                    if avoid is not None:
+                        departures += 1
+                        s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
+                                  f"the model's answer to {built} changed nothing; asking for its next most likely change")
+                        s._discard_proposal(quiet=True)
+                        continue
                     if not self.stopped:
-                        result = self._restore(kept, "the model's answer to the addition changed nothing")
+                        result = self._restore(kept, f"the model's answer to {built} changed nothing")
                     break
                 if result.status == "nothing" and not result.already_applied and not self.stopped \
                         and not asks_for_nothing(self.instruction):
@@ -179,7 +214,7 @@ class Turn:
                     next_ask = no_change_instruction(fmt, self.instruction, result.reason)
                 elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
                     if kept is not None and result.status == "refused" and not self.stopped:
-                        result = self._restore(kept, f"the addition's answer was refused ({result.reason})")
+                        result = self._restore(kept, f"the answer to {built} was refused ({result.reason})")
                     break
                 else:
                     s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")

@@ -12,8 +12,9 @@ import pytest
 from app.prompts import redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
+from app.transport.backends import gateway_info
 
-from .conftest import REWRITE_OPENS, session_on, until
+from .conftest import REWRITE_OPENS, recorded, session_on, until
 
 
 def user_text(request) -> str:
@@ -238,6 +239,93 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
 
+async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of_what_it_left(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_after.txt"], rate=60)
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "before"  # the config file's `redirect_additions`
+        assert session.redirect_mode == "auto"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        assert session.live.hunk_count == 0  # the interrupted partial left the diff
+        await until(lambda: len(engine.requests) == 2)  # the addition is asked without waiting for the answer
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 3
+        _, addition, request = engine.requests
+        # The addition alone, of the region as it is on disk: the block the first request showed.
+        text = user_text(addition)
+        block = user_text(engine.requests[0]).split("```\n\n")[0]
+        assert block.startswith(REWRITE_OPENS + "Region (lines 12-16):\n```\ndef mean(values):\n    total = 0\n")
+        assert text.startswith(block)
+        assert "Add a docstring to it" in text and "empty list" not in text
+        # Then the interrupted request, after the addition's exchange, of the code its answer left.
+        assert request.messages[:-1] == addition.messages + [{"role": "assistant", "content": recorded("mean_doc_only.txt")}]
+        text = user_text(request)
+        assert '"""The average of `values` (0.0 for none)."""' in text.split("```")[1]
+        assert "make mean return 0.0 for an empty list" in text and "docstring" not in text.split("```")[-1]
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
+        assert new.count("def mean(") == 1 and "def clamp(" in new
+        notices = [e.text for e in events if isinstance(e, Notice)]
+        assert "now: make mean return 0.0 for an empty list" in notices
+        # To the screen the turn goes on (a restart): never idle or interrupted in between.
+        states = [e.state for e in events if isinstance(e, StateChanged)]
+        assert states[-1] is REVIEW and not {IDLE, INTERRUPTED} & set(states)
+
+
+async def test_a_request_after_an_addition_that_changes_nothing_keeps_the_additions_answer(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt"], rate=60)
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.redirect_strategy = "before"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        result = await session.wait()
+        assert len(engine.requests) == 3 and result.status == "proposal"
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" not in new
+        assert any(isinstance(e, Notice) and e.text.startswith("the model's answer to the request changed nothing")
+                   for e in events)
+
+
+async def test_a_request_after_an_addition_that_changes_nothing_departs_from_that_answer(replay, calc):
+    # An engine that departs (the embedded one): the unchanged answer is a failed attempt, and the
+    # retry asks the same, departing from it.
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt",
+                                "mean_doc_after.txt"], rate=60)
+    engine.features = frozenset({"avoid"})
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, client):
+        client.server_info = await gateway_info(url)
+        session.redirect_strategy = "before"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        result = await session.wait()
+        assert len(engine.requests) == 4 and result.status == "proposal"
+        unchanged, departed = engine.requests[2:]
+        assert unchanged.avoid is None and departed.avoid is not None and departed.messages == unchanged.messages
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
+
+
+async def test_an_addition_first_that_changes_nothing_still_asks_the_request(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "rewrite_same.txt", "rewrite_mean.txt"], rate=60)
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.redirect_strategy = "before"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to it")
+        result = await session.wait()
+        assert len(engine.requests) == 3 and result.status == "proposal"
+        assert "    total = 0\n" in user_text(engine.requests[2])  # the region as it was
+        assert "max(len(values), 1)" in session.review.proposed_text()
+        assert any(isinstance(e, Notice) and e.text == "the addition's answer changed nothing" for e in events)
+
+
 def test_addition_instruction_drops_also_and_too():
     from app.prompts import addition_instruction
 
@@ -260,3 +348,15 @@ async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_t
         assert session.prewarm_redirect("no, only rename sub to subtract", complete=True)
         region, instruction = session._restarted_turn(session.instruction, ["no, only rename sub to subtract"])
         assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
+
+
+def test_redirect_additions_comes_from_the_config_file_and_a_bad_value_is_named(tmp_path):
+    from app.config import ConfigError, load_settings
+
+    path = tmp_path / "config.toml"
+    path.write_text('redirect_additions = "before"\n', encoding="utf-8")
+    assert load_settings(path).redirect_additions == "before"
+    path.write_text('redirect_additions = "sideways"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="redirect_additions must be one of after, before, not 'sideways'"):
+        load_settings(path)
+    assert load_settings(tmp_path / "none.toml").redirect_additions == "after"
