@@ -14,7 +14,7 @@ point of the redirect, and Enter one keystroke after the last (plus `--pause S`)
 ends before Enter is counted apart. Without it the words arrive at once with Enter (pasted):
 the worst case, and the one the scenarios' redirect points are exact for.
 
-`python -m bench redirect [--only NAME,...] [--strategy restart|continue] [--format F] [--typing CPS [--pause S]]
+`python -m bench redirect [--only NAME,...] [--strategy restart|continue|after|before|auto] [--additions after|before] [--format F] [--typing CPS [--pause S]]
 [--verbose]`.
 Needs the `local` extra.
 """
@@ -286,7 +286,43 @@ SCENARIOS += [
                               "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["cheapest"]))
                               else "cheapest still uses try", c.others_unchanged("cheapest")), held_out=True),
 ]
+# Held out, second batch: additions written to check the addition strategies (the setting `redirect_additions`)
+# after "before" was tried on the four above, and run as first written.
+SCENARIOS += [
+    Scenario("records-names-sorted-and-doc", "extend", "function", RECORDS,
+             "make names return the names in sorted order", "also add a docstring to it", 8,
+             lambda c: all_of(c.run("names([{'name': 'b'}, {'name': 'a'}])", ["a", "b"]), c.docstring("names"),
+                              c.others_unchanged("names")), held_out=True),
+    Scenario("inventory-remove-missing-and-return-left", "extend", "class", INVENTORY,
+             "make remove raise a KeyError with a clear message when the item is missing",
+             "also make it return the quantity left", 10,
+             lambda c: all_of(c.run("(lambda i: (i.add('a', 1.0, 3), i.remove('a', 1)))(Inventory())[-1]", 2),
+                              c.run("(lambda i: (i.add('a', 1.0, 1), i.remove('a'), 'a' in i.items))(Inventory())[1:]",
+                                    (0, False)),
+                              _raises(c, "Inventory().remove('x')", KeyError, bare="'x'"),
+                              c.others_unchanged("Inventory.remove")), held_out=True),
+    Scenario("stack-push-hints-and-return-size", "extend", "class", STACK, "add type hints to push",
+             "also make it return the new size", 8,
+             lambda c: all_of(c.hinted("Stack.push"), c.run("(lambda s: (s.push(5), s.push(6)))(Stack(3))", (1, 2)),
+                              c.others_unchanged("Stack.push")), held_out=True),
+    Scenario("prices-cheapest-skip-none-and-empty", "extend", "function", PRICES, "make cheapest ignore None prices",
+             "also return None if no prices are left", 8,
+             lambda c: all_of(c.run("cheapest([3, None, 1])", 1), c.run("cheapest([None])", None),
+                              c.run("cheapest([])", None), c.others_unchanged("cheapest")), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
+
+
+def _raises(c: Check, expr: str, kind: type, bare: str | None = None) -> str:
+    """'' when evaluating `expr` in the accepted file raises `kind` (with a message other than `bare`)."""
+    c.run("None", None)  # runs the module once
+    try:
+        eval(expr, c.ns)
+    except kind as exc:
+        return f"{expr} raised {exc!r}, with no message of its own" if str(exc) == bare else ""
+    except Exception as exc:
+        return f"{expr} raised {exc!r}, expected {kind.__name__}"
+    return f"{expr} did not raise {kind.__name__}"
 
 
 # ---------------------------------------------------------------------------- running
@@ -301,12 +337,19 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
 
     path = tmp / f"{sc.name}.py"
     path.write_text(sc.source, encoding="utf-8")
-    session = Session(Document.read(path), settings, client=client, edit_format=fmt)
+    notices: list[str] = []  # what the screen would say, for --verbose
+    t_open = time.perf_counter()
+
+    def on_event(ev) -> None:
+        if type(ev).__name__ == "Notice":
+            notices.append(f"{time.perf_counter() - t_open:6.2f}s {ev.text}")
+
+    session = Session(Document.read(path), settings, on_event, client=client, edit_format=fmt)
     if strategy:
         session.redirect_strategy = strategy
     # Mark the first delta of the new answer: every way a redirect starts one resets through
     # one of these two methods.
-    marks: dict = {"enter": None, "reset": False, "first": None}
+    marks: dict = {"enter": None, "reset": False, "first": None, "notices": notices}
 
     class MarkedTurn(Turn):
         def on_delta(self, delta):
@@ -372,6 +415,7 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
     marks["enter"] = time.perf_counter()
     await session.redirect(sc.words)
     result = await session.wait()
+    done = time.perf_counter() - marks["enter"]
     first = marks["first"] - marks["enter"] if marks["first"] is not None else None
     usage = getattr(getattr(marks.get("stream"), "stats", None), "usage", None) or {}
     cached = (usage.get("input_tokens_details") or {}).get("cached_tokens")
@@ -393,9 +437,10 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
     if verbose:
         print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer (prompt {usage.get('input_tokens')} "
               f"tokens, {cached} cached):\n{raw}\n--- the file after accept:\n"
-              f"{''.join(difflib.unified_diff(sc.source.splitlines(True), new.splitlines(True)))}", file=sys.stderr)
+              f"{''.join(difflib.unified_diff(sc.source.splitlines(True), new.splitlines(True)))}"
+              f"--- notices:\n" + "\n".join(marks.get("notices", [])), file=sys.stderr)
     return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": written, "status": status,
-            "why": why, "first_s": first}
+            "why": why, "first_s": first, "done_s": done}
 
 
 def _share(followed: int, redirected: int) -> str:
@@ -404,14 +449,14 @@ def _share(followed: int, redirected: int) -> str:
 
 
 async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
-              typing: float = 0, pause: float = 0) -> list[dict]:
+              typing: float = 0, pause: float = 0, additions: str = "after") -> list[dict]:
     from app.config import Settings
     from app.transport.backends import open_backend, resolve_backend
     from app.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-redirect-"))
     gateway = await GatewayProcess.start(["--engine", "local"], timeout=900)
-    settings = Settings(backend=gateway.url)
+    settings = Settings(backend=gateway.url, redirect_additions=additions)
     client = await open_backend(resolve_backend(settings))
     rows = []
     try:
@@ -431,7 +476,10 @@ async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench redirect", description=__doc__.splitlines()[0])
     parser.add_argument("--only", help="comma-separated scenario names")
-    parser.add_argument("--strategy", help="Session.redirect_strategy to use (default: the session's own)")
+    parser.add_argument("--strategy", help="Session.redirect_strategy to use: restart, continue, after, before or "
+                                           "auto (default: the session's own)")
+    parser.add_argument("--additions", choices=("after", "before"), default="after",
+                        help="the setting redirect_additions: how the default strategy asks words that add")
     parser.add_argument("--format", help="edit format (default: the session's choice, a region rewrite here)")
     parser.add_argument("--typing", type=float, default=0, metavar="CPS",
                         help="type the redirect at CPS characters a second from the point of the redirect, "
@@ -449,15 +497,17 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = [s for s in SCENARIOS if wanted is None or s.name in wanted]
     with open("/proc/loadavg") as f:
         load_before = f.read().split()[:3]
-    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause))
+    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause, args.additions))
     with open("/proc/loadavg") as f:
         load_after = f.read().split()[:3]
     how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
            else "pasted with Enter")
-    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, format {args.format or 'default'}, {how}",
-                ["scenario", "kind", "in", "Enter after (tokens)", "outcome", "Enter -> first token (s)", "why"],
+    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, additions {args.additions}, format {args.format or 'default'}, {how}",
+                ["scenario", "kind", "in", "Enter after (tokens)", "outcome", "Enter -> first token (s)",
+                 "Enter -> done (s)", "why"],
                 [[r["name"], r["kind"], r["where"], r["at"], r["status"],
-                  r["first_s"] if r["first_s"] is not None else "-", r["why"][:60]] for r in rows])
+                  r["first_s"] if r["first_s"] is not None else "-", r.get("done_s") or "-", r["why"][:60]]
+                 for r in rows])
     held = {s.name for s in SCENARIOS if s.held_out}
     for title, part in (("summary per kind, scenarios the strategies were chosen on", [r for r in rows if r["name"] not in held]),
                         ("summary per kind, held-out scenarios", [r for r in rows if r["name"] in held]),
@@ -468,16 +518,18 @@ def main(argv: list[str] | None = None) -> int:
             if not mine:
                 continue
             firsts = [r["first_s"] for r in mine if r["first_s"] is not None]
+            dones = [r["done_s"] for r in mine if r.get("done_s") is not None]
             summary.append([kind, len(mine), sum(r["status"] == "followed" for r in mine),
                             sum(r["status"] == "not followed" for r in mine), sum(r["status"] == "broken" for r in mine),
                             sum(r["status"] == "ended first" for r in mine),
                             _share(sum(r["status"] == "followed" for r in mine),
                                    sum(r["status"] != "ended first" for r in mine)),
-                            statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-"])
+                            statistics.median(firsts) if firsts else "-", max(firsts) if firsts else "-",
+                            statistics.median(dones) if dones else "-"])
         if summary:
             print_table(title, ["kind", "redirects", "followed", "not followed", "broken code",
                                 "answer ended before Enter", "followed %",
-                                "median Enter -> first token (s)", "max (s)"], summary)
+                                "median Enter -> first token (s)", "max (s)", "median Enter -> done (s)"], summary)
     print(f"\nload average before {' '.join(load_before)}, after {' '.join(load_after)}")
     return 0
 
