@@ -184,6 +184,11 @@ class Session:
         return frozenset(f for f in self._served("features", list) or () if isinstance(f, str))
 
     @property
+    def server_context(self) -> int | None:
+        """The context window (tokens) a steer gateway says its engine has, None if not known."""
+        return self._served("context_tokens", int)
+
+    @property
     def server_model(self) -> str | None:
         """The model a steer gateway says it serves, None if not known."""
         return self._served("model")

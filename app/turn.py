@@ -65,6 +65,29 @@ def output_cap(fmt: str, region: str, configured: int | None, engine: str | None
     return max(ENGINE_DEFAULT_CAP, 2 * -(-len(region) // _CHARS_PER_TOKEN) + 256)
 
 
+# Characters a token holds, as the context guard counts: few sources hold more (the embedded
+# model's tokenizer: 4.4-4.6 on steer's own modules, 3.3-3.6 on terse code), so the guard
+# underestimates the tokens and refuses only what cannot fit, not what might.
+_CHARS_PER_TOKEN_AT_MOST = 4.5
+
+
+def too_large(fmt: str, instructions: str, messages: list[dict], region: str, context: int | None) -> str:
+    """Why a rewrite cannot fit in the engine's `context` window (tokens), or "" when it may: the
+    prompt (`instructions`, the system prompt, and `messages`) and an answer that restates
+    `region` are counted at 4.5 characters a token. Such a turn was evaluated for minutes and then
+    generated until the context was full, and refused as cut off; it is refused before it is sent."""
+    if fmt != "rewrite" or not context:
+        return ""
+    prompt = len(instructions) + sum(len(m.get("content") or "") for m in messages)
+    need = int((prompt + len(region)) / _CHARS_PER_TOKEN_AT_MOST)
+    if need <= context:
+        return ""
+    lines = region.count("\n") + (not region.endswith("\n") and bool(region))
+    return (f"the region ({lines:,} lines) is too long to rewrite within the model's context of {context:,} tokens "
+            f"(the file, the region and the answer need about {need:,}): name a function or class, put the "
+            "cursor in one, or select fewer lines")
+
+
 def _region_text(text: str, region: tuple[int, int] | str | None) -> str:
     """The region as a turn's prompt shows it: its lines of `text`, or the text an addition shows."""
     if region is None or isinstance(region, str):
@@ -128,8 +151,12 @@ class Turn:
                 attempt += 1
                 self._begin_attempt()
                 messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
-                cap = output_cap(fmt, _region_text(s.document.text, shown), s.settings.max_output_tokens,
-                                 s.server_engine)
+                region_text = _region_text(s.document.text, shown)
+                cap = output_cap(fmt, region_text, s.settings.max_output_tokens, s.server_engine)
+                why = too_large(fmt, system_prompt(fmt), messages, region_text, s.server_context)
+                if why:
+                    result = TurnResult("refused", why)
+                    break
                 result = await self._stream_once(system_prompt(fmt), messages, cap, avoid)
                 avoid = None
                 total_tokens += result.tokens

@@ -383,7 +383,7 @@ class Gateway:
     def _health(self) -> dict:
         return {"status": "ok", "engine": self.engine.name, "label": self.engine_label,
                 "model": self.engine.model_name, "features": sorted(self.engine.features),
-                "connections": self.connections,
+                "context_tokens": self.engine.context_tokens, "connections": self.connections,
                 "max_connections": self.max_connections}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:

@@ -166,6 +166,7 @@ def test_model_path_loads_any_gguf_with_its_own_chat_template(real_model_path, t
         assert "<|im_start|>user\nU<|im_end|>" in text  # the template came from the GGUF metadata
         assert text.endswith("<|im_start|>assistant\n")
         assert eng.model_path == link
+        assert eng.context_tokens == 512  # what /health reports, for the client's context guard
     finally:
         asyncio.run(eng.close())
 

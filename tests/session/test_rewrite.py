@@ -408,3 +408,20 @@ async def test_steer_edit_refuses_a_rewrite_that_drops_methods(replay, inventory
     assert code == 1, (out, err)
     assert inventory.read_text() == EXAMPLE.read_text()
     assert "leaves out" in err
+
+
+async def test_a_rewrite_too_long_for_the_engines_context_is_refused_before_it_is_sent(replay, calc):
+    """A region rewrite whose prompt and answer cannot fit the context the gateway reports is
+    refused at once, with what to do instead: not evaluated for minutes and then cut off."""
+    url, engine = await replay(["rewrite_mean.txt", "rewrite_mean.txt"])
+    engine.context_tokens = 500  # calc.py shown whole (the file, the region and the answer) needs more
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        assert session.server_context == 500
+        result = await session.edit("make every function handle an empty list", (0, 28))
+        assert result.status == "refused" and not engine.requests
+        assert result.reason.startswith("the region (28 lines) is too long to rewrite within the model's context of 500 tokens")
+        assert "name a function or class" in result.reason
+        # One function fits: asked as usual.
+        result = await session.edit("make `mean` safe for an empty list", (11, 16))
+        assert result.status == "proposal" and len(engine.requests) == 1

@@ -88,6 +88,10 @@ class Engine(ABC):
     # What it does beyond the Responses protocol, as the gateway's /health reports it ("avoid").
     features: frozenset[str] = frozenset()
 
+    # The context window (tokens) a prompt and its answer share, when the engine has one of its
+    # own (the gateway's /health reports it); None when it does not know (a remote server).
+    context_tokens: int | None = None
+
     async def start(self) -> None:
         """Load models / open pools. Called once before serving."""
 

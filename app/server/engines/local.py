@@ -174,6 +174,10 @@ class LocalEngine(Engine):
     name = "local"
     features = frozenset({"avoid"})
 
+    @property
+    def context_tokens(self) -> int | None:
+        return self.n_ctx
+
     def __init__(
         self,
         model_path: str | os.PathLike | None = None,
