@@ -25,6 +25,7 @@ class NoticeCode(StrEnum):
     ERROR = "error"  # the turn failed (backend error)
     SERVER = "server"  # a notice the server sent
     SYNTAX = "syntax"  # the proposal breaks the file's Python syntax
+    UNUSED = "unused"  # the proposal gives a function a parameter it never reads
     BUSY = "busy"  # an action that waits for the turn to stop
     CONFLICT = "conflict"  # the file changed under the proposal
     NOTHING_TO_ACCEPT = "nothing_to_accept"

@@ -25,7 +25,9 @@ from app.edits.judge import (
     syntax_feedback,
     truncated_feedback,
 )
+from app.edits.params import unused_new_parameters
 from app.edits.repeats import RepeatWatch
+from app.edits.syntax import is_python
 from app.events import NoticeCode, Stats, TurnResult
 from app.state import GENERATING
 from app.transport import events as E
@@ -116,6 +118,7 @@ class Turn:
         # Words said while the answer was written that add to the request ("also X"): each is
         # its own edit of the answer's region, asked once the answer before it is complete.
         self.additions: list[str] = []
+        self.can_retry = False  # a refusal of the attempt under way is retried (steer edit's retries)
         # The request a redirect's addition interrupted ("before"): asked again once the addition
         # is answered, of the code that answer leaves (or of the region as it was, if it changed
         # nothing or was refused).
@@ -157,6 +160,7 @@ class Turn:
                 if why:
                     result = TurnResult("refused", why)
                     break
+                self.can_retry = attempt - spent <= self.retries
                 result = await self._stream_once(system_prompt(fmt), messages, cap, avoid)
                 avoid = None
                 total_tokens += result.tokens
@@ -450,7 +454,29 @@ class Turn:
             return TurnResult(verdict.status, verdict.reason, already_applied=verdict.already_applied)
         if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             s._proposal_changed()
-        return self._syntax_verdict(verdict.new_text) or TurnResult("proposal")
+        return self._syntax_verdict(verdict.new_text) or self._unused_verdict(verdict.new_text) or TurnResult("proposal")
+
+    def _unused_verdict(self, new_text: str) -> TurnResult | None:
+        """The finished proposal gives a Python function a parameter its body never reads: in
+        `edit()`, while a retry is left, a failed attempt whose feedback names it; else a warning
+        on a proposal that stands. None when there is none."""
+        s = self.session
+        if not is_python(s.path):
+            return None
+        unused = unused_new_parameters(s.document.text, new_text)
+        if not unused:
+            return None
+        said = ", ".join(f"`{p}` of `{f.rsplit('.', 1)[-1]}`" for f, p in unused)
+        what = f"the new parameter{'s' if len(unused) > 1 else ''} {said} {'are' if len(unused) > 1 else 'is'} never used"
+        if s._refuse_broken_syntax and self.can_retry:
+            self.feedback = (f"Your edit was not applied: {what} in the function's body, so passing "
+                             f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
+                             "edit, with the function's code using the new parameter where the request needs it.")
+            s.live.clear()
+            s._proposal_changed()
+            return TurnResult("refused", what)
+        s._notice("warning", NoticeCode.UNUSED, f"{what}; review it before accepting")
+        return None
 
     def _syntax_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,

@@ -14,7 +14,7 @@ import re
 
 from app.edits.pydefs import definitions
 
-__all__ = ["asks_to_stub", "hollowed"]
+__all__ = ["asks_to_stub", "hollowed", "trivial"]
 
 # Words that ask for a body to go: a stub, a placeholder, an empty function.
 _STUB = re.compile(r"\b(?:stub\w*|placeholder|skeleton|not\s*implemented|pass)\b|\bempty\s+(?:it|them|the\s+\w+)\b", re.I)
@@ -39,11 +39,11 @@ def _bodies(text: str) -> dict[str, bool] | None:
     defs = definitions(text)
     if defs is None:
         return None
-    return {name: any(not _trivial(s) for s in node.body) for name, node in defs.items()
+    return {name: any(not trivial(s) for s in node.body) for name, node in defs.items()
             if not isinstance(node, ast.ClassDef)}
 
 
-def _trivial(stmt: ast.stmt) -> bool:
+def trivial(stmt: ast.stmt) -> bool:
     """A docstring, `pass` or `...`: no code."""
     if isinstance(stmt, ast.Pass):
         return True

@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from app.edits.judge import departure_point
+from app.events import Notice
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
 
@@ -425,3 +426,25 @@ async def test_a_rewrite_too_long_for_the_engines_context_is_refused_before_it_i
         # One function fits: asked as usual.
         result = await session.edit("make `mean` safe for an empty list", (11, 16))
         assert result.status == "proposal" and len(engine.requests) == 1
+
+
+async def test_a_new_parameter_the_body_never_reads_is_a_failed_attempt_in_edit(replay, calc):
+    url, engine = await replay(["mean_param_unused.txt", "mean_param_used.txt"])
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
+        result = await session.edit("add a parameter default to mean, returned for an empty list", (11, 16))
+        assert result.status == "proposal" and result.attempts == 2
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert "the new parameter `default` of `mean` is never used" in feedback
+        assert "if not values:\n        return default" in session.review.proposed_text()
+
+
+async def test_in_the_app_a_new_parameter_never_read_is_flagged_not_refused(replay, calc):
+    url, engine = await replay(["mean_param_unused.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
+        await session.send("add a parameter default to mean, returned for an empty list", (11, 16))
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 1
+        assert "def mean(values, default=0.0):" in session.review.proposed_text()
+        assert any(isinstance(e, Notice) and e.code == "unused" and "`default` of `mean` is never used" in e.text
+                   for e in events)
