@@ -248,6 +248,15 @@ class Turn:
                         result = self._restore(kept, f"the answer to {built} was refused ({result.reason})")
                     break
                 else:
+                    avoid = self._departure(result.raw_text) if self.unused_params and departures < MAX_DEPARTURES else None
+                    if avoid is not None:
+                        # Told so, the small model wrote the same signature and body again; its
+                        # runner-up where it was least sure is its next most likely answer.
+                        departures += 1
+                        s._notice("warning", NoticeCode.RETRY_REFUSED,
+                                  f"edit refused ({result.reason}); asking for the model's next most likely answer")
+                        s._discard_proposal(quiet=True)
+                        continue
                     s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
                     next_ask = self.feedback_instruction()
                 history = history + [
@@ -315,6 +324,7 @@ class Turn:
         self.answer = ProposalBuilder(s.live, self.region, s.instruction, s.path)
         self.repeats = RepeatWatch(s.document.text)
         self.feedback = ""
+        self.unused_params = False  # the attempt's answer was refused for a parameter it never reads
         self.ttft = None
         self.tokens = 0
         self.t0 = time.perf_counter()
@@ -469,6 +479,7 @@ class Turn:
         said = ", ".join(f"`{p}` of `{f.rsplit('.', 1)[-1]}`" for f, p in unused)
         what = f"the new parameter{'s' if len(unused) > 1 else ''} {said} {'are' if len(unused) > 1 else 'is'} never used"
         if s._refuse_broken_syntax and self.can_retry:
+            self.unused_params = True
             self.feedback = (f"Your edit was not applied: {what} in the function's body, so passing "
                              f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
                              "edit, with the function's code using the new parameter where the request needs it.")

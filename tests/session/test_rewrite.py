@@ -448,3 +448,16 @@ async def test_in_the_app_a_new_parameter_never_read_is_flagged_not_refused(repl
         assert "def mean(values, default=0.0):" in session.review.proposed_text()
         assert any(isinstance(e, Notice) and e.code == "unused" and "`default` of `mean` is never used" in e.text
                    for e in events)
+
+
+async def test_where_the_engine_departs_the_unused_parameter_retry_departs_from_that_answer(replay, calc):
+    url, engine = await replay(["mean_param_unused.txt", "mean_param_used.txt"])
+    engine.features = frozenset({"avoid"})
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        result = await session.edit("add a parameter default to mean, returned for an empty list", (11, 16))
+        assert result.status == "proposal" and result.attempts == 2
+        first, retry = engine.requests
+        assert first.avoid is None and retry.messages == first.messages  # no feedback: the same, departing
+        assert retry.avoid is not None and retry.avoid[0] == recorded("mean_param_unused.txt")
+        assert "return default" in session.review.proposed_text()
