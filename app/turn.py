@@ -204,13 +204,11 @@ class Turn:
                     # it was shown. Like any answer that changes nothing it is a failed attempt:
                     # the model's next most likely answer is asked for; if that changes nothing
                     # either, the earlier answer stands.
-                    avoid = self._departure(result.raw_text) \
-                        if departures < MAX_DEPARTURES and not self.stopped and not asks_for_nothing(ask) else None
+                    avoid = None if self.stopped or asks_for_nothing(ask) else self._departing(
+                        result.raw_text, departures, NoticeCode.RETRY_NO_CHANGE,
+                        f"the model's answer to {built} changed nothing; asking for its next most likely change")
                     if avoid is not None:
                         departures += 1
-                        s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
-                                  f"the model's answer to {built} changed nothing; asking for its next most likely change")
-                        s._discard_proposal(quiet=True)
                         continue
                     if not self.stopped:
                         result = self._restore(kept, f"the model's answer to {built} changed nothing")
@@ -225,20 +223,15 @@ class Turn:
                     # answer, not the same one again.
                     what = "changed only whitespace, comments or docstrings" if result.reason == COSMETIC_REASON \
                         else "changed nothing"
-                    avoid = self._departure(result.raw_text) \
-                        if departures < MAX_DEPARTURES and not no_change_retried else None
+                    avoid = None if no_change_retried else self._departing(
+                        result.raw_text, departures, NoticeCode.RETRY_NO_CHANGE,
+                        f"the model's answer {what}; asking for its next most likely change")
                     if avoid is None and (departures or no_change_retried or attempt - spent > self.retries):
                         reason = NO_CHANGE if result.reason != COSMETIC_REASON else f"{NO_CHANGE} to the code ({what})"
                         result = TurnResult("refused", reason, raw_text=result.raw_text, no_change=True)
                         break
                     if avoid is not None:
-                        # Asked again with feedback, the small model wrote the same region in
-                        # every run measured; its own runner-up where it was least sure is its
-                        # next most likely answer (app/server/engines/depart.py).
                         departures += 1
-                        s._notice("warning", NoticeCode.RETRY_NO_CHANGE,
-                                  f"the model's answer {what}; asking for its next most likely change")
-                        s._discard_proposal(quiet=True)
                         continue
                     no_change_retried = True
                     s._notice("warning", NoticeCode.RETRY_NO_CHANGE, f"the model's answer {what}; asking it again")
@@ -248,14 +241,13 @@ class Turn:
                         result = self._restore(kept, f"the answer to {built} was refused ({result.reason})")
                     break
                 else:
-                    avoid = self._departure(result.raw_text) if self.unused_params and departures < MAX_DEPARTURES else None
+                    # Told that a new parameter goes unread, the small model wrote the same answer again.
+                    avoid = self._departing(
+                        result.raw_text, departures, NoticeCode.RETRY_REFUSED,
+                        f"edit refused ({result.reason}); asking for the model's next most likely answer",
+                    ) if self.unused_params else None
                     if avoid is not None:
-                        # Told so, the small model wrote the same signature and body again; its
-                        # runner-up where it was least sure is its next most likely answer.
                         departures += 1
-                        s._notice("warning", NoticeCode.RETRY_REFUSED,
-                                  f"edit refused ({result.reason}); asking for the model's next most likely answer")
-                        s._discard_proposal(quiet=True)
                         continue
                     s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
                     next_ask = self.feedback_instruction()
@@ -303,6 +295,17 @@ class Turn:
         result = self._judge()
         result.raw_text = kept.raw_text
         return result
+
+    def _departing(self, answer: str, departures: int, code: NoticeCode, said: str) -> dict | None:
+        """The `avoid` of a retry departing from `answer` (saying `said` and clearing the proposal),
+        or None when no more departures may be made or the engine cannot depart. Asked again with
+        feedback, the small model wrote the same answer in every run measured; its own runner-up
+        where it was least sure is its next most likely answer (app/server/engines/depart.py)."""
+        avoid = self._departure(answer) if departures < MAX_DEPARTURES else None
+        if avoid is not None:
+            self.session._notice("warning", code, said)
+            self.session._discard_proposal(quiet=True)
+        return avoid
 
     def _departure(self, answer: str) -> dict | None:
         """The `avoid` of a retry that departs from `answer`, when the gateway's engine can and the

@@ -274,15 +274,21 @@ async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of
         assert states[-1] is REVIEW and not {IDLE, INTERRUPTED} & set(states)
 
 
+async def _addition_first(session):
+    """"make mean return 0.0 for an empty list", then, while it is answered, "also add a docstring
+    to it" asked before the rest of it: the turn's result."""
+    session.redirect_strategy = "before"
+    await session.send("make mean return 0.0 for an empty list", (11, 16))
+    await until(lambda: session.turn.tokens > 3)
+    await session.redirect("also add a docstring to it")
+    return await session.wait()
+
+
 async def test_a_request_after_an_addition_that_changes_nothing_keeps_the_additions_answer(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
-        session.redirect_strategy = "before"
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to it")
-        result = await session.wait()
+        result = await _addition_first(session)
         assert len(engine.requests) == 3 and result.status == "proposal"
         new = session.review.proposed_text()
         assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" not in new
@@ -299,11 +305,7 @@ async def test_a_request_after_an_addition_that_changes_nothing_departs_from_tha
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, client):
         client.server_info = await gateway_info(url)
-        session.redirect_strategy = "before"
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to it")
-        result = await session.wait()
+        result = await _addition_first(session)
         assert len(engine.requests) == 4 and result.status == "proposal"
         unchanged, departed = engine.requests[2:]
         assert unchanged.avoid is None and departed.avoid is not None and departed.messages == unchanged.messages
@@ -315,11 +317,7 @@ async def test_an_addition_first_that_changes_nothing_still_asks_the_request(rep
     url, engine = await replay(["rewrite_mean.txt", "rewrite_same.txt", "rewrite_mean.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
-        session.redirect_strategy = "before"
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to it")
-        result = await session.wait()
+        result = await _addition_first(session)
         assert len(engine.requests) == 3 and result.status == "proposal"
         assert "    total = 0\n" in user_text(engine.requests[2])  # the region as it was
         assert "max(len(values), 1)" in session.review.proposed_text()
