@@ -57,9 +57,9 @@ MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many tim
 # Other formats are not measured: continue, as before.
 # How "auto" asks words that add to the request is the setting `redirect_additions`: "after" (the
 # default) or "before" (the answer stops, the addition is asked alone on the region at once, then
-# the interrupted request again). bench/redirect.py, 8 additions: "after" followed 8/8 with the
-# addition's first token 2.2-5.5 s after Enter; "before" 7/8 (one wrong answer to the request)
-# in 0.3-0.5 s, done 1-4 s later than "after" in most.
+# the interrupted request again). bench/redirect.py, 8 additions: "after" followed 8/8 and 7/8 in
+# two runs with the addition's first token 2.6-5.5 s after Enter; "before" 7/8 (one wrong answer
+# to the request) in 0.3-0.5 s, done 0.5-4.8 s later than "after" in 7 of the 8.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
 # The stream_id suffix of the prewarms of a redirect being typed (Session.prewarm_redirect): its own
 # lane, not the answer's, where it would wait for that answer to end.
@@ -483,10 +483,17 @@ class Session:
     def _restarted_turn(self, first: str, said: list[str]) -> tuple[tuple[int, int] | None, str]:
         """(region, instruction) of the turn a redirect starts over: the first request and the words
         said since, as one request (prompts.redirect_instruction), on the region they name."""
-        from app.prompts import redirect_instruction, redirect_region
+        from app.prompts import redirect_region
 
         region = redirect_region(self.document.text, self.region, said[-1:])
-        return region, redirect_instruction(first, said) if first else "\n".join(said)
+        return region, self._redirected_request(first, said)
+
+    @staticmethod
+    def _redirected_request(first: str, said: list[str]) -> str:
+        """The first request and the words said since, as one request (prompts.redirect_instruction)."""
+        from app.prompts import redirect_instruction
+
+        return redirect_instruction(first, said) if first else "\n".join(said)
 
     def _redirect_history(self) -> tuple[str, list[str]]:
         """(first instruction, redirects so far) of the turn under way."""
@@ -514,7 +521,7 @@ class Session:
             # interrupted answer's request showed and the engine still holds, so only the words are new.
             region = self.region
             combined = addition_instruction(addition)
-            request = self._restarted_turn(first, said[:-1])[1] if said[:-1] else first
+            request = self._redirected_request(first, said[:-1]) if said[:-1] else first
         self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more
         self._discard_proposal()
 

@@ -135,6 +135,7 @@ class Turn:
         from app.prompts import addition_instruction, build_input, instruction_message, redirect_instruction, system_prompt
 
         fmt = s.format
+        instructions = system_prompt(fmt)
         attempt = 0
         history: list[dict] = []
         ask = self.instruction
@@ -156,12 +157,12 @@ class Turn:
                 messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
                 region_text = _region_text(s.document.text, shown)
                 cap = output_cap(fmt, region_text, s.settings.max_output_tokens, s.server_engine)
-                why = too_large(fmt, system_prompt(fmt), messages, region_text, s.server_context)
+                why = too_large(fmt, instructions, messages, region_text, s.server_context)
                 if why:
                     result = TurnResult("refused", why)
                     break
                 self.can_retry = attempt - spent <= self.retries
-                result = await self._stream_once(system_prompt(fmt), messages, cap, avoid)
+                result = await self._stream_once(instructions, messages, cap, avoid)
                 avoid = None
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
@@ -483,12 +484,10 @@ class Turn:
         what = f"the new parameter{'s' if len(unused) > 1 else ''} {said} {'are' if len(unused) > 1 else 'is'} never used"
         if s._refuse_broken_syntax and self.can_retry:
             self.unused_params = True
-            self.feedback = (f"Your edit was not applied: {what} in the function's body, so passing "
-                             f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
-                             "edit, with the function's code using the new parameter where the request needs it.")
-            s.live.clear()
-            s._proposal_changed()
-            return TurnResult("refused", what)
+            return self._refuse_proposal(what, (
+                f"Your edit was not applied: {what} in the function's body, so passing "
+                f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
+                "edit, with the function's code using the new parameter where the request needs it."))
         s._notice("warning", NoticeCode.UNUSED, f"{what}; review it before accepting")
         return None
 
@@ -502,8 +501,13 @@ class Turn:
         if not s._refuse_broken_syntax:
             s._notice("warning", NoticeCode.SYNTAX, f"{problem.describe()}; review it before accepting")
             return None
-        self.feedback = syntax_feedback(problem, new_text)
-        s.live.clear()
-        s._proposal_changed()
-        return TurnResult("refused", problem.describe())
+        return self._refuse_proposal(problem.describe(), syntax_feedback(problem, new_text))
+
+    def _refuse_proposal(self, reason: str, feedback: str) -> TurnResult:
+        """In `edit()`: the finished proposal is a failed attempt after all; it leaves the diff and
+        `feedback` goes back to the model."""
+        self.feedback = feedback
+        self.session.live.clear()
+        self.session._proposal_changed()
+        return TurnResult("refused", reason)
 
