@@ -188,6 +188,19 @@ class Check:
             got = exc
         return "" if got == expected else f"{expr} -> {got!r}, expected {expected!r}"
 
+    def raises(self, expr: str, kind: type, bare: str | None = None) -> str:
+        """'' when evaluating `expr` in the accepted file raises `kind` (with a message other than `bare`)."""
+        ran = self.run("None", None)  # runs the module, once
+        if ran:
+            return ran
+        try:
+            eval(expr, self.ns)
+        except kind as exc:
+            return f"{expr} raised {exc!r}, with no message of its own" if str(exc) == bare else ""
+        except Exception as exc:
+            return f"{expr} raised {exc!r}, expected {kind.__name__}"
+        return f"{expr} did not raise {kind.__name__}"
+
 
 def all_of(*reasons: str) -> str:
     return next((r for r in reasons if r), "")
@@ -299,7 +312,7 @@ SCENARIOS += [
              lambda c: all_of(c.run("(lambda i: (i.add('a', 1.0, 3), i.remove('a', 1)))(Inventory())[-1]", 2),
                               c.run("(lambda i: (i.add('a', 1.0, 1), i.remove('a'), 'a' in i.items))(Inventory())[1:]",
                                     (0, False)),
-                              _raises(c, "Inventory().remove('x')", KeyError, bare="'x'"),
+                              c.raises("Inventory().remove('x')", KeyError, bare="'x'"),
                               c.others_unchanged("Inventory.remove")), held_out=True),
     Scenario("stack-push-hints-and-return-size", "extend", "class", STACK, "add type hints to push",
              "also make it return the new size", 8,
@@ -312,17 +325,6 @@ SCENARIOS += [
 ]
 KINDS = ("narrow", "replace", "extend", "correct")
 
-
-def _raises(c: Check, expr: str, kind: type, bare: str | None = None) -> str:
-    """'' when evaluating `expr` in the accepted file raises `kind` (with a message other than `bare`)."""
-    c.run("None", None)  # runs the module once
-    try:
-        eval(expr, c.ns)
-    except kind as exc:
-        return f"{expr} raised {exc!r}, with no message of its own" if str(exc) == bare else ""
-    except Exception as exc:
-        return f"{expr} raised {exc!r}, expected {kind.__name__}"
-    return f"{expr} did not raise {kind.__name__}"
 
 
 # ---------------------------------------------------------------------------- running
