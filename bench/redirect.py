@@ -351,7 +351,7 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
         session.redirect_strategy = strategy
     # Mark the first delta of the new answer: every way a redirect starts one resets through
     # one of these two methods.
-    marks: dict = {"enter": None, "reset": False, "first": None, "notices": notices}
+    marks: dict = {"enter": None, "reset": False, "first": None, "notices": notices, "attempts": []}
 
     class MarkedTurn(Turn):
         def on_delta(self, delta):
@@ -367,6 +367,20 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
         def _begin_attempt(self):
             marks["reset"] = marks["reset"] or marks["enter"] is not None
             super()._begin_attempt()
+
+        def conclude(self, result):
+            # Where a redirect's time goes, for --verbose: each attempt's start (from Enter), its
+            # first token, tokens written and drafted, and the prompt tokens evaluated.
+            result = super().conclude(result)
+            if marks["enter"] is not None:
+                usage = getattr(getattr(self.stream, "stats", None), "usage", None) or {}
+                cached = (usage.get("input_tokens_details") or {}).get("cached_tokens") or 0
+                marks["attempts"].append(
+                    f"  +{self.t0 - marks['enter']:5.2f}s {result.status:<8} first token {result.ttft_s or 0:.2f}s, "
+                    f"{result.tokens} tokens ({result.draft_accepted} from drafts), "
+                    f"{(usage.get('input_tokens') or 0) - cached} prompt tokens evaluated, "
+                    f"{time.perf_counter() - self.t0:.2f}s")
+            return result
 
     turn_module.Turn = MarkedTurn  # Session.send makes its turns from app.turn.Turn
     try:
@@ -440,7 +454,8 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
         print(f"--- {sc.name}: partial ({written} tokens):\n{partial}\n--- answer (prompt {usage.get('input_tokens')} "
               f"tokens, {cached} cached):\n{raw}\n--- the file after accept:\n"
               f"{''.join(difflib.unified_diff(sc.source.splitlines(True), new.splitlines(True)))}"
-              f"--- notices:\n" + "\n".join(marks.get("notices", [])), file=sys.stderr)
+              f"--- notices:\n" + "\n".join(marks.get("notices", [])) + "\n--- attempts after Enter:\n"
+              + "\n".join(marks["attempts"]), file=sys.stderr)
     return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": written, "status": status,
             "why": why, "first_s": first, "done_s": done}
 
@@ -451,13 +466,14 @@ def _share(followed: int, redirected: int) -> str:
 
 
 async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
-              typing: float = 0, pause: float = 0, additions: str = "after") -> list[dict]:
+              typing: float = 0, pause: float = 0, additions: str = "after", speculation: bool = True) -> list[dict]:
     from app.config import Settings
     from app.transport.backends import open_backend, resolve_backend
     from app.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-redirect-"))
-    gateway = await GatewayProcess.start(["--engine", "local"], timeout=900)
+    gateway = await GatewayProcess.start(["--engine", "local", *([] if speculation else ["--no-speculation"])],
+                                         timeout=900)
     settings = Settings(backend=gateway.url, redirect_additions=additions)
     client = await open_backend(resolve_backend(settings))
     rows = []
@@ -488,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
                              "Enter after (default: pasted with Enter)")
     parser.add_argument("--pause", type=float, default=0, metavar="S",
                         help="with --typing: seconds between the last key and Enter (default 0)")
+    parser.add_argument("--no-speculation", action="store_true", help="the gateway decodes without speculative edits")
     parser.add_argument("--verbose", action="store_true", help="print each partial answer and final answer")
     args = parser.parse_args(argv or [])
     try:
@@ -499,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = [s for s in SCENARIOS if wanted is None or s.name in wanted]
     with open("/proc/loadavg") as f:
         load_before = f.read().split()[:3]
-    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause, args.additions))
+    rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause, args.additions,
+                           not args.no_speculation))
     with open("/proc/loadavg") as f:
         load_after = f.read().split()[:3]
     how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
