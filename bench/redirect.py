@@ -323,6 +323,27 @@ SCENARIOS += [
              lambda c: all_of(c.run("cheapest([3, None, 1])", 1), c.run("cheapest([None])", None),
                               c.run("cheapest([])", None), c.others_unchanged("cheapest")), held_out=True),
 ]
+# Additions that name a definition outside the region being rewritten ("also add a docstring to
+# cheapest" while remove is rewritten). The first was seen in the app (the addition was refused:
+# its answer wrote cheapest inside remove's region); the other two were written with it, before
+# any change for it, and run as first written.
+SCENARIOS += [
+    Scenario("inventory-remove-missing-and-doc-cheapest", "extend", "class", INVENTORY,
+             "make remove raise KeyError with a clear message when the item is missing",
+             "also add a docstring to cheapest", 10,
+             lambda c: all_of(c.raises("Inventory().remove('x')", KeyError, bare="'x'"),
+                              c.docstring("Inventory.cheapest"),
+                              c.others_unchanged("Inventory.remove", doc_only=("Inventory.cheapest",)))),
+    Scenario("prices-total-none-and-cheapest-empty", "extend", "function", PRICES, "make total skip prices that are None",
+             "also make cheapest return None for an empty list", 8,
+             lambda c: all_of(c.run("total([1, None, 2])", 3), c.run("cheapest([])", None), c.run("cheapest([3, 1])", 1),
+                              c.others_unchanged("total", "cheapest")), held_out=True),
+    Scenario("stack-peek-none-and-doc-push", "extend", "class", STACK, "make peek return None when the stack is empty",
+             "also add a docstring to push", 8,
+             lambda c: all_of(c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])", (None, 7)),
+                              c.docstring("Stack.push"), _stack_new(c),
+                              c.others_unchanged("Stack.peek", doc_only=("Stack.push",))), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
