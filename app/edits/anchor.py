@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os.path
 import re
+from functools import lru_cache
 from difflib import SequenceMatcher
 
 from app.edits.locate import _indent
@@ -48,9 +49,34 @@ class PartialRewrite(ValueError):
         super().__init__(message)
 
 
-def asks_to_delete(instruction: str | None) -> bool:
-    """Whether the instruction asks for code to be deleted (then a rewrite may drop code)."""
-    return bool(instruction) and _DELETE.search(instruction) is not None
+# What may stand before a verb that starts a clause: the start, a punctuation mark, a joining word,
+# and fillers ("please", "also", "no, just").
+_CLAUSE_START = re.compile(
+    r"(?:^|[,;:.!?]|\b(?:and|then|but|or)\b)\W*(?:\b(?:please|also|just|only|now|no|then|and)\b\W*)*$", re.I)
+
+
+def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> bool:
+    """Whether the instruction asks for code to be deleted (then a rewrite may drop code).
+
+    With the file's `lines`, a word that names one of its definitions counts only where it starts a
+    clause: "make remove raise KeyError" names the method `remove` and asks for no deletion, while
+    "remove total_value" and "add a docstring and remove cheapest" do ask. Taken as a verb there,
+    it let an answer that brought back one method of a span delete the others."""
+    if not instruction:
+        return False
+    names = defined_names(tuple(lines)) if lines else frozenset()
+    for m in _DELETE.finditer(instruction):
+        before = instruction[: m.start()]
+        if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
+            continue
+        return True
+    return False
+
+
+@lru_cache(maxsize=4)
+def defined_names(lines: tuple[str, ...]) -> frozenset[str]:
+    """The names the lines define (def, class, function, fn, ... headers)."""
+    return frozenset(m.group(1) for ln in lines if (m := _NAME.match(ln)))
 
 
 def _common_indent(lines: list[str]) -> str:

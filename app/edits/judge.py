@@ -70,7 +70,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction), keep_echo=asks_to_repeat(instruction))
+        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction, lines), keep_echo=asks_to_repeat(instruction))
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
@@ -88,7 +88,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
                 "the copy would define the same name twice, so nothing was changed. Reply with only the region "
                 "you were shown, with the change made, and nothing after it."))
-        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction)) else []
+        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction, lines)) else []
         if emptied:
             names = ", ".join(f"`{n}`" for n in emptied)
             return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (

@@ -224,7 +224,7 @@ class ProposalBuilder:
         region = self.live.lines[start:end]
         if not asks_to_repeat(self.instruction):
             replace = strip_echoed_context(self.live.lines, start, end, replace)
-        a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction))
+        a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction, self.live.lines))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 
     def _check_already_applied(self, b: BlockState, block) -> None:

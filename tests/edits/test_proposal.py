@@ -109,3 +109,42 @@ def test_document_lines_and_the_diff():
 
 def test_instructions_that_allow_no_change():
     assert asks_for_nothing("fix it if needed") and not asks_for_nothing("rename sub")
+
+
+SPAN = """class Inventory:
+    def remove(self, name):
+        del self.items[name]
+
+    def total_value(self):
+        return sum(self.items.values())
+
+    def cheapest(self):
+        return min(self.items.values())
+"""
+
+
+def test_a_method_named_like_a_deletion_is_not_a_request_to_delete():
+    from app.edits.anchor import asks_to_delete
+
+    lines = SPAN.splitlines()
+    for asked in ("make remove raise KeyError", "add a docstring to remove", "fix `remove`",
+                  "make remove raise KeyError\nalso add a docstring to cheapest"):
+        assert asks_to_delete(asked) and not asks_to_delete(asked, lines), asked
+    # Where the word starts a clause it is the verb, name or not; words that name nothing count anywhere.
+    for asked in ("remove total_value", "add a docstring and remove cheapest", "please remove the remove method",
+                  "no, just remove it", "in remove, drop the print", "make it delete stale items"):
+        assert asks_to_delete(asked, lines), asked
+
+
+def test_an_answer_bringing_back_one_method_of_a_span_keeps_the_others_when_remove_is_a_name():
+    # The region runs from remove to cheapest; the answer is cheapest alone, with a docstring.
+    answer = '```python\n    def cheapest(self):\n        """The cheapest item."""\n        return min(self.items.values())\n```\n'
+    for instruction, kept in (("make remove raise KeyError\nalso add a docstring to cheapest", True),
+                              ("delete remove and total_value, and add a docstring to cheapest", False)):
+        builder = ProposalBuilder(LiveDiff(document_lines(SPAN)[0]), (1, 9), instruction, "inventory.py")
+        builder.feed(answer)
+        builder.finish()
+        verdict = builder.judge(SPAN)
+        assert verdict.status == "proposal"
+        assert ("def remove(" in verdict.new_text and "def total_value(" in verdict.new_text) is kept
+        assert '"""The cheapest item."""' in verdict.new_text
