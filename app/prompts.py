@@ -461,6 +461,28 @@ def names_a_definition(text: str, words: str) -> bool:
     return any(w.split(".")[-1] in names for w in _WORDS.findall(bare)[1:])
 
 
+def addition_region(text: str, region: tuple[int, int] | None, words: str) -> tuple[int, int] | None:
+    """The region an addition said during a rewrite ("also add a docstring to cheapest") is asked on:
+    the turn's region, widened to the span that takes in the definitions the words name outside
+    it; as it was when they name none, or only definitions inside it (narrowed to those, the small
+    model did no better: bench/redirect.py).
+
+    Asked on the turn's region alone, an addition naming another definition cannot be followed:
+    the model wrote that definition again inside the region, and the answer was refused. The
+    first word is the verb, never a name ("also add a docstring to it" names no method `add`)."""
+    if region is None:
+        return None
+    defs = _definitions(text)
+    bare = _FILLER.sub("", words.strip())
+    for names in _named(bare)[:3]:  # not the last tier: every word, the verb included
+        spans = [defs[n] for n in _listed_with(bare, [n for n in names if n in defs], defs)]
+        # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
+        spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
+        if spans:
+            return min(region[0], *(a for a, _ in spans)), max(region[1], *(b for _, b in spans))
+    return region
+
+
 def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:
     """The region of a turn that a redirect started over: narrowed to the definitions the new words name
     inside it ("no, only add a docstring to pop"), widened to take in those they name outside it or

@@ -515,11 +515,12 @@ class Session:
         if addition is None:
             region, combined = self._restarted_turn(first, said)
         else:
-            from app.prompts import addition_instruction
+            from app.prompts import addition_instruction, addition_region
 
             # As an addition asked after the answer is: on the turn's region, whose block the
-            # interrupted answer's request showed and the engine still holds, so only the words are new.
-            region = self.region
+            # interrupted answer's request showed and the engine still holds, so only the words are
+            # new; widened when the words name a definition outside it.
+            region = addition_region(self.document.text, self.region, addition)
             combined = addition_instruction(addition)
             request = self._redirected_request(first, said[:-1]) if said[:-1] else first
         self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more

@@ -132,7 +132,7 @@ class Turn:
 
     async def run(self) -> None:
         s = self.session
-        from app.prompts import addition_instruction, build_input, instruction_message, redirect_instruction, system_prompt
+        from app.prompts import addition_instruction, addition_region, build_input, instruction_message, redirect_instruction, system_prompt
 
         fmt = s.format
         instructions = system_prompt(fmt)
@@ -148,6 +148,7 @@ class Turn:
         shown = self.region  # the region as the prompt shows it: an addition shows the answer's
         spent = 0  # attempts that went to earlier requests, not counted against the retries
         kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
+        kept_region = self.region  # the region that answer rewrote (an addition may widen the turn's)
         built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         avoid: dict | None = None  # the next attempt asks the same, departing from this answer
         try:
@@ -174,8 +175,12 @@ class Turn:
                     # together with the request, the small model did one of the two (bench/redirect.py).
                     words = self.additions.pop(0)
                     if result.status == "proposal":
-                        kept, shown, ask = result, self._answered_region(), addition_instruction(words)
+                        kept, kept_region = result, self.region
+                        self._widen(addition_region(s.document.text, self.region, words))
+                        shown, ask = self._answered_region(), addition_instruction(words)
                     else:  # the answer changed nothing: its request is asked again, with the addition
+                        if shown == self.region:
+                            shown = self._widen(addition_region(s.document.text, self.region, words))
                         ask = redirect_instruction(ask, [words])
                     history, spent, no_change_retried, departures = [], attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
@@ -191,7 +196,7 @@ class Turn:
                             {"role": "assistant", "content": result.raw_text}] if result.status == "proposal" else []
                     ask, self.instruction, self.then = self.then, self.then, None
                     if result.status == "proposal":
-                        kept, shown, built = result, self._answered_region(), "the request"
+                        kept, kept_region, shown, built = result, self.region, self._answered_region(), "the request"
                     else:
                         s._notice("warning", NoticeCode.REDIRECT_FAILED,
                                   f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
@@ -212,7 +217,7 @@ class Turn:
                         departures += 1
                         continue
                     if not self.stopped:
-                        result = self._restore(kept, f"the model's answer to {built} changed nothing")
+                        result = self._restore(kept, kept_region, f"the model's answer to {built} changed nothing")
                     break
                 if result.status == "nothing" and not result.already_applied and not self.stopped \
                         and not asks_for_nothing(self.instruction):
@@ -239,7 +244,7 @@ class Turn:
                     next_ask = no_change_instruction(fmt, self.instruction, result.reason)
                 elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
                     if kept is not None and result.status == "refused" and not self.stopped:
-                        result = self._restore(kept, f"the answer to {built} was refused ({result.reason})")
+                        result = self._restore(kept, kept_region, f"the answer to {built} was refused ({result.reason})")
                     break
                 else:
                     # Told that a new parameter goes unread, the small model wrote the same answer again.
@@ -286,8 +291,17 @@ class Turn:
         grown = len(new) - len(s.live.lines)
         return "\n".join(new[start : end + grown]) + "\n"
 
-    def _restore(self, kept: TurnResult, why: str) -> TurnResult:
-        """Put back the proposal of the answer an addition failed to build on, and say so."""
+    def _widen(self, region: tuple[int, int]) -> tuple[int, int]:
+        """The turn (and the session) rewrite `region` from now on: an addition's, which takes in
+        the turn's region (prompts.addition_region). All the lines an answer so far changed lie
+        inside the old region, so the new one's lines in the proposal stay where they were."""
+        self.region = self.session.region = region
+        return region
+
+    def _restore(self, kept: TurnResult, region: tuple[int, int], why: str) -> TurnResult:
+        """Put back the proposal of the answer an addition failed to build on (it rewrote `region`),
+        and say so."""
+        self.region = self.session.region = region
         self._begin_attempt()
         self.answer.feed(kept.raw_text)
         self.answer.finish()

@@ -14,7 +14,7 @@ from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
 
-from .conftest import REWRITE_OPENS, recorded, session_on, until
+from .conftest import DATA, REWRITE_OPENS, recorded, session_on, until
 
 
 def user_text(request) -> str:
@@ -239,6 +239,55 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
 
+async def test_an_addition_naming_a_definition_outside_the_region_is_asked_on_a_region_taking_it_in(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_fixed_clamp_doc.txt"], rate=60)
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to clamp")
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 2
+        # The addition's region runs from mean, as the first answer left it, to clamp.
+        block = user_text(engine.requests[1]).split("```")[1]
+        assert block.startswith("\ndef mean(values):\n    total = 0.0\n") and block.rstrip().endswith("    return x")
+        assert session.region == (11, 24)
+        new = session.review.proposed_text()
+        assert "max(len(values), 1)" in new and '"""`x` kept within `lo` and `hi`."""' in new
+        assert new.count("def clamp(") == 1 and new.count("def mean(") == 1 and "def describe(" in new
+
+
+async def test_an_addition_outside_the_region_that_is_refused_keeps_the_answer_before_it_whole(replay, calc):
+    # The addition's answer brings back mean alone for a region that took in clamp too: refused
+    # (it would delete clamp), and the first answer comes back on its own region.
+    url, engine = await replay(["rewrite_mean.txt", "rewrite_mean.txt"], rate=60)
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to clamp")
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 2
+        assert session.review.proposed_text() == calc.read_text().replace(
+            "    total = 0\n", "    total = 0.0\n").replace("/ len(values)", "/ max(len(values), 1)")
+        assert session.region == (11, 16)
+        assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
+
+
+async def test_an_addition_asked_first_naming_a_definition_outside_the_region_takes_it_in(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_mean_same.txt", "mean_fixed_clamp_doc.txt"], rate=60)
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "before"
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to clamp")
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 3
+        assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 12-24):\n```\ndef mean(values):\n")
+        new = session.review.proposed_text()
+        assert "max(len(values), 1)" in new and '"""`x` kept within `lo` and `hi`."""' in new
+        assert new.count("def clamp(") == 1 and "def describe(" in new
+
+
 async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of_what_it_left(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_after.txt"], rate=60)
     events = []
@@ -322,6 +371,21 @@ async def test_an_addition_first_that_changes_nothing_still_asks_the_request(rep
         assert "    total = 0\n" in user_text(engine.requests[2])  # the region as it was
         assert "max(len(values), 1)" in session.review.proposed_text()
         assert any(isinstance(e, Notice) and e.text == "the addition's answer changed nothing" for e in events)
+
+
+def test_an_additions_region_takes_in_what_it_names_outside_and_never_its_verb():
+    from app.prompts import addition_region
+
+    text = (DATA / "calc.py").read_text()
+    assert addition_region(text, (11, 16), "also add a docstring to clamp") == (11, 24)
+    assert addition_region(text, (11, 16), "and make sub check its types too") == (7, 16)
+    assert addition_region(text, (11, 16), "also document clamp and describe") == (11, 28)
+    # Inside the region, or no name: the region as it is (never narrowed).
+    assert addition_region(text, (0, 28), "also add a docstring to clamp") == (0, 28)
+    assert addition_region(text, (11, 16), "also make it ignore None") == (11, 16)
+    # "add" is the verb, not the function add.
+    assert addition_region(text, (11, 16), "also add a docstring to it") == (11, 16)
+    assert addition_region(text, None, "also add a docstring to clamp") is None
 
 
 def test_addition_instruction_drops_also_and_too():
