@@ -123,6 +123,9 @@ class Turn:
         # is answered, of the code that answer leaves (or of the region as it was, if it changed
         # nothing or was refused).
         self.then: str | None = None
+        # The proposed text the answers now asked build on (an addition's, or the request after
+        # one): what they leave as it was on disk keeps that text's changes (rebase.with_earlier).
+        self.base: str | None = None
 
     @property
     def stopped(self) -> bool:
@@ -175,7 +178,7 @@ class Turn:
                     # together with the request, the small model did one of the two (bench/redirect.py).
                     words = self.additions.pop(0)
                     if result.status == "proposal":
-                        kept, kept_region = result, self.region
+                        kept, kept_region, self.base = result, self.region, s.review.proposed_text()
                         self._widen(addition_region(s.document.text, self.region, words))
                         shown, ask = self._answered_region(), addition_instruction(words)
                     else:  # the answer changed nothing: its request is asked again, with the addition
@@ -197,6 +200,7 @@ class Turn:
                     ask, self.instruction, self.then = self.then, self.then, None
                     if result.status == "proposal":
                         kept, kept_region, shown, built = result, self.region, self._answered_region(), "the request"
+                        self.base = s.review.proposed_text()
                     else:
                         s._notice("warning", NoticeCode.REDIRECT_FAILED,
                                   f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
@@ -480,9 +484,26 @@ class Turn:
             self.feedback = verdict.feedback
             s._proposal_changed()
             return TurnResult(verdict.status, verdict.reason, already_applied=verdict.already_applied)
+        new_text = verdict.new_text
+        if self.base is not None:
+            new_text = self._with_base(new_text)
         if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             s._proposal_changed()
-        return self._syntax_verdict(verdict.new_text) or self._unused_verdict(verdict.new_text) or TurnResult("proposal")
+        return self._syntax_verdict(new_text) or self._unused_verdict(new_text) or TurnResult("proposal")
+
+    def _with_base(self, new_text: str) -> str:
+        """The answer's text with the changes of the answer it builds on (`base`) that it left out
+        (rebase.with_earlier), the live diff redrawn to match."""
+        from app.edits.lines import document_lines, join_lines
+        from app.edits.rebase import diff_hunks, with_earlier
+
+        s = self.session
+        old, ending = document_lines(s.document.text)
+        merged = with_earlier(old, document_lines(self.base)[0], document_lines(new_text)[0])
+        text = join_lines(merged, ending)
+        if text != new_text:
+            s.live.reset(s.live.lines, diff_hunks(s.live.lines, merged))
+        return text
 
     def _unused_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal gives a Python function a parameter its body never reads: in

@@ -1,4 +1,5 @@
-"""Carrying pending hunks over to a changed text: re-location after an external change, undo or redo."""
+"""Carrying pending hunks over to a changed text: re-location after an external change, undo or redo, and an
+answer built on an earlier one."""
 
 from __future__ import annotations
 
@@ -43,6 +44,23 @@ def diff_hunks(old: list[str], new: list[str]) -> list[Hunk]:
     """Minimal hunks turning old into new (O(file): only when the applier and the live diff disagree)."""
     sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [(i1, i2, new[j1:j2]) for tag, i1, i2, j1, j2 in sm.get_opcodes() if tag != "equal"]
+
+
+def with_earlier(old: list[str], earlier: list[str], later: list[str]) -> list[str]:
+    """`later` (an edit of `old` by an answer shown `earlier`, another edit of it) with the hunks of
+    `earlier` that `later` does not touch: an answer built on an earlier one that restates only part
+    of its region (an addition about one method of several) leaves the rest as `old` has it, and the
+    earlier answer's changes there would be lost. Where both changed the same or adjacent lines,
+    `later` stands: it was shown the earlier change there."""
+    mine = diff_hunks(old, later)
+    kept = [h for h in diff_hunks(old, earlier) if not any(h[0] <= e and s <= h[1] for s, e, _ in mine)]
+    if not kept:
+        return later
+    out, at = [], 0
+    for start, end, lines in sorted(mine + kept, key=lambda h: (h[0], h[1])):
+        out += old[at:start] + lines
+        at = end
+    return out + old[at:]
 
 
 def _find_all(hay: list[str], needle: list[str]) -> list[int]:

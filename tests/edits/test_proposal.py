@@ -148,3 +148,15 @@ def test_an_answer_bringing_back_one_method_of_a_span_keeps_the_others_when_remo
         assert verdict.status == "proposal"
         assert ("def remove(" in verdict.new_text and "def total_value(" in verdict.new_text) is kept
         assert '"""The cheapest item."""' in verdict.new_text
+
+
+def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_out():
+    from app.edits.rebase import with_earlier
+
+    old = ["a", "b", "c", "d", "e", "f"]
+    # Apart: both stand.
+    assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b", "c", "d", "E", "f"]) == ["a", "B", "c", "d", "E", "f"]
+    assert with_earlier(old, ["a", "x", "b", "c", "d", "e", "f"], old + ["z"]) == ["a", "x", "b", "c", "d", "e", "f", "z"]
+    # The same or adjacent lines: the later answer was shown the earlier change there, and stands.
+    assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b2", "c", "d", "E", "f"]) == ["a", "b2", "c", "d", "E", "f"]
+    assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b", "C", "d", "e", "f"]) == ["a", "b", "C", "d", "e", "f"]

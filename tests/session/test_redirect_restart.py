@@ -256,6 +256,23 @@ async def test_an_addition_naming_a_definition_outside_the_region_is_asked_on_a_
         assert new.count("def clamp(") == 1 and new.count("def mean(") == 1 and "def describe(" in new
 
 
+async def test_an_addition_answered_with_its_definition_alone_keeps_the_earlier_answers_change(replay, calc):
+    # Shown mean (as the first answer left it) and clamp, the model answers clamp alone: mean is
+    # left out, and stays as the first answer made it, not as it is on disk.
+    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to clamp")
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 2
+        new = session.review.proposed_text()
+        assert new == calc.read_text().replace("    total = 0\n", "    total = 0.0\n").replace(
+            "/ len(values)", "/ max(len(values), 1)").replace(
+            "def clamp(x, lo, hi):\n", 'def clamp(x, lo, hi):\n    """`x` kept within `lo` and `hi`."""\n')
+        assert session.live.hunk_count == 3  # two lines of mean, one of clamp
+
+
 async def test_an_addition_outside_the_region_that_is_refused_keeps_the_answer_before_it_whole(replay, calc):
     # The addition's answer brings back mean alone for a region that took in clamp too: refused
     # (it would delete clamp), and the first answer comes back on its own region.
