@@ -461,25 +461,37 @@ def names_a_definition(text: str, words: str) -> bool:
     return any(w.split(".")[-1] in names for w in _WORDS.findall(bare)[1:])
 
 
-def addition_region(text: str, region: tuple[int, int] | None, words: str) -> tuple[int, int] | None:
-    """The region an addition said during a rewrite ("also add a docstring to cheapest") is asked on:
-    the turn's region, widened to the span that takes in the definitions the words name outside
-    it; as it was when they name none, or only definitions inside it (narrowed to those, the small
-    model did no better: bench/redirect.py).
+# Words before a noun that make a plain word a thing, not a name ("return the new size").
+_DETERMINER = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|new|each|every|some|any|no|all)\s+$", re.I)
 
-    Asked on the turn's region alone, an addition naming another definition cannot be followed:
-    the model wrote that definition again inside the region, and the answer was refused. The
-    first word is the verb, never a name ("also add a docstring to it" names no method `add`)."""
+
+def addition_region(text: str, region: tuple[int, int] | None, words: str) -> tuple[int, int] | None:
+    """The region an addition said during a rewrite ("also add a docstring to cheapest") is asked on.
+
+    When the words name definitions apart from the turn's region: those definitions alone (what
+    the earlier answer changed is kept: rebase.with_earlier; given the span from the region to
+    them, the small model changed the methods in between too). When they name one that overlaps
+    it: the span taking in both. Otherwise the region as it is: inside it (narrowed to those, the
+    small model did no better: bench/redirect.py), or none.
+
+    Only a clear name counts: `backticked`, code-like, or a plain word that is not the first (the
+    verb: "also add a docstring to it" names no method `add`) and has no determiner before it
+    ("also make it return the new size" names no method `size`)."""
     if region is None:
         return None
     defs = _definitions(text)
     bare = _FILLER.sub("", words.strip())
-    for names in _named(bare)[:3]:  # not the last tier: every word, the verb included
+    plain = [m.group(0) for i, m in enumerate(_WORDS.finditer(bare))
+             if i > 0 and not _DETERMINER.search(bare[: m.start()])]
+    for names in (*_named(bare)[:2], plain):
         spans = [defs[n] for n in _listed_with(bare, [n for n in names if n in defs], defs)]
         # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
         spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
         if spans:
-            return min(region[0], *(a for a, _ in spans)), max(region[1], *(b for _, b in spans))
+            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            if hi <= region[0] or lo >= region[1]:
+                return lo, hi
+            return min(region[0], lo), max(region[1], hi)
     return region
 
 

@@ -538,9 +538,10 @@ class Session:
         finally:
             if self.on_event is quiet:
                 self.on_event = listener
+        back = self.region
         await self.send(combined, region)
         if addition is not None and self._turn is not None:
-            self._turn.then = request
+            self._turn.then, self._turn.then_region = request, back
             self.instruction = f"{request}\n{addition}"
         self._redirected = (self._turn_task, first, said)
 

@@ -90,6 +90,11 @@ def too_large(fmt: str, instructions: str, messages: list[dict], region: str, co
             "cursor in one, or select fewer lines")
 
 
+def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Two regions share no line."""
+    return a[1] <= b[0] or a[0] >= b[1]
+
+
 def _region_text(text: str, region: tuple[int, int] | str | None) -> str:
     """The region as a turn's prompt shows it: its lines of `text`, or the text an addition shows."""
     if region is None or isinstance(region, str):
@@ -123,6 +128,7 @@ class Turn:
         # is answered, of the code that answer leaves (or of the region as it was, if it changed
         # nothing or was refused).
         self.then: str | None = None
+        self.then_region: tuple[int, int] | None = None  # the region `then` was asked of
         # The proposed text the answers now asked build on (an addition's, or the request after
         # one): what they leave as it was on disk keeps that text's changes (rebase.with_earlier).
         self.base: str | None = None
@@ -177,13 +183,16 @@ class Turn:
                     # Asked on its own of the code as the answer left it, an addition is done; asked
                     # together with the request, the small model did one of the two (bench/redirect.py).
                     words = self.additions.pop(0)
+                    region = addition_region(s.document.text, self.region, words)
                     if result.status == "proposal":
                         kept, kept_region, self.base = result, self.region, s.review.proposed_text()
-                        self._widen(addition_region(s.document.text, self.region, words))
-                        shown, ask = self._answered_region(), addition_instruction(words)
+                        apart = _apart(region, self.region)
+                        self._move_to(region)
+                        # Apart from the answer's region, the addition's is as it is on disk.
+                        shown, ask = region if apart else self._answered_region(), addition_instruction(words)
                     else:  # the answer changed nothing: its request is asked again, with the addition
-                        if shown == self.region:
-                            shown = self._widen(addition_region(s.document.text, self.region, words))
+                        if shown == self.region:  # on the span that takes in both
+                            shown = self._move_to((min(region[0], shown[0]), max(region[1], shown[1])))
                         ask = redirect_instruction(ask, [words])
                     history, spent, no_change_retried, departures = [], attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
@@ -198,12 +207,18 @@ class Turn:
                     chat = [instruction_message(fmt, ask, s.document.text, shown),
                             {"role": "assistant", "content": result.raw_text}] if result.status == "proposal" else []
                     ask, self.instruction, self.then = self.then, self.then, None
+                    back, self.then_region = self.then_region, None
                     if result.status == "proposal":
-                        kept, kept_region, shown, built = result, self.region, self._answered_region(), "the request"
+                        kept, kept_region, built = result, self.region, "the request"
                         self.base = s.review.proposed_text()
                     else:
                         s._notice("warning", NoticeCode.REDIRECT_FAILED,
                                   f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
+                    if back is not None and _apart(back, self.region):
+                        # The addition was asked apart from the request's region: that region, as on disk.
+                        shown = self._move_to(back)
+                    elif result.status == "proposal":
+                        shown = self._answered_region()
                     history, spent, no_change_retried, departures = chat, attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(ask.split())}")
                     s._discard_proposal(quiet=True)
@@ -288,17 +303,23 @@ class Turn:
             self.result = result
 
     def _answered_region(self) -> str:
-        """The region as the proposal under way leaves it (its lines in the proposed text)."""
+        """The region as the proposal under way leaves it (its lines in the proposed text): hunks
+        before it move it, those in it (or adding lines at either end of it) are part of it."""
         s = self.session
         start, end = self.region
+        before = inside = 0
+        for h in s.live.hunks():
+            grown = len(h.new) - (h.end - h.start)
+            if h.end <= start and h.start < start:
+                before += grown
+            elif h.start <= end:
+                inside += grown
         new = s.live.new_lines()
-        grown = len(new) - len(s.live.lines)
-        return "\n".join(new[start : end + grown]) + "\n"
+        return "\n".join(new[start + before : end + before + inside]) + "\n"
 
-    def _widen(self, region: tuple[int, int]) -> tuple[int, int]:
-        """The turn (and the session) rewrite `region` from now on: an addition's, which takes in
-        the turn's region (prompts.addition_region). All the lines an answer so far changed lie
-        inside the old region, so the new one's lines in the proposal stay where they were."""
+    def _move_to(self, region: tuple[int, int]) -> tuple[int, int]:
+        """The turn (and the session) rewrite `region` from now on: an addition's (prompts.addition_region),
+        or the request's again after an addition asked apart from it."""
         self.region = self.session.region = region
         return region
 

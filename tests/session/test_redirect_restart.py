@@ -239,15 +239,33 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
 
-async def test_an_addition_naming_a_definition_outside_the_region_is_asked_on_a_region_taking_it_in(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "mean_fixed_clamp_doc.txt"], rate=60)
+async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of_it_alone(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
         await session.send("make mean return 0.0 for an empty list", (11, 16))
         await until(lambda: session.turn.tokens > 3)
         await session.redirect("also add a docstring to clamp")
         result = await session.wait()
         assert result.status == "proposal" and len(engine.requests) == 2
-        # The addition's region runs from mean, as the first answer left it, to clamp.
+        # Asked of clamp alone, as it is on disk; mean keeps the first answer's change.
+        assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 19-24):\n```\ndef clamp(x, lo, hi):\n")
+        assert session.region == (18, 24)
+        assert session.review.proposed_text() == calc.read_text().replace("    total = 0\n", "    total = 0.0\n").replace(
+            "/ len(values)", "/ max(len(values), 1)").replace(
+            "def clamp(x, lo, hi):\n", 'def clamp(x, lo, hi):\n    """`x` kept within `lo` and `hi`."""\n')
+        assert session.live.hunk_count == 3  # two lines of mean, one of clamp
+
+
+async def test_an_addition_over_the_region_and_past_it_that_restates_only_part_keeps_the_earlier_change(replay, calc):
+    # Shown mean (as the first answer left it) and clamp, the model answers clamp alone: mean is
+    # left out, and stays as the first answer made it, not as it is on disk.
+    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send("make mean return 0.0 for an empty list", (11, 16))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add docstrings to mean and clamp")
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 2
         block = user_text(engine.requests[1]).split("```")[1]
         assert block.startswith("\ndef mean(values):\n    total = 0.0\n") and block.rstrip().endswith("    return x")
         assert session.region == (11, 24)
@@ -256,26 +274,8 @@ async def test_an_addition_naming_a_definition_outside_the_region_is_asked_on_a_
         assert new.count("def clamp(") == 1 and new.count("def mean(") == 1 and "def describe(" in new
 
 
-async def test_an_addition_answered_with_its_definition_alone_keeps_the_earlier_answers_change(replay, calc):
-    # Shown mean (as the first answer left it) and clamp, the model answers clamp alone: mean is
-    # left out, and stays as the first answer made it, not as it is on disk.
-    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
-    async with session_on(url, calc, edit_format="rewrite") as (session, _):
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to clamp")
-        result = await session.wait()
-        assert result.status == "proposal" and len(engine.requests) == 2
-        new = session.review.proposed_text()
-        assert new == calc.read_text().replace("    total = 0\n", "    total = 0.0\n").replace(
-            "/ len(values)", "/ max(len(values), 1)").replace(
-            "def clamp(x, lo, hi):\n", 'def clamp(x, lo, hi):\n    """`x` kept within `lo` and `hi`."""\n')
-        assert session.live.hunk_count == 3  # two lines of mean, one of clamp
-
-
-async def test_an_addition_outside_the_region_that_is_refused_keeps_the_answer_before_it_whole(replay, calc):
-    # The addition's answer brings back mean alone for a region that took in clamp too: refused
-    # (it would delete clamp), and the first answer comes back on its own region.
+async def test_an_addition_apart_from_the_region_that_is_refused_keeps_the_answer_before_it(replay, calc):
+    # Asked of clamp, the model writes mean again: refused, and the first answer comes back on its own region.
     url, engine = await replay(["rewrite_mean.txt", "rewrite_mean.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
@@ -290,8 +290,8 @@ async def test_an_addition_outside_the_region_that_is_refused_keeps_the_answer_b
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
 
-async def test_an_addition_asked_first_naming_a_definition_outside_the_region_takes_it_in(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_mean_same.txt", "mean_fixed_clamp_doc.txt"], rate=60)
+async def test_an_addition_asked_first_apart_from_the_region_then_the_request_of_its_own_region(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt", "rewrite_mean.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
         session.settings.redirect_additions = "before"
         await session.send("make mean return 0.0 for an empty list", (11, 16))
@@ -299,7 +299,11 @@ async def test_an_addition_asked_first_naming_a_definition_outside_the_region_ta
         await session.redirect("also add a docstring to clamp")
         result = await session.wait()
         assert result.status == "proposal" and len(engine.requests) == 3
-        assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 12-24):\n```\ndef mean(values):\n")
+        assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 19-24):\n```\ndef clamp(x, lo, hi):\n")
+        # Then the request, of mean as it is on disk, after the addition's exchange.
+        text = user_text(engine.requests[2])
+        assert text.startswith(REWRITE_OPENS + "Region (lines 12-16):\n```\ndef mean(values):\n    total = 0\n")
+        assert session.region == (11, 16)
         new = session.review.proposed_text()
         assert "max(len(values), 1)" in new and '"""`x` kept within `lo` and `hi`."""' in new
         assert new.count("def clamp(") == 1 and "def describe(" in new
@@ -390,18 +394,22 @@ async def test_an_addition_first_that_changes_nothing_still_asks_the_request(rep
         assert any(isinstance(e, Notice) and e.text == "the addition's answer changed nothing" for e in events)
 
 
-def test_an_additions_region_takes_in_what_it_names_outside_and_never_its_verb():
+def test_an_additions_region_is_what_it_names_apart_from_the_region_and_never_its_verb():
     from app.prompts import addition_region
 
     text = (DATA / "calc.py").read_text()
-    assert addition_region(text, (11, 16), "also add a docstring to clamp") == (11, 24)
-    assert addition_region(text, (11, 16), "and make sub check its types too") == (7, 16)
-    assert addition_region(text, (11, 16), "also document clamp and describe") == (11, 28)
+    # Apart from the region: what they name, alone.
+    assert addition_region(text, (11, 16), "also add a docstring to clamp") == (18, 24)
+    assert addition_region(text, (11, 16), "and make sub check its types too") == (7, 9)
+    assert addition_region(text, (11, 16), "also document clamp and describe") == (18, 28)
+    # Over the region and past it: the span taking in both.
+    assert addition_region(text, (11, 16), "also add docstrings to mean and clamp") == (11, 24)
     # Inside the region, or no name: the region as it is (never narrowed).
     assert addition_region(text, (0, 28), "also add a docstring to clamp") == (0, 28)
     assert addition_region(text, (11, 16), "also make it ignore None") == (11, 16)
-    # "add" is the verb, not the function add.
+    # "add" is the verb, not the function add; "the describe helper" is a thing, not a name.
     assert addition_region(text, (11, 16), "also add a docstring to it") == (11, 16)
+    assert addition_region(text, (11, 16), "also make it return the describe text") == (11, 16)
     assert addition_region(text, None, "also add a docstring to clamp") is None
 
 
