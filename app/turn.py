@@ -312,7 +312,7 @@ class Turn:
             grown = len(h.new) - (h.end - h.start)
             if h.end <= start and h.start < start:
                 before += grown
-            elif h.start <= end:
+            elif h.start < end or h.start == h.end == end:
                 inside += grown
         new = s.live.new_lines()
         return "\n".join(new[start + before : end + before + inside]) + "\n"

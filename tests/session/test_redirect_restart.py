@@ -239,20 +239,34 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
 
+MEAN_FIXED = ("    total = 0\n", "    total = 0.0\n"), ("/ len(values)", "/ max(len(values), 1)")
+CLAMP_DOC = ("def clamp(x, lo, hi):\n", 'def clamp(x, lo, hi):\n    """`x` kept within `lo` and `hi`."""\n')
+
+
+def edited(path, *changes) -> str:
+    text = path.read_text()
+    for old, new in changes:
+        text = text.replace(old, new)
+    return text
+
+
+async def _mean_then(session, words: str):
+    """"make mean return 0.0 for an empty list", then, while it is answered, `words`: the turn's result."""
+    await session.send("make mean return 0.0 for an empty list", (11, 16))
+    await until(lambda: session.turn.tokens > 3)
+    await session.redirect(words)
+    return await session.wait()
+
+
 async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of_it_alone(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to clamp")
-        result = await session.wait()
+        result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
         # Asked of clamp alone, as it is on disk; mean keeps the first answer's change.
         assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 19-24):\n```\ndef clamp(x, lo, hi):\n")
         assert session.region == (18, 24)
-        assert session.review.proposed_text() == calc.read_text().replace("    total = 0\n", "    total = 0.0\n").replace(
-            "/ len(values)", "/ max(len(values), 1)").replace(
-            "def clamp(x, lo, hi):\n", 'def clamp(x, lo, hi):\n    """`x` kept within `lo` and `hi`."""\n')
+        assert session.review.proposed_text() == edited(calc, *MEAN_FIXED, CLAMP_DOC)
         assert session.live.hunk_count == 3  # two lines of mean, one of clamp
 
 
@@ -261,17 +275,12 @@ async def test_an_addition_over_the_region_and_past_it_that_restates_only_part_k
     # left out, and stays as the first answer made it, not as it is on disk.
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add docstrings to mean and clamp")
-        result = await session.wait()
+        result = await _mean_then(session, "also add docstrings to mean and clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
         block = user_text(engine.requests[1]).split("```")[1]
         assert block.startswith("\ndef mean(values):\n    total = 0.0\n") and block.rstrip().endswith("    return x")
         assert session.region == (11, 24)
-        new = session.review.proposed_text()
-        assert "max(len(values), 1)" in new and '"""`x` kept within `lo` and `hi`."""' in new
-        assert new.count("def clamp(") == 1 and new.count("def mean(") == 1 and "def describe(" in new
+        assert session.review.proposed_text() == edited(calc, *MEAN_FIXED, CLAMP_DOC)
 
 
 async def test_an_addition_apart_from_the_region_that_is_refused_keeps_the_answer_before_it(replay, calc):
@@ -279,13 +288,9 @@ async def test_an_addition_apart_from_the_region_that_is_refused_keeps_the_answe
     url, engine = await replay(["rewrite_mean.txt", "rewrite_mean.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to clamp")
-        result = await session.wait()
+        result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
-        assert session.review.proposed_text() == calc.read_text().replace(
-            "    total = 0\n", "    total = 0.0\n").replace("/ len(values)", "/ max(len(values), 1)")
+        assert session.review.proposed_text() == edited(calc, *MEAN_FIXED)
         assert session.region == (11, 16)
         assert any(isinstance(e, Notice) and "the answer before it is kept" in e.text for e in events)
 
@@ -294,19 +299,14 @@ async def test_an_addition_asked_first_apart_from_the_region_then_the_request_of
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt", "rewrite_mean.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
         session.settings.redirect_additions = "before"
-        await session.send("make mean return 0.0 for an empty list", (11, 16))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to clamp")
-        result = await session.wait()
+        result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 3
         assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 19-24):\n```\ndef clamp(x, lo, hi):\n")
         # Then the request, of mean as it is on disk, after the addition's exchange.
         text = user_text(engine.requests[2])
         assert text.startswith(REWRITE_OPENS + "Region (lines 12-16):\n```\ndef mean(values):\n    total = 0\n")
         assert session.region == (11, 16)
-        new = session.review.proposed_text()
-        assert "max(len(values), 1)" in new and '"""`x` kept within `lo` and `hi`."""' in new
-        assert new.count("def clamp(") == 1 and "def describe(" in new
+        assert session.review.proposed_text() == edited(calc, *MEAN_FIXED, CLAMP_DOC)
 
 
 async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of_what_it_left(replay, calc):
