@@ -215,8 +215,11 @@ class Turn:
                         s._notice("warning", NoticeCode.REDIRECT_FAILED,
                                   f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
                     if back is not None and _apart(back, self.region):
-                        # The addition was asked apart from the request's region: that region, as on disk.
-                        shown = self._move_to(back)
+                        # The addition was asked apart from the request's region: the request is asked
+                        # as it first was (its prompt still cached), of that region as on disk; after
+                        # the addition's exchange about another definition the small model wrote
+                        # the whole class again. Its answer keeps the addition's change (with_earlier).
+                        shown, chat = self._move_to(back), []
                     elif result.status == "proposal":
                         shown = self._answered_region()
                     history, spent, no_change_retried, departures = chat, attempt, False, 0
