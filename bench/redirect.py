@@ -344,6 +344,35 @@ SCENARIOS += [
                               c.docstring("Stack.push"), _stack_new(c),
                               c.others_unchanged("Stack.peek", doc_only=("Stack.push",))), held_out=True),
 ]
+RECT = '''"""Rectangles."""
+
+
+class Rect:
+    def __init__(self, width, height):
+        self.width = width
+        self.height = height
+
+    def area(self):
+        return self.width * self.height
+
+    def perimeter(self):
+        return 2 * (self.width + self.height)
+
+    def scale(self, factor):
+        return Rect(self.width * factor, self.height * factor)
+'''
+# Additions that name one method of the class being rewritten: held out, written before any
+# change for them (seen once in the app: "also add a docstring to area" put one on perimeter too).
+SCENARIOS += [
+    Scenario("rect-repr-and-doc-area", "extend", "class", RECT, "add a __repr__ method to Rect",
+             "also add a docstring to area", 8,
+             lambda c: all_of(c.run("repr(Rect(2, 3)).startswith('Rect')", True), c.docstring("Rect.area"),
+                              c.others_unchanged("Rect.__repr__", doc_only=("Rect.area",))), held_out=True),
+    Scenario("inventory-doc-and-remove-missing", "extend", "class", INVENTORY, "add a docstring to the Inventory class",
+             "also make remove raise KeyError with a clear message when the item is missing", 8,
+             lambda c: all_of(c.docstring("Inventory"), c.raises("Inventory().remove('x')", KeyError, bare="'x'"),
+                              c.others_unchanged("Inventory.remove", doc_only=("Inventory",))), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
