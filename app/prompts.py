@@ -465,14 +465,17 @@ def names_a_definition(text: str, words: str) -> bool:
 _DETERMINER = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|new|each|every|some|any|no|all)\s+$", re.I)
 
 
-def addition_region(text: str, region: tuple[int, int] | None, words: str) -> tuple[int, int] | None:
+def addition_region(text: str, region: tuple[int, int] | None, words: str,
+                    narrow: bool = False) -> tuple[int, int] | None:
     """The region an addition said during a rewrite ("also add a docstring to cheapest") is asked on.
 
     When the words name definitions apart from the turn's region: those definitions alone (what
     the earlier answer changed is kept: rebase.with_earlier; given the span from the region to
-    them, the small model changed the methods in between too). When they name one that overlaps
-    it: the span taking in both. Otherwise the region as it is: inside it (narrowed to those, the
-    small model did no better: bench/redirect.py), or none.
+    them, the small model changed the methods in between too). When they name some inside it:
+    those alone with `narrow` (an addition asked after the answer: given the whole class, the
+    small model put a docstring asked for one method on the next one too), else the region
+    (asked before the request, narrowed, it did no better: bench/redirect.py). When they name one
+    that overlaps it: the span taking in both. Otherwise the region as it is.
 
     Only a clear name counts: `backticked`, code-like, or a plain word that is not the first (the
     verb: "also add a docstring to it" names no method `add`) and has no determiner before it
@@ -489,7 +492,7 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str) -> tu
         spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
         if spans:
             lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
-            if hi <= region[0] or lo >= region[1]:
+            if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):
                 return lo, hi
             return min(region[0], lo), max(region[1], hi)
     return region

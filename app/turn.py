@@ -186,6 +186,7 @@ class Turn:
                     region = addition_region(s.document.text, self.region, words)
                     if result.status == "proposal":
                         kept, kept_region, self.base = result, self.region, s.review.proposed_text()
+                        region = self._narrowed(addition_region(s.document.text, self.region, words, narrow=True), region)
                         apart = _apart(region, self.region)
                         self._move_to(region)
                         # Apart from the answer's region, the addition's is as it is on disk.
@@ -319,6 +320,15 @@ class Turn:
                 inside += grown
         new = s.live.new_lines()
         return "\n".join(new[start + before : end + before + inside]) + "\n"
+
+    def _narrowed(self, inner: tuple[int, int], region: tuple[int, int]) -> tuple[int, int]:
+        """`inner`, the definitions an addition names inside the turn's region, unless a change of
+        the answer under way crosses its edges (it could not be shown as that answer left it):
+        then `region`."""
+        start, end = inner
+        if any(h.start < edge < h.end for h in self.session.live.hunks() for edge in (start, end)):
+            return region
+        return inner
 
     def _move_to(self, region: tuple[int, int]) -> tuple[int, int]:
         """The turn (and the session) rewrite `region` from now on: an addition's (prompts.addition_region),

@@ -270,6 +270,19 @@ async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of
         assert session.live.hunk_count == 3  # two lines of mean, one of clamp
 
 
+async def test_an_addition_naming_one_definition_inside_the_region_is_asked_of_it_alone(replay, calc):
+    url, engine = await replay(["mean_fixed_and_clamp.txt", "clamp_doc_alone.txt"], rate=60)
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send("make mean return 0.0 for an empty list", (11, 24))
+        await until(lambda: session.turn.tokens > 3)
+        await session.redirect("also add a docstring to clamp")
+        assert (await session.wait()).status == "proposal" and len(engine.requests) == 2
+        # clamp alone, as the first answer left it; mean keeps that answer's change.
+        assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region:\n```\ndef clamp(x, lo, hi):\n    if x < lo:")
+        assert session.region == (18, 24)
+        assert session.review.proposed_text() == edited(calc, *MEAN_FIXED, CLAMP_DOC)
+
+
 async def test_an_addition_over_the_region_and_past_it_that_restates_only_part_keeps_the_earlier_change(replay, calc):
     # Shown mean (as the first answer left it) and clamp, the model answers clamp alone: mean is
     # left out, and stays as the first answer made it, not as it is on disk.
@@ -403,8 +416,10 @@ def test_an_additions_region_is_what_it_names_apart_from_the_region_and_never_it
     assert addition_region(text, (11, 16), "also document clamp and describe") == (18, 28)
     # Over the region and past it: the span taking in both.
     assert addition_region(text, (11, 16), "also add docstrings to mean and clamp") == (11, 24)
-    # Inside the region, or no name: the region as it is (never narrowed).
+    # Inside the region: what they name with `narrow` (an addition asked after the answer), else the region.
     assert addition_region(text, (0, 28), "also add a docstring to clamp") == (0, 28)
+    assert addition_region(text, (0, 28), "also add a docstring to clamp", narrow=True) == (18, 24)
+    assert addition_region(text, (11, 16), "also add a docstring to mean", narrow=True) == (11, 16)
     assert addition_region(text, (11, 16), "also make it ignore None") == (11, 16)
     # "add" is the verb, not the function add; "the describe helper" is a thing, not a name.
     assert addition_region(text, (11, 16), "also add a docstring to it") == (11, 16)
