@@ -339,7 +339,7 @@ class Turn:
     def _restore(self, kept: TurnResult, region: tuple[int, int], why: str) -> TurnResult:
         """Put back the proposal of the answer an addition failed to build on (it rewrote `region`),
         and say so."""
-        self.region = self.session.region = region
+        self._move_to(region)
         self._begin_attempt()
         self.answer.feed(kept.raw_text)
         self.answer.finish()
