@@ -49,19 +49,22 @@ class PartialRewrite(ValueError):
         super().__init__(message)
 
 
-# What may stand before a verb that starts a clause: the start, a punctuation mark, a joining word,
-# and fillers ("please", "also", "no, just").
+# What may stand before a verb that starts a clause: the start, a punctuation mark or "then", and
+# fillers ("please", "also", "no, just", ", and"). A bare "and" or "or" is not one: it joins names
+# as often as clauses ("make add and remove return the new quantity").
 _CLAUSE_START = re.compile(
-    r"(?:^|[,;:.!?]|\b(?:and|then|but|or)\b)\W*(?:\b(?:please|also|just|only|now|no|then|and)\b\W*)*$", re.I)
+    r"(?:^|[,;:.!?]|\bthen\b)\W*(?:\b(?:please|also|just|only|now|no|then|and|but)\b\W*)*$", re.I)
 
 
 def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> bool:
     """Whether the instruction asks for code to be deleted (then a rewrite may drop code).
 
     With the file's `lines`, a word that names one of its definitions counts only where it starts a
-    clause: "make remove raise KeyError" names the method `remove` and asks for no deletion, while
-    "remove total_value" and "add a docstring and remove cheapest" do ask. Taken as a verb there,
-    it let an answer that brought back one method of a span delete the others."""
+    clause: "make remove raise KeyError" and "make add and remove return the new quantity" name the
+    method `remove` and ask for no deletion, while "remove total_value" and "add a docstring, then
+    remove cheapest" do ask. Taken as a verb there, it let an answer that brought back one method of
+    a span delete the others; a deletion it misses is refused as a partial rewrite, and "delete"
+    says it plainly."""
     if not instruction:
         return False
     names = defined_names(tuple(lines)) if lines else frozenset()

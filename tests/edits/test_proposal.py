@@ -128,10 +128,12 @@ def test_a_method_named_like_a_deletion_is_not_a_request_to_delete():
 
     lines = SPAN.splitlines()
     for asked in ("make remove raise KeyError", "add a docstring to remove", "fix `remove`",
-                  "make remove raise KeyError\nalso add a docstring to cheapest"):
+                  "make remove raise KeyError\nalso add a docstring to cheapest",
+                  "make add and remove return the new quantity", "add a docstring and remove cheapest"):
         assert asks_to_delete(asked) and not asks_to_delete(asked, lines), asked
     # Where the word starts a clause it is the verb, name or not; words that name nothing count anywhere.
-    for asked in ("remove total_value", "add a docstring and remove cheapest", "please remove the remove method",
+    for asked in ("remove total_value", "add a docstring, then remove cheapest", "please remove the remove method",
+                  "add a docstring; remove cheapest", "add a docstring, and remove cheapest",
                   "no, just remove it", "in remove, drop the print", "make it delete stale items"):
         assert asks_to_delete(asked, lines), asked
 
