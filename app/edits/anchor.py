@@ -65,10 +65,16 @@ def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> b
     remove cheapest" do ask. Taken as a verb there, it let an answer that brought back one method of
     a span delete the others; a deletion it misses is refused as a partial rewrite, and "delete"
     says it plainly."""
+    return _asks(_DELETE, instruction, lines)
+
+
+def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None) -> bool:
+    """`words` occur in the instruction as a request (asks_to_delete, asks_to_repeat): with the
+    file's `lines`, a match that is the name of one of its definitions only where it starts a clause."""
     if not instruction:
         return False
     names = defined_names(tuple(lines)) if lines else frozenset()
-    for m in _DELETE.finditer(instruction):
+    for m in words.finditer(instruction):
         before = instruction[: m.start()]
         if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
             continue
@@ -262,9 +268,10 @@ ECHO_LINES = 400
 _REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
 
 
-def asks_to_repeat(instruction: str | None) -> bool:
-    """The instruction asks for lines to be copied or repeated (then an echo may be meant)."""
-    return bool(instruction and _REPEAT.search(instruction))
+def asks_to_repeat(instruction: str | None, lines: list[str] | None = None) -> bool:
+    """The instruction asks for lines to be copied or repeated (then an echo may be meant); with the
+    file's `lines`, "make copy return a deep copy" names the method `copy` and asks for no repeat."""
+    return _asks(_REPEAT, instruction, lines)
 
 
 def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> list[str]:

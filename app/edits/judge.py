@@ -70,7 +70,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction, lines), keep_echo=asks_to_repeat(instruction))
+        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction, lines), keep_echo=asks_to_repeat(instruction, lines))
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
@@ -81,7 +81,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
                 "changed. Reply with only the region you were shown, with the change made: not the class "
                 "around it, not the rest of the file."))
-        twice = restated_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction) else []
+        twice = restated_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction, lines) else []
         if twice:
             names = ", ".join(f"`{n}`" for n in twice)
             return Verdict("refused", f"the answer defines {names} a second time", (

@@ -222,7 +222,7 @@ class ProposalBuilder:
         of the region is anchored to that part (app.edits.anchor); the rest stays. Raises
         PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
         region = self.live.lines[start:end]
-        if not asks_to_repeat(self.instruction):
+        if not asks_to_repeat(self.instruction, self.live.lines):
             replace = strip_echoed_context(self.live.lines, start, end, replace)
         a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction, self.live.lines))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]

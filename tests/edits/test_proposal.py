@@ -162,3 +162,19 @@ def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_o
     # The same or adjacent lines: the later answer was shown the earlier change there, and stands.
     assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b2", "c", "d", "E", "f"]) == ["a", "b2", "c", "d", "E", "f"]
     assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b", "C", "d", "e", "f"]) == ["a", "b", "C", "d", "e", "f"]
+
+
+def test_a_method_named_like_a_copy_is_not_a_request_to_repeat_lines():
+    from app.edits.anchor import asks_to_repeat
+
+    text = "class Box:\n    def copy(self):\n        return Box()\n\n    def size(self):\n        return 0\n"
+    lines = text.splitlines()
+    assert asks_to_repeat("make copy return a deep copy") and not asks_to_repeat("make copy return a deep copy", lines)
+    assert asks_to_repeat("copy size into a new method named length", lines)
+    # Not a request to repeat: an answer that writes size a second time after copy is refused.
+    answer = ("```python\n    def copy(self):\n        return Box(*self.items)\n\n    def size(self):\n        return 0\n```\n")
+    builder = ProposalBuilder(LiveDiff(document_lines(text)[0]), (1, 3), "make copy return a deep copy", "box.py")
+    builder.feed(answer)
+    builder.finish()
+    verdict = builder.judge(text)
+    assert verdict.status == "refused" and "size" in verdict.reason
