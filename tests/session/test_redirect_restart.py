@@ -250,9 +250,9 @@ def edited(path, *changes) -> str:
     return text
 
 
-async def _mean_then(session, words: str):
-    """"make mean return 0.0 for an empty list", then, while it is answered, `words`: the turn's result."""
-    await session.send("make mean return 0.0 for an empty list", (11, 16))
+async def _mean_then(session, words: str, region=(11, 16)):
+    """"make mean return 0.0 for an empty list" on `region`, then, while it is answered, `words`: the turn's result."""
+    await session.send("make mean return 0.0 for an empty list", region)
     await until(lambda: session.turn.tokens > 3)
     await session.redirect(words)
     return await session.wait()
@@ -273,10 +273,8 @@ async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of
 async def test_an_addition_naming_one_definition_inside_the_region_is_asked_of_it_alone(replay, calc):
     url, engine = await replay(["mean_fixed_and_clamp.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
-        await session.send("make mean return 0.0 for an empty list", (11, 24))
-        await until(lambda: session.turn.tokens > 3)
-        await session.redirect("also add a docstring to clamp")
-        assert (await session.wait()).status == "proposal" and len(engine.requests) == 2
+        assert (await _mean_then(session, "also add a docstring to clamp", (11, 24))).status == "proposal"
+        assert len(engine.requests) == 2
         # clamp alone, as the first answer left it; mean keeps that answer's change.
         assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region:\n```\ndef clamp(x, lo, hi):\n    if x < lo:")
         assert session.region == (18, 24)
