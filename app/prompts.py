@@ -209,10 +209,8 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
         if renamed and renamed.group(1).split(".")[-1] in defs:
             return whole
         for names in _named(instruction):
-            spans = [defs[n] for n in _listed_with(instruction, [n for n in names if n in defs], defs)]
+            spans = _named_spans(instruction, names, defs)
             if spans:
-                # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
-                spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
                 return min(a for a, _ in spans), max(b for _, b in spans)
     return whole
 
@@ -236,6 +234,13 @@ def _named(instruction: str) -> list[list[str]]:
 
 
 _LIST_GAP = re.compile(r"`?\s*(?:,\s*(?:(?:and|or)\s+)?|(?:and|or|&)\s+)`?", re.I)
+
+
+def _named_spans(instruction: str, names: list[str], defs: dict) -> list[tuple[int, int]]:
+    """The spans of the definitions among `names` and those listed with them, a method named with
+    its class ("Stack.pop", or "pop in Stack") standing for the method alone."""
+    spans = [defs[n] for n in _listed_with(instruction, [n for n in names if n in defs], defs)]
+    return [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
 
 
 def _listed_with(instruction: str, names: list[str], defs: dict) -> list[str]:
@@ -487,9 +492,7 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     plain = [m.group(0) for i, m in enumerate(_WORDS.finditer(bare))
              if i > 0 and not _DETERMINER.search(bare[: m.start()])]
     for names in (*_named(bare)[:2], plain):
-        spans = [defs[n] for n in _listed_with(bare, [n for n in names if n in defs], defs)]
-        # A method named with its class ("Stack.pop", or "pop in Stack"): the method.
-        spans = [s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
+        spans = _named_spans(bare, names, defs)
         if spans:
             lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
             if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):

@@ -517,9 +517,9 @@ class Session:
         else:
             from app.prompts import addition_instruction, addition_region
 
-            # As an addition asked after the answer is: on the turn's region, whose block the
-            # interrupted answer's request showed and the engine still holds, so only the words are
-            # new; widened when the words name a definition outside it.
+            # On the turn's region, whose block the interrupted answer's request showed and the
+            # engine still holds, so only the words are new; on the definitions the words name apart
+            # from it, or the span taking in one that overlaps it (prompts.addition_region).
             region = addition_region(self.document.text, self.region, addition)
             combined = addition_instruction(addition)
             request = self._redirected_request(first, said[:-1]) if said[:-1] else first

@@ -183,15 +183,17 @@ class Turn:
                     # Asked on its own of the code as the answer left it, an addition is done; asked
                     # together with the request, the small model did one of the two (bench/redirect.py).
                     words = self.additions.pop(0)
-                    region = addition_region(s.document.text, self.region, words)
                     if result.status == "proposal":
                         kept, kept_region, self.base = result, self.region, s.review.proposed_text()
-                        region = self._narrowed(addition_region(s.document.text, self.region, words, narrow=True), region)
+                        region = addition_region(s.document.text, self.region, words, narrow=True)
+                        if self._crossed(region):  # it cannot be shown as the answer left it
+                            region = addition_region(s.document.text, self.region, words)
                         apart = _apart(region, self.region)
                         self._move_to(region)
                         # Apart from the answer's region, the addition's is as it is on disk.
                         shown, ask = region if apart else self._answered_region(), addition_instruction(words)
                     else:  # the answer changed nothing: its request is asked again, with the addition
+                        region = addition_region(s.document.text, self.region, words)
                         if shown == self.region:  # on the span that takes in both
                             shown = self._move_to((min(region[0], shown[0]), max(region[1], shown[1])))
                         ask = redirect_instruction(ask, [words])
@@ -321,14 +323,10 @@ class Turn:
         new = s.live.new_lines()
         return "\n".join(new[start + before : end + before + inside]) + "\n"
 
-    def _narrowed(self, inner: tuple[int, int], region: tuple[int, int]) -> tuple[int, int]:
-        """`inner`, the definitions an addition names inside the turn's region, unless a change of
-        the answer under way crosses its edges (it could not be shown as that answer left it):
-        then `region`."""
-        start, end = inner
-        if any(h.start < edge < h.end for h in self.session.live.hunks() for edge in (start, end)):
-            return region
-        return inner
+    def _crossed(self, region: tuple[int, int]) -> bool:
+        """A change of the proposal under way crosses an edge of `region` (the definitions an
+        addition names inside the turn's region): its lines there cannot be told apart."""
+        return any(h.start < edge < h.end for h in self.session.live.hunks() for edge in region)
 
     def _move_to(self, region: tuple[int, int]) -> tuple[int, int]:
         """The turn (and the session) rewrite `region` from now on: an addition's (prompts.addition_region),

@@ -73,8 +73,10 @@ def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None) -
     file's `lines`, a match that is the name of one of its definitions only where it starts a clause."""
     if not instruction:
         return False
-    names = defined_names(tuple(lines)) if lines else frozenset()
+    names = None  # the file's definitions, read once a word is found
     for m in words.finditer(instruction):
+        if names is None:
+            names = defined_names(tuple(lines)) if lines else frozenset()
         before = instruction[: m.start()]
         if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
             continue
