@@ -23,7 +23,8 @@ from difflib import SequenceMatcher
 
 from app.edits.locate import _indent
 
-__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "reindent", "strip_echoed_context", "whole_definitions"]
+__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "may_delete", "reindent",
+           "strip_echoed_context", "whole_definitions"]
 
 # Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
 _DELETE = re.compile(
@@ -68,20 +69,61 @@ def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> b
     return _asks(_DELETE, instruction, lines)
 
 
+def may_delete(instruction: str | None, lines: list[str] | None = None) -> bool | frozenset[str]:
+    """What a rewrite may drop for this instruction: False (nothing); the names of the file's
+    definitions a deletion word takes as its object ("delete cheapest", "remove the cheapest and
+    total_value methods"; not `Inventory` in "delete remove from Inventory", nor `load` in "remove
+    parse_line and do the parsing inside load"), where a definition the answer leaves out that is
+    not one of them stays, as without a deletion word; or True (anything: the instruction asks to
+    delete and names no definition to delete, "remove the debug prints")."""
+    verbs = _requests(_DELETE, instruction, lines)
+    if not verbs:
+        return False
+    names = defined_names(tuple(lines)) if lines else frozenset()
+    objects = set()
+    for verb in verbs:
+        for m in _WORD.finditer(instruction, verb.end()):
+            word = m.group(0)
+            if _OBJECT_ENDS.search(instruction, verb.end(), m.start()) or not (word in names or word.lower() in _OBJECT_WORDS):
+                break
+            if word in names:
+                objects.add(word)
+    return frozenset(objects) or True
+
+
+_WORD = re.compile(r"\w+")
+# A deletion word's object: the names right after it, and these words among them ("the cheapest
+# and total_value methods", "the memoize decorator"); any other word or a clause mark ends it
+# ("remove pop from Stack", "remove parse_price and make total use it").
+_OBJECT_ENDS = re.compile(r"[;:.!?]")
+_OBJECT_WORDS = frozenset((
+    "the", "a", "an", "and", "or", "both", "whole", "entire", "unused", "old", "dead", "deprecated", "obsolete",
+    "method", "methods", "function", "functions", "class", "classes", "def", "decorator", "decorators",
+    "helper", "helpers", "property", "definition", "definitions"))
+
+
 def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None) -> bool:
     """`words` occur in the instruction as a request (asks_to_delete, asks_to_repeat): with the
     file's `lines`, a match that is the name of one of its definitions only where it starts a clause."""
+    return bool(_requests(words, instruction, lines, first=True))
+
+
+def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | None, first: bool = False) -> list[re.Match]:
+    """The matches of `words` that count as a request (see _asks); with `first`, at most one."""
     if not instruction:
-        return False
+        return []
     names = None  # the file's definitions, read once a word is found
+    found = []
     for m in words.finditer(instruction):
         if names is None:
             names = defined_names(tuple(lines)) if lines else frozenset()
         before = instruction[: m.start()]
         if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
             continue
-        return True
-    return False
+        found.append(m)
+        if first:
+            break
+    return found
 
 
 @lru_cache(maxsize=4)
@@ -165,15 +207,18 @@ def _name(line: str) -> str | None:
 
 
 def anchor_rewrite(
-    region: list[str], new: list[str], allow_delete: bool = False
+    region: list[str], new: list[str], allow_delete: bool | frozenset[str] = False
 ) -> tuple[int, int, list[str], list[tuple[int, int]]]:
     """(start, end, lines, kept): the rewrite `new` of `region` replaces region[start:end]
     by `lines` (re-indented to that span, with the runs of whole definitions it left out
     in place); `kept` lists the region runs [i1, i2) the answer left out and that stay.
-    Raises PartialRewrite when it drops a whole definition that cannot be anchored."""
+    Raises PartialRewrite when it drops a whole definition that cannot be anchored.
+    `allow_delete` (may_delete): True takes the answer as the whole region; a set of names lets
+    only the definitions of those names go, the rest anchored as without it."""
     whole = (0, len(region), reindent(region, new), [])
-    if allow_delete or not any(x.strip() for x in region) or not any(x.strip() for x in new):
+    if allow_delete is True or not any(x.strip() for x in region) or not any(x.strip() for x in new):
         return whole
+    deletable = allow_delete or frozenset()
     rk = [x.strip() for x in region]
     nk = [x.strip() for x in new]
     ops = SequenceMatcher(None, rk, nk, autojunk=False).get_opcodes()
@@ -198,56 +243,87 @@ def anchor_rewrite(
         k = _best_match(nk[j2 - 1], rk, i1, i2) if nk[j2 - 1] else None
         if k is not None:
             end = k + 1
-    if start:
-        kept.append((0, start))
     # Between matched lines: a missing run of whole definitions stays where it is.
     middle: list[tuple[int, int]] = []
     for tag, i1, i2, j1, j2 in ops[1:-1]:
         if not (start <= i1 and i2 <= end):
             continue
         if tag == "delete" and whole_definitions(region, i1, i2):
-            middle.append((i1, i2))
+            middle += _unnamed(region, i1, i2, deletable)
         elif tag == "replace" and i2 - i1 > j2 - j1 and nk[j1]:
             # Definitions gone just before a changed line: the changed line stands for the
             # region line it is most like; the whole definitions before that one stay.
             k = _best_match(nk[j1], rk, i1, i2)
             if k is not None and k > i1 and whole_definitions(region, i1, k):
-                middle.append((i1, k))
+                middle += _unnamed(region, i1, k, deletable)
+    # A head or tail left out that holds definitions the instruction asks to delete: those go, and
+    # the others in it stay in place.
+    if deletable and start and whole_definitions(region, 0, start) and _unnamed(region, 0, start, deletable) != [(0, start)]:
+        middle, start = _unnamed(region, 0, start, deletable) + middle, 0
+    if (deletable and end < len(region) and whole_definitions(region, end, len(region))
+            and _unnamed(region, end, len(region), deletable) != [(end, len(region))]):
+        middle, end = middle + _unnamed(region, end, len(region), deletable), len(region)
+    if start:
+        kept.append((0, start))
     kept += middle
     if end < len(region):
         kept.append((end, len(region)))
     if not kept:
-        _refuse_if_dropped(region, new, 0, len(region), [])
+        _refuse_if_dropped(region, new, 0, len(region), [], deletable)
         return whole
     span = region[start:end]
     lines = reindent(span, new) if any(x.strip() for x in span) else new
     if middle:
-        # Put each kept run back after the answer's line that matched the region line before it.
+        # Put each kept run back after the answer's line that stands for the last region line
+        # before it (a matched line, or the last line of a changed run).
         at = {}
         for tag, i1, i2, j1, j2 in ops:
-            if tag == "equal":
+            if tag in ("equal", "replace"):
                 for d in range(i2 - i1):
-                    at[i1 + d] = j1 + d
+                    at[i1 + d] = j1 + d if tag == "equal" else j2 - 1
         out, pos = [], 0
         for i1, i2 in middle:
-            j = at.get(i1 - 1, -1) + 1 if i1 > 0 else 0
+            j = max((at[i] for i in at if i < i1), default=-1) + 1
+            j = max(j, pos)
             out += lines[pos:j] + region[i1:i2]
             pos = j
         lines = out + lines[pos:]
-    _refuse_if_dropped(region, lines, start, end, kept)
+    _refuse_if_dropped(region, lines, start, end, kept, deletable)
     return start, end, lines, kept
 
 
-def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int, kept: list[tuple[int, int]]) -> None:
+def _unnamed(region: list[str], i1: int, i2: int, names: frozenset[str]) -> list[tuple[int, int]]:
+    """region[i1:i2], whole definitions, as the runs that stay: without the definitions named in
+    `names` (each run a definition not named, with the blank lines before it; the whole run when
+    none is named)."""
+    defs = _definitions(region, i1, i2)
+    gone = [_name(region[next(k for k in range(d1, d2) if not region[k].lstrip().startswith("@"))]) in names
+            for d1, d2 in defs]
+    if not any(gone):
+        return [(i1, i2)]
+    out, k = [], i1
+    for (d1, d2), goes in zip(defs, gone):
+        if not goes:
+            out.append((k, d2))
+        k = d2
+    return out
+
+
+def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int, kept: list[tuple[int, int]],
+                       deletable: frozenset[str] = frozenset()) -> None:
     """A definition in region[start:end] whose name the answer never mentions and most of
-    whose body it lacks is dropped: refuse rather than delete it."""
+    whose body it lacks is dropped: refuse rather than delete it (unless it is `deletable`)."""
     text = "\n".join(lines)
     have = {x.strip() for x in lines if x.strip()}
+    going: list[tuple[int, int]] = []  # definitions asked to be deleted: what is inside them goes too
     for d1, d2 in _definitions(region, start, end, nested=True):
-        if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept):
+        if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept + going):
             continue
         header = next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
         name = _name(region[header])
+        if name in deletable:
+            going.append((d1, d2))
+            continue
         if name is None or re.search(rf"\b{re.escape(name)}\b", text):
             continue
         body = [region[k].strip() for k in range(header, d2) if region[k].strip()]

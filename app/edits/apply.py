@@ -269,12 +269,13 @@ class _Buffer:
         return work if self.final_nl or not work else work[:-1]
 
 
-def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool = False,
+def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool | frozenset[str] = False,
                  keep_echo: bool = False) -> ApplyResult:
     """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines.
 
     A region rewrite that leaves out part of its region is anchored to the part it
-    restates (app.edits.anchor) unless `allow_deletion` (the instruction asks to delete); one
+    restates (app.edits.anchor) unless `allow_deletion` (app.edits.anchor.may_delete: True, or the
+    names of the definitions the instruction asks to delete, which may go); one
     that restates the file lines next to its region loses that echo unless `keep_echo` (the
     instruction asks for a copy: app.edits.anchor.asks_to_repeat)."""
     if not blocks:
@@ -388,7 +389,7 @@ def apply_response(
     region_text: str | None = None,
     region_start: int | None = None,
     path: str | None = None,
-    allow_deletion: bool = False,
+    allow_deletion: bool | frozenset[str] = False,
     keep_echo: bool = False,
 ) -> ApplyResult:
     """Parses a whole response and applies it all-or-nothing. `path` (the edited file)

@@ -6,12 +6,12 @@ import re
 from dataclasses import dataclass
 
 from app.edits import locate as L
-from app.edits.anchor import asks_to_delete, asks_to_repeat
+from app.edits.anchor import asks_to_repeat, may_delete
 from app.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 from app.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from app.edits.hollow import asks_to_stub, hollowed
 from app.edits.parse import NO_CODE_BLOCK
-from app.edits.restated import restated_classes, restated_definitions
+from app.edits.restated import copied_definitions, restated_classes, restated_definitions
 from app.edits.syntax import is_python
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -70,7 +70,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        applied = apply_blocks(text, mine, allow_deletion=asks_to_delete(instruction, lines), keep_echo=asks_to_repeat(instruction, lines))
+        applied = apply_blocks(text, mine, allow_deletion=may_delete(instruction, lines), keep_echo=asks_to_repeat(instruction, lines))
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
@@ -88,7 +88,21 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
                 "the copy would define the same name twice, so nothing was changed. Reply with only the region "
                 "you were shown, with the change made, and nothing after it."))
-        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or asks_to_delete(instruction, lines)) else []
+        copies = copied_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction, lines) else []
+        if copies:
+            names = ", ".join(f"`{n}`" for n in copies)
+            return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
+                f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
+                "Reply with only the region you were shown, with the change made, and nothing from outside it."))
+        deleting = may_delete(instruction, lines)
+        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or deleting is True) else []
+        stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
+        if stubbed:
+            # Asked to delete a definition, the small model often leaves it as `pass`: not a deletion.
+            names = ", ".join(f"`{n}`" for n in stubbed)
+            return Verdict("refused", f"the answer leaves {names} as an empty stub instead of deleting it", (
+                f"Your answer leaves {names} in place with an empty body, but the instruction asks to delete it, "
+                "so nothing was changed. Leave the whole definition out: its signature and body both go."))
         if emptied:
             names = ", ".join(f"`{n}`" for n in emptied)
             return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from app.edits import locate as L
-from app.edits.anchor import anchor_rewrite, asks_to_delete, asks_to_repeat, strip_echoed_context
+from app.edits.anchor import anchor_rewrite, asks_to_repeat, may_delete, strip_echoed_context
 from app.edits.judge import Verdict, blocks_feedback, judge
 from app.edits.lines import document_lines, join_lines
 from app.edits.livediff import LiveDiff
@@ -224,7 +224,7 @@ class ProposalBuilder:
         region = self.live.lines[start:end]
         if not asks_to_repeat(self.instruction, self.live.lines):
             replace = strip_echoed_context(self.live.lines, start, end, replace)
-        a, b, lines, _kept = anchor_rewrite(region, replace, asks_to_delete(self.instruction, self.live.lines))
+        a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 
     def _check_already_applied(self, b: BlockState, block) -> None:

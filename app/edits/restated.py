@@ -14,7 +14,7 @@ import ast
 
 from app.edits.pydefs import definitions
 
-__all__ = ["restated_classes", "restated_definitions"]
+__all__ = ["copied_definitions", "restated_classes", "restated_definitions"]
 
 
 def restated_classes(old: str, new: str) -> list[str]:
@@ -73,3 +73,25 @@ def _counts(text: str) -> dict[str, int] | None:
 
     walk(tree.body, "")
     return out
+
+
+def copied_definitions(old: str, new: str) -> list[str]:
+    """Qualified names of the functions and classes `new` adds that are copies of a definition of
+    `old` found elsewhere, the same name and the same code, that `new` still has where it was: a
+    span's rewrite that wrote the functions after it into the class (`Inventory.load` next to
+    `load`). A move leaves no original behind and is not a copy. Empty when either text does not
+    parse."""
+    before, after = definitions(old), definitions(new)
+    if before is None or after is None:
+        return []
+    by_name: dict[str, list[str]] = {}
+    for q in before:
+        by_name.setdefault(q.rsplit(".", 1)[-1], []).append(q)
+    out = []
+    for q, node in after.items():
+        if q in before:
+            continue
+        same = ast.dump(node)
+        if any(o in after and ast.dump(before[o]) == same for o in by_name.get(q.rsplit(".", 1)[-1], [])):
+            out.append(q)
+    return sorted(out)

@@ -152,6 +152,66 @@ def test_an_answer_bringing_back_one_method_of_a_span_keeps_the_others_when_remo
         assert '"""The cheapest item."""' in verdict.new_text
 
 
+def test_a_deletion_names_what_may_go():
+    from app.edits.anchor import may_delete
+
+    lines = SPAN.splitlines()
+    assert may_delete("make remove raise KeyError", lines) is False
+    assert may_delete("delete the cheapest method", lines) == {"cheapest"}
+    assert may_delete("please remove the remove method", lines) == {"remove"}
+    assert may_delete("remove total_value and cheapest", lines) == {"total_value", "cheapest"}
+    # The object of the deletion, not what it is taken from or what the rest of the request names.
+    assert may_delete("delete the remove method from Inventory", lines) == {"remove"}
+    assert may_delete("remove cheapest and do its work inside total_value", lines) == {"cheapest"}
+    # No definition named: the answer is taken as the whole region, as before.
+    assert may_delete("remove the debug prints", lines) is True
+    assert may_delete("delete the cheapest method") is True
+
+
+def _judged(text, region, instruction, answer):
+    builder = ProposalBuilder(LiveDiff(document_lines(text)[0]), region, instruction, "inventory.py")
+    builder.feed(answer)
+    builder.finish()
+    return builder.judge(text)
+
+
+def test_a_deletion_that_names_a_method_keeps_the_methods_the_answer_also_left_out():
+    # Asked to delete cheapest, the answer brings back the class without cheapest and without
+    # total_value: cheapest goes, total_value stays where it was.
+    answer = "```python\nclass Inventory:\n    def remove(self, name):\n        del self.items[name]\n```\n"
+    verdict = _judged(SPAN, (0, 9), "delete the cheapest method", answer)
+    assert verdict.status == "proposal", verdict.reason
+    assert "def cheapest(" not in verdict.new_text
+    assert verdict.new_text == SPAN.replace("\n    def cheapest(self):\n        return min(self.items.values())\n", "")
+    # Only the method asked for, between two others: it goes and they stay.
+    answer = ("```python\nclass Inventory:\n    def remove(self, name):\n        del self.items[name]\n\n"
+              "    def cheapest(self):\n        return min(self.items.values())\n```\n")
+    verdict = _judged(SPAN, (0, 9), "remove total_value", answer)
+    assert verdict.status == "proposal", verdict.reason
+    assert "total_value" not in verdict.new_text and "def remove(" in verdict.new_text and "def cheapest(" in verdict.new_text
+
+
+def test_an_answer_that_copies_functions_from_elsewhere_into_the_class_is_refused():
+    text = SPAN + "\n\ndef load(lines):\n    return Inventory()\n"
+    answer = "```python\n    def load(lines):\n        return Inventory()\n```\n"
+    verdict = _judged(text, (7, 9), "remove cheapest and total_value", answer)
+    assert verdict.status == "refused" and "copies `Inventory.load`" in verdict.reason, verdict.reason
+    # Moved, not copied: the original is gone from the new text.
+    from app.edits.restated import copied_definitions
+
+    moved = SPAN.replace("    def cheapest", "    def load(lines):\n        return Inventory()\n\n    def cheapest")
+    assert copied_definitions(text, moved) == [] and copied_definitions(text, moved + text[len(SPAN):]) == ["Inventory.load"]
+
+
+def test_a_deletion_answered_with_an_empty_stub_is_refused():
+    answer = "```python\n    def cheapest(self):\n        pass\n```\n"
+    verdict = _judged(SPAN, (7, 9), "delete the cheapest method", answer)
+    assert verdict.status == "refused"
+    assert "stub" in verdict.reason and "Leave the whole definition out" in verdict.feedback
+    # Asked for the stub, it is one.
+    assert _judged(SPAN, (7, 9), "replace the body of cheapest with pass", answer).status == "proposal"
+
+
 def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_out():
     from app.edits.rebase import with_earlier
 
