@@ -11,6 +11,7 @@ import ast
 import re
 from pathlib import PurePath
 
+from app.edits.anchor import may_delete
 from app.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
 
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
@@ -211,8 +212,40 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
         for names in _named(instruction):
             spans = _named_spans(instruction, names, defs)
             if spans:
-                return min(a for a, _ in spans), max(b for _, b in spans)
+                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
     return whole
+
+
+def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tuple[int, int]:
+    """`region`, or where it holds nothing but definitions the instruction asks to delete ("delete
+    the cheapest method", app.edits.anchor.may_delete), the code around them that stays: the class
+    they are in, else the next definition (the one before when they are last), else the file.
+
+    Shown only what is to go, the small model cannot answer with nothing: it wrote the method back
+    as `pass`, renamed it, or copied the functions after it into the class. Shown the class, it
+    writes the class without the method; a method it also leaves out stays (anchoring keeps every
+    definition the instruction does not name)."""
+    lines = text.splitlines()
+    names = may_delete(instruction, lines)
+    if not isinstance(names, frozenset):
+        return region
+    defs = _definitions(text)
+    going = [defs[n] for n in names if n in defs]
+    start, end = region
+    if not going or not all(any(a <= i < b for a, b in going) for i in range(start, end) if lines[i].strip()):
+        return region
+    lo, hi = min(a for a, _ in going), max(b for _, b in going)
+    around = [(a, b) for a, b in defs.values() if a <= lo and hi <= b and (a, b) != (lo, hi)]
+    if around:
+        return min(around, key=lambda s: s[1] - s[0])
+    top = [(a, b) for a, b in defs.values() if not any(o != (a, b) and o[0] <= a and b <= o[1] for o in defs.values())]
+    after = [s for s in top if s[0] >= hi]
+    before = [s for s in top if s[1] <= lo]
+    if after:
+        return lo, min(after)[1]
+    if before:
+        return max(before)[0], hi
+    return 0, len(lines)
 
 
 _WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")  # a name, dotted or not, as instructions write it

@@ -354,6 +354,10 @@ class Session:
             from app.prompts import rewrite_region
 
             region = rewrite_region(self.document.text, instruction)
+        elif self.format == "rewrite":
+            from app.prompts import deletion_region
+
+            region = deletion_region(self.document.text, instruction, region)
         self.prewarms.make_way(region, instruction)
         self.instruction = instruction
         self.region = region

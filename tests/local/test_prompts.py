@@ -190,3 +190,22 @@ def test_rewrite_prompt_says_an_unchanged_reply_is_wrong_and_shows_a_worked_exam
     assert "a reply identical to the region is wrong" in system and "Example. Region:" in system
     assert "with the change made" in prompts._REMINDER[prompts.REWRITE]
     assert "identical" not in prompts.system_prompt(prompts.SEARCH_REPLACE)
+
+
+def test_a_deletion_is_asked_of_the_code_around_what_goes():
+    def region(instruction, given=None):
+        start, end = prompts.deletion_region(PRICES, instruction, given) if given else prompts.rewrite_region(PRICES, instruction)
+        return PRICES.splitlines()[start].strip(), PRICES.splitlines()[end - 1].strip()
+
+    # A top-level function: it and the next one (the one before when it is the last).
+    assert region("delete parse_price") == ("def parse_price(text):", "return result")
+    assert region("remove the cheapest function") == ("def total(prices):", "return min(prices)")
+    # A region that holds more than what goes, and requests that delete nothing, stay as they are.
+    assert region("remove parse_price and make total use it", (3, 13)) == ("def parse_price(text):", "return result")
+    assert region("make cheapest return None for an empty list") == ("def cheapest(prices):", "return min(prices)")
+    assert region("remove the debug prints from cheapest") == ("def cheapest(prices):", "return min(prices)")
+    # A method: its class, the region the cursor gave included.
+    start, end = prompts.rewrite_region(STORE, "delete the cheapest method")
+    assert STORE.splitlines()[start] == "class Inventory:" and end == len(STORE.splitlines())
+    assert prompts.deletion_region(STORE, "please remove cheapest", (20, 22)) == (start, end)
+    assert prompts.deletion_region(STORE, "remove pop from Stack", (7, 9)) == (3, 9)
