@@ -373,6 +373,25 @@ SCENARIOS += [
              lambda c: all_of(c.docstring("Inventory"), c.raises("Inventory().remove('x')", KeyError, bare="'x'"),
                               c.others_unchanged("Inventory.remove", doc_only=("Inventory",))), held_out=True),
 ]
+# Corrections, held out: written 2026-11-27 before the correction was put after the request it
+# corrects (the request's words then stay cached, and only the correction is evaluated).
+SCENARIOS += [
+    Scenario("prices-total-none-sum-not-loop", "correct", "function", PRICES, "make total ignore None prices",
+             "use sum() with a generator, not a for loop", 8,
+             lambda c: all_of(c.run("total([1, None, 2])", 3),
+                              "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["total"]))
+                              else "total still has a for loop", c.others_unchanged("total")), held_out=True),
+    Scenario("records-names-sort-not-sorted", "correct", "function", RECORDS,
+             "make names return the names in alphabetical order, using sorted()", "use list.sort(), not sorted()", 8,
+             lambda c: all_of(c.run("names([{'name': 'b'}, {'name': 'a'}])", ["a", "b"]),
+                              "" if not any(isinstance(n, ast.Name) and n.id == "sorted" for n in ast.walk(c.nd["names"]))
+                              else "names still calls sorted", c.others_unchanged("names")), held_out=True),
+    Scenario("stack-peek-none-try-not-if", "correct", "class", STACK,
+             "make peek return None when the stack is empty, with an if statement", "use try/except IndexError, not an if", 8,
+             lambda c: all_of(c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])", (None, 7)),
+                              "" if any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Stack.peek"]))
+                              else "peek has no try", c.others_unchanged("Stack.peek")), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
