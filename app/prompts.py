@@ -419,7 +419,7 @@ def addition_instruction(words: str) -> str:
     return bare[:1].upper() + bare[1:] if bare else words.strip()
 
 
-def redirect_instruction(first: str, said: list[str]) -> str:
+def redirect_instruction(first: str, said: list[str], same_region: bool = False) -> str:
     """The instruction of a turn that a redirect started over: the first request and what the user
     said while it was being answered (oldest first), as one request.
 
@@ -427,7 +427,10 @@ def redirect_instruction(first: str, said: list[str]) -> str:
     own half-written answer precedes the new words (it goes on in the pattern it started), and it
     follows the first line of a message over later ones (bench/redirect.py): so the new words come
     first, and the request they replace follows only as context. Words that add ("also X") keep
-    the request they add to."""
+    the request they add to. A correction of the first request that keeps its region (`same_region`:
+    "use a dict, not a list") follows that request instead, as "Correction: ...": it was followed as
+    often (5 of 6 scripted corrections either way) and only its own words are evaluated after Enter
+    (15-19 tokens against 43-50)."""
     request, replaced = first.strip(), ""
     for words in said:
         words = words.strip()
@@ -443,6 +446,10 @@ def redirect_instruction(first: str, said: list[str]) -> str:
             request, replaced = words, (request or replaced)
     if not replaced:
         return request
+    if same_region and replaced == first.strip():
+        # A correction of the first request on its own region: the message opens as the first
+        # request's did, so all of it up to the correction is still in the engine's cache.
+        return f"{replaced}\n\nCorrection: {request}"
     # Every token of this note is evaluated after the redirect's Enter: it is kept short.
     return f"{request}\n\n(Earlier request: \"{replaced}\". Take what the line above leaves out from it; change nothing else.)"
 

@@ -490,14 +490,15 @@ class Session:
         from app.prompts import redirect_region
 
         region = redirect_region(self.document.text, self.region, said[-1:])
-        return region, self._redirected_request(first, said)
+        # Measured for a region rewrite only (prompts.redirect_instruction): other formats have no region.
+        return region, self._redirected_request(first, said, same_region=region is not None and region == self.region)
 
     @staticmethod
-    def _redirected_request(first: str, said: list[str]) -> str:
+    def _redirected_request(first: str, said: list[str], same_region: bool = False) -> str:
         """The first request and the words said since, as one request (prompts.redirect_instruction)."""
         from app.prompts import redirect_instruction
 
-        return redirect_instruction(first, said) if first else "\n".join(said)
+        return redirect_instruction(first, said, same_region) if first else "\n".join(said)
 
     def _redirect_history(self) -> tuple[str, list[str]]:
         """(first instruction, redirects so far) of the turn under way."""

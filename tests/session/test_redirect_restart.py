@@ -121,6 +121,11 @@ def test_redirect_instruction_wording():
     # Words that add keep the request they add to, and need no context.
     assert redirect_instruction("add a docstring", ["also handle commas"]) == "add a docstring\nalso handle commas"
     assert redirect_instruction("", ["just this"]) == "just this"
+    # A correction on the first request's own region follows that request (cached), else leads.
+    assert redirect_instruction("collect pairs in a list", ["use a dict, not a list"], same_region=True) == \
+        "collect pairs in a list\n\nCorrection: use a dict, not a list"
+    assert redirect_instruction("add a docstring", ["also handle commas"], True) == "add a docstring\nalso handle commas"
+    assert redirect_instruction("a", ["no, b", "no, c"], True).startswith("no, c\n")
     # The earlier request is the one the latest words replace.
     twice = redirect_instruction("a", ["no, b", "no, c"])
     assert twice.startswith("no, c\n") and 'request: "no, b"' in twice
@@ -179,6 +184,10 @@ async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, 
         last = engine.requests[-1].messages
         assert not any(m["role"] == "assistant" for m in last) and session.region == (0, 28)
         assert user_text(engine.requests[-1]).startswith(REWRITE_OPENS + "Region (lines 1-28):")
+        # A correction on the same region follows the first request, which opens the message as
+        # it opened the first one (those tokens stay cached).
+        first = user_text(engine.requests[-2])
+        assert user_text(engine.requests[-1]) == first + "\n\nCorrection: no, use one line each"
         await session.send("add a docstring to every function", (0, 28))
         await until(lambda: len(engine.requests) == 3 and session.turn.tokens > 5)
         await session.redirect("no, only to mean")  # names mean: start over on mean
