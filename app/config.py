@@ -53,9 +53,9 @@ class Settings:
     temperature: float | None = None
     max_output_tokens: int | None = None
     speculation: bool = True  # local engine: speculative edits (`steer serve --no-speculation` turns them off)
-    # A redirect that adds to the request ("also X") while a rewrite is written: asked "after" the
-    # answer, or "before" the rest of it (the answer stops; the addition first, then the request again).
-    redirect_additions: str = "after"
+    # A redirect that adds to the request ("also X") while a rewrite is written: asked "before" the
+    # rest of it (the answer stops; the addition first, then the request again), or "after" the answer.
+    redirect_additions: str = "before"
     keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
     extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
 

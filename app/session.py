@@ -55,11 +55,11 @@ MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many tim
 # else continue) 7/10, restart for all 8/10, this auto 9/10. Asked together with the request, an
 # addition was one of the two things the small model did (0/2 for restart and continue alike).
 # Other formats are not measured: continue, as before.
-# How "auto" asks words that add to the request is the setting `redirect_additions`: "after" (the
-# default) or "before" (the answer stops, the addition is asked alone on the region at once, then
-# the interrupted request again). bench/redirect.py, 8 additions: "after" followed 8/8 and 7/8 in
-# two runs with the addition's first token 2.6-5.5 s after Enter; "before" 7/8 (one wrong answer
-# to the request) in 0.3-0.5 s, done 0.5-4.8 s later than "after" in 7 of the 8.
+# How "auto" asks words that add to the request is the setting `redirect_additions`: "before" (the
+# default: the answer stops, the addition is asked alone at once, then the interrupted request
+# again) or "after" (the answer goes on; the addition once it is done). bench/redirect.py, all 13
+# additions: "before" followed 11/13 with the addition's first token 0.29-1.13 s after Enter;
+# "after" 12/13, its first token 2.0-5.1 s after Enter (it waits for the answer), done sooner.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
 # The stream_id suffix of the prewarms of a redirect being typed (Session.prewarm_redirect): its own
 # lane, not the answer's, where it would wait for that answer to end.

@@ -207,6 +207,7 @@ async def test_an_addition_is_asked_after_the_answer_of_the_code_that_answer_lef
     url, engine = await replay(["rewrite_mean.txt", "mean_doc_after.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         assert session.redirect_mode == "auto"
         await session.send("make mean return 0.0 for an empty list", (11, 16))
         await until(lambda: session.turn.tokens > 3)
@@ -237,6 +238,7 @@ async def test_an_addition_that_fails_keeps_the_answer_before_it(replay, calc, s
     url, engine = await replay(["rewrite_mean.txt", second], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         await session.send("make mean return 0.0 for an empty list", (11, 16))
         await until(lambda: session.turn.tokens > 3)
         await session.redirect("also add a docstring to it")
@@ -270,6 +272,7 @@ async def _mean_then(session, words: str, region=(11, 16)):
 async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of_it_alone(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
         # Asked of clamp alone, as it is on disk; mean keeps the first answer's change.
@@ -282,6 +285,7 @@ async def test_an_addition_naming_a_definition_apart_from_the_region_is_asked_of
 async def test_an_addition_naming_one_definition_inside_the_region_is_asked_of_it_alone(replay, calc):
     url, engine = await replay(["mean_fixed_and_clamp.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         assert (await _mean_then(session, "also add a docstring to clamp", (11, 24))).status == "proposal"
         assert len(engine.requests) == 2
         # clamp alone, as the first answer left it; mean keeps that answer's change.
@@ -295,6 +299,7 @@ async def test_an_addition_over_the_region_and_past_it_that_restates_only_part_k
     # left out, and stays as the first answer made it, not as it is on disk.
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         result = await _mean_then(session, "also add docstrings to mean and clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
         block = user_text(engine.requests[1]).split("```")[1]
@@ -308,6 +313,7 @@ async def test_an_addition_apart_from_the_region_that_is_refused_keeps_the_answe
     url, engine = await replay(["rewrite_mean.txt", "rewrite_mean.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        session.settings.redirect_additions = "after"  # what this test is about; "before" is the default
         result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 2
         assert session.review.proposed_text() == edited(calc, *MEAN_FIXED)
@@ -318,7 +324,7 @@ async def test_an_addition_apart_from_the_region_that_is_refused_keeps_the_answe
 async def test_an_addition_asked_first_apart_from_the_region_then_the_request_of_its_own_region(replay, calc):
     url, engine = await replay(["rewrite_mean.txt", "clamp_doc_alone.txt", "rewrite_mean.txt"], rate=60)
     async with session_on(url, calc, edit_format="rewrite") as (session, _):
-        session.settings.redirect_additions = "before"
+        assert session.settings.redirect_additions == "before"  # the default
         result = await _mean_then(session, "also add a docstring to clamp")
         assert result.status == "proposal" and len(engine.requests) == 3
         assert user_text(engine.requests[1]).startswith(REWRITE_OPENS + "Region (lines 19-24):\n```\ndef clamp(x, lo, hi):\n")
@@ -467,4 +473,4 @@ def test_redirect_additions_comes_from_the_config_file_and_a_bad_value_is_named(
     path.write_text('redirect_additions = "sideways"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="redirect_additions must be one of after, before, not 'sideways'"):
         load_settings(path)
-    assert load_settings(tmp_path / "none.toml").redirect_additions == "after"
+    assert load_settings(tmp_path / "none.toml").redirect_additions == "before"
