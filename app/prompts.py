@@ -216,6 +216,20 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
     return whole
 
 
+def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> str:
+    """The instruction, with the name of the definition that is the region (the cursor's) added
+    where it asks to delete "this" or "it" ("delete this method (`cheapest`)"): the request is then
+    asked of the code around that definition (deletion_region), where "this" no longer says which."""
+    lines = text.splitlines()
+    if may_delete(instruction, lines) is not True or not re.search(r"\b(?:this|it|that)\b", instruction, re.I):
+        return instruction
+    name = next((n for n, span in _definitions(text).items() if span == tuple(region)), None)
+    if name is None:
+        return instruction
+    named = f"{instruction.rstrip()} (`{name}`)"
+    return named if may_delete(named, lines) == {name} else instruction
+
+
 def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tuple[int, int]:
     """`region`, or where it holds nothing but definitions the instruction asks to delete ("delete
     the cheapest method", app.edits.anchor.may_delete), the code around them that stays: the class

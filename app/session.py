@@ -355,8 +355,9 @@ class Session:
 
             region = rewrite_region(self.document.text, instruction)
         elif self.format == "rewrite":
-            from app.prompts import deletion_region
+            from app.prompts import deletion_region, deletion_request
 
+            instruction = deletion_request(self.document.text, instruction, region)
             region = deletion_region(self.document.text, instruction, region)
         self.prewarms.make_way(region, instruction)
         self.instruction = instruction

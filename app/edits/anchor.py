@@ -97,7 +97,7 @@ _WORD = re.compile(r"\w+")
 # ("remove pop from Stack", "remove parse_price and make total use it").
 _OBJECT_ENDS = re.compile(r"[;:.!?]")
 _OBJECT_WORDS = frozenset((
-    "the", "a", "an", "and", "or", "both", "whole", "entire", "unused", "old", "dead", "deprecated", "obsolete",
+    "the", "a", "an", "this", "that", "it", "and", "or", "both", "whole", "entire", "unused", "old", "dead", "deprecated", "obsolete",
     "method", "methods", "function", "functions", "class", "classes", "def", "decorator", "decorators",
     "helper", "helpers", "property", "definition", "definitions"))
 

@@ -207,5 +207,16 @@ def test_a_deletion_is_asked_of_the_code_around_what_goes():
     # A method: its class, the region the cursor gave included.
     start, end = prompts.rewrite_region(STORE, "delete the cheapest method")
     assert STORE.splitlines()[start] == "class Inventory:" and end == len(STORE.splitlines())
-    assert prompts.deletion_region(STORE, "please remove cheapest", (20, 22)) == (start, end)
+    assert prompts.deletion_region(STORE, "please remove cheapest", (21, 23)) == (start, end)
     assert prompts.deletion_region(STORE, "remove pop from Stack", (7, 9)) == (3, 9)
+
+
+def test_deleting_this_names_the_definition_at_the_cursor():
+    cheapest = (21, 23)
+    assert prompts.deletion_request(STORE, "delete this method", cheapest) == "delete this method (`cheapest`)"
+    assert prompts.deletion_request(STORE, "remove it", cheapest) == "remove it (`cheapest`)"
+    # Not where the deletion is of something inside it, or names what goes, or is no deletion.
+    assert prompts.deletion_request(STORE, "remove the print from this", cheapest) == "remove the print from this"
+    assert prompts.deletion_request(STORE, "delete cheapest", cheapest) == "delete cheapest"
+    assert prompts.deletion_request(STORE, "make it faster", cheapest) == "make it faster"
+    assert prompts.deletion_request(STORE, "delete this", (18, 23)) == "delete this"  # not one definition

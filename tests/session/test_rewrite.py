@@ -461,3 +461,15 @@ async def test_where_the_engine_departs_the_unused_parameter_retry_departs_from_
         assert first.avoid is None and retry.messages == first.messages  # no feedback: the same, departing
         assert retry.avoid is not None and retry.avoid[0] == recorded("mean_param_unused.txt")
         assert "return default" in session.review.proposed_text()
+
+
+async def test_deleting_the_function_at_the_cursor_is_asked_of_it_and_the_next_one(replay, calc):
+    url, engine = await replay(["rewrite_same.txt"])
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
+        await session.edit("delete this function", MEAN, retries=0)
+        # Shown only `mean`, the small model cannot answer with nothing: it is asked of mean and
+        # clamp, told which one "this" is, and only mean may go.
+        assert session.region == (11, 24)
+        last = engine.requests[0].messages[-1]["content"]
+        assert "def mean(values):" in last and "def clamp(x, lo, hi):" in last
+        assert last.rstrip().endswith("delete this function (`mean`)")
