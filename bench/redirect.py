@@ -535,7 +535,7 @@ def _share(followed: int, redirected: int) -> str:
 
 
 async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
-              typing: float = 0, pause: float = 0, additions: str = "after", speculation: bool = True) -> list[dict]:
+              typing: float = 0, pause: float = 0, additions: str | None = None, speculation: bool = True) -> list[dict]:
     from app.config import Settings
     from app.transport.backends import open_backend, resolve_backend
     from app.transport.launcher import GatewayProcess
@@ -543,7 +543,7 @@ async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-redirect-"))
     gateway = await GatewayProcess.start(["--engine", "local", *([] if speculation else ["--no-speculation"])],
                                          timeout=900)
-    settings = Settings(backend=gateway.url, redirect_additions=additions)
+    settings = Settings(backend=gateway.url, **({"redirect_additions": additions} if additions else {}))
     client = await open_backend(resolve_backend(settings))
     rows = []
     try:
@@ -565,8 +565,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated scenario names")
     parser.add_argument("--strategy", help="Session.redirect_strategy to use: restart, continue, after, before or "
                                            "auto (default: the session's own)")
-    parser.add_argument("--additions", choices=("after", "before"), default="after",
-                        help="the setting redirect_additions: how the default strategy asks words that add")
+    parser.add_argument("--additions", choices=("after", "before"), default=None,
+                        help="the setting redirect_additions: how the default strategy asks words that add "
+                             "(default: the setting's own default)")
     parser.add_argument("--format", help="edit format (default: the session's choice, a region rewrite here)")
     parser.add_argument("--typing", type=float, default=0, metavar="CPS",
                         help="type the redirect at CPS characters a second from the point of the redirect, "
@@ -591,7 +592,10 @@ def main(argv: list[str] | None = None) -> int:
         load_after = f.read().split()[:3]
     how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
            else "pasted with Enter")
-    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, additions {args.additions}, format {args.format or 'default'}, {how}",
+    from app.config import Settings
+
+    additions = args.additions or Settings().redirect_additions
+    print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, additions {additions}, format {args.format or 'default'}, {how}",
                 ["scenario", "kind", "in", "Enter after (tokens)", "outcome", "Enter -> first token (s)",
                  "Enter -> done (s)", "why"],
                 [[r["name"], r["kind"], r["where"], r["at"], r["status"],
