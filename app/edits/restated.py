@@ -76,22 +76,25 @@ def _counts(text: str) -> dict[str, int] | None:
 
 
 def copied_definitions(old: str, new: str) -> list[str]:
-    """Qualified names of the functions and classes `new` adds that are copies of a definition of
-    `old` found elsewhere, the same name and the same code, that `new` still has where it was: a
-    span's rewrite that wrote the functions after it into the class (`Inventory.load` next to
-    `load`). A move leaves no original behind and is not a copy. Empty when either text does not
-    parse."""
+    """Qualified names of the methods `new` adds that are copies of a top-level function of `old`,
+    the same name and the same code, with no `self` (nor a decorator), while `new` still has the
+    function where it was: a method span's rewrite that ran on into the functions after the class
+    (`Inventory.load` next to `load`). A move leaves no original behind and is not a copy; a method
+    like one of another class (`Queue.is_empty` as `Stack.is_empty`) may be meant and is left
+    alone. Empty when either text does not parse."""
     before, after = definitions(old), definitions(new)
     if before is None or after is None:
         return []
-    by_name: dict[str, list[str]] = {}
-    for q in before:
-        by_name.setdefault(q.rsplit(".", 1)[-1], []).append(q)
     out = []
     for q, node in after.items():
-        if q in before:
+        name = q.rsplit(".", 1)[-1]
+        if q in before or "." not in q or name not in before or name not in after:
             continue
-        same = ast.dump(node)
-        if any(o in after and ast.dump(before[o]) == same for o in by_name.get(q.rsplit(".", 1)[-1], [])):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+            continue
+        first = (node.args.posonlyargs + node.args.args)[:1]
+        if first and first[0].arg in ("self", "cls"):
+            continue
+        if ast.dump(before[name]) == ast.dump(node):
             out.append(q)
     return sorted(out)

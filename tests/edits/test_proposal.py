@@ -201,6 +201,9 @@ def test_an_answer_that_copies_functions_from_elsewhere_into_the_class_is_refuse
 
     moved = SPAN.replace("    def cheapest", "    def load(lines):\n        return Inventory()\n\n    def cheapest")
     assert copied_definitions(text, moved) == [] and copied_definitions(text, moved + text[len(SPAN):]) == ["Inventory.load"]
+    # A method like one of another class may be meant.
+    two = "class A:\n    def size(self):\n        return 0\n\n\nclass B:\n    pass\n"
+    assert copied_definitions(two, two.replace("    pass", "    def size(self):\n        return 0")) == []
 
 
 def test_a_deletion_answered_with_an_empty_stub_is_refused():
