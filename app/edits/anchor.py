@@ -258,11 +258,12 @@ def anchor_rewrite(
                 middle += _unnamed(region, i1, k, deletable)
     # A head or tail left out that holds definitions the instruction asks to delete: those go, and
     # the others in it stay in place.
-    if deletable and start and whole_definitions(region, 0, start) and _unnamed(region, 0, start, deletable) != [(0, start)]:
-        middle, start = _unnamed(region, 0, start, deletable) + middle, 0
-    if (deletable and end < len(region) and whole_definitions(region, end, len(region))
-            and _unnamed(region, end, len(region), deletable) != [(end, len(region))]):
-        middle, end = middle + _unnamed(region, end, len(region), deletable), len(region)
+    if deletable and start and whole_definitions(region, 0, start):
+        if (stay := _unnamed(region, 0, start, deletable)) != [(0, start)]:
+            middle, start = stay + middle, 0
+    if deletable and end < len(region) and whole_definitions(region, end, len(region)):
+        if (stay := _unnamed(region, end, len(region), deletable)) != [(end, len(region))]:
+            middle, end = middle + stay, len(region)
     if start:
         kept.append((0, start))
     kept += middle
@@ -292,13 +293,17 @@ def anchor_rewrite(
     return start, end, lines, kept
 
 
+def _header(region: list[str], d1: int, d2: int) -> int:
+    """The line of the definition region[d1:d2] that names it: the first after its decorators."""
+    return next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
+
+
 def _unnamed(region: list[str], i1: int, i2: int, names: frozenset[str]) -> list[tuple[int, int]]:
     """region[i1:i2], whole definitions, as the runs that stay: without the definitions named in
     `names` (each run a definition not named, with the blank lines before it; the whole run when
     none is named)."""
     defs = _definitions(region, i1, i2)
-    gone = [_name(region[next(k for k in range(d1, d2) if not region[k].lstrip().startswith("@"))]) in names
-            for d1, d2 in defs]
+    gone = [_name(region[_header(region, d1, d2)]) in names for d1, d2 in defs]
     if not any(gone):
         return [(i1, i2)]
     out, k = [], i1
@@ -319,7 +324,7 @@ def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int
     for d1, d2 in _definitions(region, start, end, nested=True):
         if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept + going):
             continue
-        header = next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
+        header = _header(region, d1, d2)
         name = _name(region[header])
         if name in deletable:
             going.append((d1, d2))

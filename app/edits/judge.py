@@ -70,7 +70,8 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        applied = apply_blocks(text, mine, allow_deletion=may_delete(instruction, lines), keep_echo=asks_to_repeat(instruction, lines))
+        deleting, repeating = may_delete(instruction, lines), asks_to_repeat(instruction, lines)
+        applied = apply_blocks(text, mine, allow_deletion=deleting, keep_echo=repeating)
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
@@ -81,20 +82,19 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
                 "changed. Reply with only the region you were shown, with the change made: not the class "
                 "around it, not the rest of the file."))
-        twice = restated_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction, lines) else []
+        twice = restated_definitions(text, applied.new_text) if is_python(path) and not repeating else []
         if twice:
             names = ", ".join(f"`{n}`" for n in twice)
             return Verdict("refused", f"the answer defines {names} a second time", (
                 f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
                 "the copy would define the same name twice, so nothing was changed. Reply with only the region "
                 "you were shown, with the change made, and nothing after it."))
-        copies = copied_definitions(text, applied.new_text) if is_python(path) and not asks_to_repeat(instruction, lines) else []
+        copies = copied_definitions(text, applied.new_text) if is_python(path) and not repeating else []
         if copies:
             names = ", ".join(f"`{n}`" for n in copies)
             return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
                 f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
                 "Reply with only the region you were shown, with the change made, and nothing from outside it."))
-        deleting = may_delete(instruction, lines)
         emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or deleting is True) else []
         stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
         if stubbed:
