@@ -392,6 +392,39 @@ SCENARIOS += [
                               "" if any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Stack.peek"]))
                               else "peek has no try", c.others_unchanged("Stack.peek")), held_out=True),
 ]
+# Additions inside the region being rewritten (a whole class or function), held out: written
+# 2026-11-27, before the request interrupted by an addition was asked again as first asked
+# (Turn.then), and run as first written.
+SCENARIOS += [
+    Scenario("rect-doc-and-scale-negative", "extend", "class", RECT, "add a docstring to the Rect class",
+             "also make scale raise ValueError when the factor is negative", 10,
+             lambda c: all_of(c.docstring("Rect"), c.raises("Rect(1, 2).scale(-1)", ValueError),
+                              c.run("Rect(1, 2).scale(2).area()", 8),
+                              c.others_unchanged("Rect.scale", doc_only=("Rect",))), held_out=True),
+    Scenario("records-names-skip-missing-and-doc", "extend", "function", RECORDS,
+             "make names skip records that have no \"name\" key", "also add a docstring to it", 8,
+             lambda c: all_of(c.run("names([{'name': 'a'}, {}, {'name': 'b'}])", ["a", "b"]), c.docstring("names"),
+                              c.others_unchanged("names")), held_out=True),
+    Scenario("prices-parse-commas-and-empty", "extend", "function", PRICES, "make parse_price ignore commas in the text",
+             "also make it return 0.0 for an empty string", 8,
+             lambda c: all_of(c.run("parse_price(' $1,200 ')", 1200.0), c.run("parse_price('')", 0.0),
+                              c.others_unchanged("parse_price")), held_out=True),
+    Scenario("stack-doc-and-pop-none", "extend", "class", STACK, "add a docstring to the Stack class",
+             "also make pop return None when the stack is empty", 10,
+             lambda c: all_of(c.docstring("Stack"), c.run("Stack(2).pop()", None),
+                              c.run("(lambda s: (s.push(3), s.pop()))(Stack(2))[-1]", 3),
+                              c.others_unchanged("Stack.pop", doc_only=("Stack",))), held_out=True),
+    Scenario("inventory-total-skip-zero-and-doc-class", "extend", "class", INVENTORY,
+             "make total_value skip items with zero quantity", "also add a docstring to the Inventory class", 10,
+             lambda c: all_of(c.docstring("Inventory"),
+                              c.run("(lambda i: (i.add('a', 2.0, 0), i.add('b', 1.0, 3), i.total_value()))(Inventory())[-1]",
+                                    3.0),
+                              c.others_unchanged("Inventory.total_value", doc_only=("Inventory",))), held_out=True),
+    Scenario("prices-cheapest-skip-negative-and-empty", "extend", "function", PRICES,
+             "make cheapest skip negative prices", "also return None when the list is empty", 8,
+             lambda c: all_of(c.run("cheapest([3, -1, 2])", 2), c.run("cheapest([])", None),
+                              c.others_unchanged("cheapest")), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
