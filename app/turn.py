@@ -132,6 +132,12 @@ class Turn:
         # The proposed text the answers now asked build on (an addition's, or the request after
         # one): what they leave as it was on disk keeps that text's changes (rebase.with_earlier).
         self.base: str | None = None
+        # The last answer, asked again as first asked (`again`), clashed with `base` or added nothing to it.
+        self.base_clash = False
+        # The request asked again as first asked, after an addition's answer in the same region:
+        # (the addition's region, its exchange, the code it left), to ask the request of instead
+        # where its answer cannot keep the addition's changes.
+        self.again: tuple[tuple[int, int], list[dict], str] | None = None
 
     @property
     def stopped(self) -> bool:
@@ -178,6 +184,20 @@ class Turn:
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
                     rates.append(result.tokens_per_s)
+                if self.again is not None:
+                    again, self.again = self.again, None
+                    if not self.stopped and (result.status in ("nothing", "refused")
+                                             or (result.status == "proposal" and self.base_clash)):
+                        # The request's answer, asked as first asked, cannot keep the addition's
+                        # changes (rebase.merge_apart: they clash), adds nothing to them, or was refused:
+                        # it is asked of the code the addition left, after the addition's exchange.
+                        region, history, shown = again
+                        self._move_to(region)
+                        spent, no_change_retried, departures = attempt, False, 0
+                        s._notice("info", NoticeCode.REDIRECTED,
+                                  f"now: {' '.join(ask.split())}, of the code the addition left")
+                        s._discard_proposal(quiet=True)
+                        continue
                 if self.additions and not self.stopped and result.status in ("proposal", "nothing") \
                         and self.region is not None:
                     # Asked on its own of the code as the answer left it, an addition is done; asked
@@ -222,6 +242,15 @@ class Turn:
                         # as it first was (its prompt still cached), of that region as on disk; after
                         # the addition's exchange about another definition the small model wrote
                         # the whole class again. Its answer keeps the addition's change (with_earlier).
+                        shown, chat = self._move_to(back), []
+                    elif result.status == "proposal" and back is not None:
+                        # The request is asked as it first was, of its region as on disk (its prompt
+                        # is still cached: only its words are evaluated again), and its answer is
+                        # merged with the addition's (rebase.merge_apart). Shown the code the addition left,
+                        # after that exchange, the small model carried the addition's kind of change
+                        # to methods the request never named (bench/redirect.py). Only where the two
+                        # answers clash is that asked (self.again).
+                        self.again = (self.region, chat, self._answered_region())
                         shown, chat = self._move_to(back), []
                     elif result.status == "proposal":
                         shown = self._answered_region()
@@ -527,11 +556,16 @@ class Turn:
         """The answer's text with the changes of the answer it builds on (`base`) that it left out
         (rebase.with_earlier), the live diff redrawn to match."""
         from app.edits.lines import document_lines, join_lines
-        from app.edits.rebase import diff_hunks, with_earlier
+        from app.edits.rebase import diff_hunks, merge_apart, with_earlier
 
         s = self.session
         old, ending = document_lines(s.document.text)
-        merged = with_earlier(old, document_lines(self.base)[0], document_lines(new_text)[0])
+        earlier, later = document_lines(self.base)[0], document_lines(new_text)[0]
+        # Asked again as first asked (self.again), the answer never saw `base`: both are kept, or
+        # where they clash, it is asked of `base`'s code instead.
+        both = merge_apart(old, earlier, later) if self.again is not None else None
+        self.base_clash = self.again is not None and (both is None or both == earlier)
+        merged = both if both is not None else with_earlier(old, earlier, later)
         text = join_lines(merged, ending)
         if text != new_text:
             s.live.reset(s.live.lines, diff_hunks(s.live.lines, merged))

@@ -53,7 +53,7 @@ def with_earlier(old: list[str], earlier: list[str], later: list[str]) -> list[s
     earlier answer's changes there would be lost. Where both changed the same or adjacent lines,
     `later` stands: it was shown the earlier change there."""
     mine = diff_hunks(old, later)
-    kept = [h for h in diff_hunks(old, earlier) if not any(h[0] <= e and s <= h[1] for s, e, _ in mine)]
+    kept = [h for h in diff_hunks(old, earlier) if not _touch(h, mine)]
     if not kept:
         return later
     out, at = [], 0
@@ -61,6 +61,46 @@ def with_earlier(old: list[str], earlier: list[str], later: list[str]) -> list[s
         out += old[at:start] + lines
         at = end
     return out + old[at:]
+
+
+def merge_apart(old: list[str], earlier: list[str], later: list[str]) -> list[str] | None:
+    """Two edits of `old` made apart (neither was shown the other) as one, or None where they
+    clash: both change a line, insert at one place, or one inserts inside or at the edge of lines
+    the other turns into more or fewer (their order would be a guess). A change both made is made
+    once; other changes side by side keep their places (an insertion just before a line changed
+    in place stays before what replaces it)."""
+    mine = diff_hunks(old, later)
+    theirs = [h for h in diff_hunks(old, earlier) if h not in mine]
+    if any(_clash(h, m) for h in theirs for m in mine):
+        return None
+    out, at = [], 0
+    for start, end, lines in sorted(mine + theirs, key=lambda h: (h[0], h[1])):
+        out += old[at:start] + lines
+        at = end
+    return out + old[at:]
+
+
+def _clash(a: Hunk, b: Hunk) -> bool:
+    """`a` and `b` (hunks of one text) cannot both be made without guessing their order."""
+    if a[0] == a[1] and b[0] == b[1]:
+        return a[0] == b[0]
+    if a[0] == a[1]:
+        return _inserts_into(a[0], b)
+    if b[0] == b[1]:
+        return _inserts_into(b[0], a)
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _inserts_into(at: int, hunk: Hunk) -> bool:
+    """An insertion at line `at` falls inside `hunk`'s lines, or at an edge of a hunk that grows
+    (whose own new lines may be an insertion there: difflib joins the two)."""
+    start, end, lines = hunk
+    return start < at < end or (at in (start, end) and len(lines) != end - start)
+
+
+def _touch(hunk: Hunk, others: list[Hunk]) -> bool:
+    """`hunk` changes lines on or next to one of `others`'."""
+    return any(hunk[0] <= e and s <= hunk[1] for s, e, _ in others)
 
 
 def _find_all(hay: list[str], needle: list[str]) -> list[int]:

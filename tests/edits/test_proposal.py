@@ -227,6 +227,27 @@ def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_o
     assert with_earlier(old, ["a", "B", "c", "d", "e", "f"], ["a", "b", "C", "d", "e", "f"]) == ["a", "b", "C", "d", "e", "f"]
 
 
+def test_two_edits_made_apart_merge_only_where_their_order_is_not_a_guess():
+    from app.edits.rebase import merge_apart
+
+    old = ["def f():", "    a", "    b", "    c"]
+    doc = ["def f():", '    """F."""', "    a", "    b", "    c"]
+    # Apart, or side by side: both stand; an insertion before a line changed in place stays before it.
+    assert merge_apart(old, doc, ["def f():", "    a", "    b", "    C"]) == ['def f():', '    """F."""', "    a", "    b", "    C"]
+    assert merge_apart(old, doc, ["def f():", "    A", "    b", "    c"]) == ["def f():", '    """F."""', "    A", "    b", "    c"]
+    assert merge_apart(old, ["def f():", "    A", "    b", "    c"], ["def f():", "    a", "    B", "    c"]) == \
+        ["def f():", "    A", "    B", "    c"]
+    # The same change in both is made once.
+    assert merge_apart(old, doc, ["def f():", '    """F."""', "    a", "    b", "    C"]) == \
+        ["def f():", '    """F."""', "    a", "    b", "    C"]
+    # Clashes: one line changed by both, two insertions at one place, an insertion inside a change or
+    # at the edge of one that grows (difflib joins an insertion there into it).
+    assert merge_apart(old, ["def f():", "    A", "    b", "    c"], ["def f():", "    a2", "    b", "    c"]) is None
+    assert merge_apart(old, doc, ["def f():", '    """G."""', "    a", "    b", "    c"]) is None
+    assert merge_apart(old, ["def f():", "    a", "    x", "    b", "    c"], ["def f():", "    A", "    B", "    c"]) is None
+    assert merge_apart(old, doc, ["def f():", '    """G."""', "    A", "    b", "    c"]) is None
+
+
 def test_a_method_named_like_a_copy_is_not_a_request_to_repeat_lines():
     from app.edits.anchor import asks_to_repeat
 

@@ -334,8 +334,8 @@ async def test_an_addition_asked_first_apart_from_the_region_then_the_request_of
         assert session.review.proposed_text() == edited(calc, *MEAN_FIXED, CLAMP_DOC)
 
 
-async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of_what_it_left(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_after.txt"], rate=60)
+async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_as_first_asked(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "rewrite_mean.txt"], rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
         session.settings.redirect_additions = "before"  # the config file's `redirect_additions`
@@ -347,26 +347,47 @@ async def test_an_addition_asked_first_stops_the_answer_then_asks_the_request_of
         await until(lambda: len(engine.requests) == 2)  # the addition is asked without waiting for the answer
         result = await session.wait()
         assert result.status == "proposal" and len(engine.requests) == 3
-        _, addition, request = engine.requests
+        first, addition, request = engine.requests
         # The addition alone, of the region as it is on disk: the block the first request showed.
         text = user_text(addition)
-        block = user_text(engine.requests[0]).split("```\n\n")[0]
+        block = user_text(first).split("```\n\n")[0]
         assert block.startswith(REWRITE_OPENS + "Region (lines 12-16):\n```\ndef mean(values):\n    total = 0\n")
         assert text.startswith(block)
         assert "Add a docstring to it" in text and "empty list" not in text
-        # Then the interrupted request, after the addition's exchange, of the code its answer left.
-        assert request.messages[:-1] == addition.messages + [{"role": "assistant", "content": recorded("mean_doc_only.txt")}]
-        text = user_text(request)
-        assert '"""The average of `values` (0.0 for none)."""' in text.split("```")[1]
-        assert "make mean return 0.0 for an empty list" in text and "docstring" not in text.split("```")[-1]
+        # Then the interrupted request as it was first asked (all of it but its words still cached),
+        # its answer merged with the addition's: the docstring, and the line after it changed.
+        assert request.messages == first.messages
         new = session.review.proposed_text()
-        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
-        assert new.count("def mean(") == 1 and "def clamp(" in new
+        assert '    """The average of `values` (0.0 for none)."""\n    total = 0.0\n' in new
+        assert "max(len(values), 1)" in new and new.count("def mean(") == 1 and "def clamp(" in new
         notices = [e.text for e in events if isinstance(e, Notice)]
         assert "now: make mean return 0.0 for an empty list" in notices
         # To the screen the turn goes on (a restart): never idle or interrupted in between.
         states = [e.state for e in events if isinstance(e, StateChanged)]
         assert states[-1] is REVIEW and not {IDLE, INTERRUPTED} & set(states)
+
+
+async def test_a_request_whose_answer_clashes_with_the_additions_is_asked_of_the_code_it_left(replay, calc):
+    # Asked as first asked, the answer puts another docstring where the addition put one: merged,
+    # one of the two would be a guess, so the request is asked of the code the addition left.
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_other_doc.txt", "mean_doc_after.txt"],
+                               rate=60)
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        result = await _addition_first(session)
+        assert result.status == "proposal" and len(engine.requests) == 4
+        first, addition, again, request = engine.requests
+        assert again.messages == first.messages
+        # After the addition's exchange, of the code its answer left.
+        assert request.messages[:-1] == addition.messages + [{"role": "assistant", "content": recorded("mean_doc_only.txt")}]
+        text = user_text(request)
+        assert '"""The average of `values` (0.0 for none)."""' in text.split("```")[1]
+        assert "make mean return 0.0 for an empty list" in text and "docstring" not in text.split("```")[-1]
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "Mean of the values" not in new
+        assert "max(len(values), 1)" in new and new.count("def mean(") == 1
+        assert "now: make mean return 0.0 for an empty list, of the code the addition left" in \
+            [e.text for e in events if isinstance(e, Notice)]
 
 
 async def _addition_first(session):
@@ -380,11 +401,15 @@ async def _addition_first(session):
 
 
 async def test_a_request_after_an_addition_that_changes_nothing_keeps_the_additions_answer(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt"], rate=60)
+    # The request's answer adds nothing to the addition's, asked as first asked (it writes the same
+    # docstring) and then of the code the addition left.
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt", "mean_doc_only.txt"],
+                               rate=60)
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
         result = await _addition_first(session)
-        assert len(engine.requests) == 3 and result.status == "proposal"
+        assert len(engine.requests) == 4 and result.status == "proposal"
+        assert engine.requests[2].messages == engine.requests[0].messages
         new = session.review.proposed_text()
         assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" not in new
         assert any(isinstance(e, Notice) and e.text.startswith("the model's answer to the request changed nothing")
@@ -394,15 +419,15 @@ async def test_a_request_after_an_addition_that_changes_nothing_keeps_the_additi
 async def test_a_request_after_an_addition_that_changes_nothing_departs_from_that_answer(replay, calc):
     # An engine that departs (the embedded one): the unchanged answer is a failed attempt, and the
     # retry asks the same, departing from it.
-    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt",
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt", "mean_doc_only.txt",
                                 "mean_doc_after.txt"], rate=60)
     engine.features = frozenset({"avoid"})
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, client):
         client.server_info = await gateway_info(url)
         result = await _addition_first(session)
-        assert len(engine.requests) == 4 and result.status == "proposal"
-        unchanged, departed = engine.requests[2:]
+        assert len(engine.requests) == 5 and result.status == "proposal"
+        unchanged, departed = engine.requests[3:]
         assert unchanged.avoid is None and departed.avoid is not None and departed.messages == unchanged.messages
         new = session.review.proposed_text()
         assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
