@@ -222,6 +222,12 @@ class Scenario:
     held_out: bool = False  # written after the redirect strategies were chosen, never tuned on
 
 
+def _calls(node, name: str) -> bool:
+    """`node` calls a function or method named `name`."""
+    return any(isinstance(n, ast.Call) and (getattr(n.func, "id", None) == name or getattr(n.func, "attr", None) == name)
+               for n in ast.walk(node))
+
+
 def _stack_new(c: Check) -> str:
     return c.run("(lambda s: (s.push(1), s.push(2), s.pop(), s.size()))(Stack(3))[-1]", 1)
 
@@ -424,6 +430,44 @@ SCENARIOS += [
              "make cheapest skip negative prices", "also return None when the list is empty", 8,
              lambda c: all_of(c.run("cheapest([3, -1, 2])", 2), c.run("cheapest([])", None),
                               c.others_unchanged("cheapest")), held_out=True),
+]
+# Corrections, held out: written 2026-11-27, before a correction's "not Y" was looked for in the
+# request it corrects, and run as first written.
+SCENARIOS += [
+    Scenario("prices-parse-removeprefix-not-replace", "correct", "function", PRICES,
+             "make parse_price remove the dollar sign with replace()", "use removeprefix(), not replace()", 8,
+             lambda c: all_of(c.run("parse_price(' $5 ')", 5.0),
+                              "" if not _calls(c.nd["parse_price"], "replace") else "parse_price still calls replace",
+                              "" if _calls(c.nd["parse_price"], "removeprefix") else "parse_price does not call removeprefix",
+                              c.others_unchanged("parse_price")), held_out=True),
+    Scenario("records-index-comprehension-not-loop", "correct", "function", RECORDS,
+             "implement index_by_name with a for loop", "use a dict comprehension, not a for loop", 10,
+             lambda c: all_of(c.run("index_by_name([{'name': 'a', 'n': 1}])", {"a": {"name": "a", "n": 1}}),
+                              "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["index_by_name"]))
+                              else "index_by_name still has a for loop", c.others_unchanged("index_by_name")),
+             held_out=True),
+    Scenario("rect-scale-raise-not-assert", "correct", "class", RECT,
+             "make scale reject a negative factor with an assert", "raise ValueError, not an assert", 8,
+             lambda c: all_of(c.raises("Rect(1, 2).scale(-1)", ValueError), c.run("Rect(1, 2).scale(2).area()", 8),
+                              "" if not any(isinstance(n, ast.Assert) for n in ast.walk(c.nd["Rect.scale"]))
+                              else "scale still asserts", c.others_unchanged("Rect.scale")), held_out=True),
+    Scenario("inventory-total-generator-not-list", "correct", "class", INVENTORY,
+             "make total_value use sum() over a list comprehension", "use a generator expression, not a list comprehension",
+             10,
+             lambda c: all_of(c.run("(lambda i: (i.add('a', 2.0, 2), i.add('b', 1.0, 3), i.total_value()))(Inventory())[-1]",
+                                    7.0),
+                              "" if not any(isinstance(n, ast.ListComp) for n in ast.walk(c.nd["Inventory.total_value"]))
+                              else "total_value still builds a list",
+                              "" if _calls(c.nd["Inventory.total_value"], "sum")
+                              and any(isinstance(n, ast.GeneratorExp) for n in ast.walk(c.nd["Inventory.total_value"]))
+                              else "total_value does not sum a generator", c.others_unchanged("Inventory.total_value")),
+             held_out=True),
+    Scenario("stack-peek-not-items-not-len", "correct", "class", STACK,
+             "make peek return None when the stack is empty, checking len(self.items) == 0",
+             "use `not self.items`, not len()", 10,
+             lambda c: all_of(c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])", (None, 7)),
+                              "" if not _calls(c.nd["Stack.peek"], "len") else "peek still calls len",
+                              c.others_unchanged("Stack.peek")), held_out=True),
 ]
 KINDS = ("narrow", "replace", "extend", "correct")
 
