@@ -452,8 +452,6 @@ def redirect_instruction(first: str, said: list[str], same_region: bool = False)
             continue
         if redirect_adds(words) and request:
             request = f"{request}\n{words}"
-        elif (fixed := _corrected(request, words)) is not None:
-            request, replaced = fixed, ""
         elif _stands_alone(words):
             request, replaced = words, ""
         elif (merged := _merge(request, words)) is not None:
@@ -468,29 +466,6 @@ def redirect_instruction(first: str, said: list[str], same_region: bool = False)
         return f"{replaced}\n\nCorrection: {request}"
     # Every token of this note is evaluated after the redirect's Enter: it is kept short.
     return f"{request}\n\n(Earlier request: \"{replaced}\". Take what the line above leaves out from it; change nothing else.)"
-
-
-# A correction that names what it replaces: "use X, not Y", "X instead of Y", "X rather than Y".
-_CORRECTION = re.compile(r"^(?:use\s+)?(?P<new>.+?),?\s+(?:not|instead\s+of|rather\s+than)\s+(?P<old>.+?)[\s.!]*$", re.I)
-_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
-# What may follow the end of a phrase of the request: its end, a stop, or a conjunction.
-_PHRASE_END = re.compile(r"\s*(?:$|[,.;:!?)]|(?:and|or|but|so|then|when|if|for|instead)\b)", re.I)
-
-
-def _corrected(request: str, words: str) -> str | None:
-    """The request with the part a correction replaces put right ("use list.sort(), not sorted()"
-    after "..., using sorted()" -> "..., using list.sort()"), or None: the replaced words must end
-    a phrase of the request, once (without their article, if need be). Told the correction after
-    the request, the small model kept what it replaces (bench/redirect.py)."""
-    said = _CORRECTION.match(_FILLER.sub("", words.strip()))
-    if not request or not said:
-        return None
-    new, old = said.group("new").strip(), said.group("old").strip()
-    for was, now in ((old, new), (_ARTICLE.sub("", old), _ARTICLE.sub("", new))):
-        hits = list(re.finditer(r"(?<![\w`])" + re.escape(was) + r"(?![\w`])", request, re.I))
-        if len(hits) == 1 and was and _PHRASE_END.match(request, hits[0].end()):
-            return request[: hits[0].start()] + now + request[hits[0].end():]
-    return None
 
 
 _ADDED_TAIL = re.compile(r"[\s,]*\b(too|as well)\W*$", re.I)
@@ -545,9 +520,9 @@ def names_a_definition(text: str, words: str) -> bool:
     return any(w.split(".")[-1] in names for w in _WORDS.findall(bare)[1:])
 
 
-# Words before a noun that make a plain word a thing, not a name ("return the new size").
 # After a word, what makes it a definition's name ("the Inventory class").
 _KIND_AFTER = re.compile(r"\s+(?:class|method|function)\b", re.I)
+# Words before a noun that make a plain word a thing, not a name ("return the new size").
 _DETERMINER = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|new|each|every|some|any|no|all)\s+$", re.I)
 
 
