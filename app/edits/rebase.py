@@ -54,13 +54,7 @@ def with_earlier(old: list[str], earlier: list[str], later: list[str]) -> list[s
     `later` stands: it was shown the earlier change there."""
     mine = diff_hunks(old, later)
     kept = [h for h in diff_hunks(old, earlier) if not _touch(h, mine)]
-    if not kept:
-        return later
-    out, at = [], 0
-    for start, end, lines in sorted(mine + kept, key=lambda h: (h[0], h[1])):
-        out += old[at:start] + lines
-        at = end
-    return out + old[at:]
+    return _made(old, mine + kept) if kept else later
 
 
 def merge_apart(old: list[str], earlier: list[str], later: list[str]) -> list[str] | None:
@@ -73,8 +67,13 @@ def merge_apart(old: list[str], earlier: list[str], later: list[str]) -> list[st
     theirs = [h for h in diff_hunks(old, earlier) if h not in mine]
     if any(_clash(h, m) for h in theirs for m in mine):
         return None
+    return _made(old, mine + theirs)
+
+
+def _made(old: list[str], hunks: list[Hunk]) -> list[str]:
+    """`old` with `hunks` (none overlapping) made."""
     out, at = [], 0
-    for start, end, lines in sorted(mine + theirs, key=lambda h: (h[0], h[1])):
+    for start, end, lines in sorted(hunks, key=lambda h: (h[0], h[1])):
         out += old[at:start] + lines
         at = end
     return out + old[at:]
