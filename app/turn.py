@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
+from app.edits.anchor import may_delete
 from app.edits.cosmetic import COSMETIC_REASON
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
@@ -25,6 +26,7 @@ from app.edits.judge import (
     syntax_feedback,
     truncated_feedback,
 )
+from app.edits.lines import document_lines
 from app.edits.params import unused_new_parameters
 from app.edits.repeats import RepeatWatch
 from app.edits.syntax import is_python
@@ -394,7 +396,11 @@ class Turn:
         if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0):
             return None
         after = departure_point(s.format, answer)
-        return None if after is None else {"text": answer, "after": after}
+        if after is None:
+            return None
+        # A deletion's answer may depart by leaving lines out: what the request asks for.
+        skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0]))
+        return {"text": answer, "after": after, **({"skip": True} if skip else {})}
 
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""
@@ -555,7 +561,7 @@ class Turn:
     def _with_base(self, new_text: str) -> str:
         """The answer's text with the changes of the answer it builds on (`base`) that it left out
         (rebase.with_earlier), the live diff redrawn to match."""
-        from app.edits.lines import document_lines, join_lines
+        from app.edits.lines import join_lines
         from app.edits.rebase import diff_hunks, merge_apart, with_earlier
 
         s = self.session

@@ -157,13 +157,15 @@ def _check(payload: dict, name: str, types, *, check=None, what: str = ""):
     return value
 
 
-def _avoid(value) -> tuple[str, int] | None:
+def _avoid(value) -> tuple[str, int, bool] | None:
     """A request's `avoid` (steer's extension): {"text": a rejected answer, "after": the character
-    of it from which the new answer may depart}."""
+    of it from which the new answer may depart, "skip": whether it may depart by leaving out lines
+    of it (default false)}."""
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) - {"text", "after"}:
-        raise BadRequest("invalid_type", 'avoid must be an object {"text": string, "after": integer}', "avoid")
+    if not isinstance(value, dict) or set(value) - {"text", "after", "skip"}:
+        raise BadRequest("invalid_type", 'avoid must be an object {"text": string, "after": integer, "skip": boolean}',
+                         "avoid")
     text, after = value.get("text"), value.get("after", 0)
     if not isinstance(text, str) or not text or len(text) > MAX_AVOID_CHARS:
         raise BadRequest("invalid_value", f"avoid.text must be a non-empty string of at most {MAX_AVOID_CHARS:,} "
@@ -171,7 +173,10 @@ def _avoid(value) -> tuple[str, int] | None:
     if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after <= len(text):
         raise BadRequest("invalid_value", "avoid.after must be an integer from 0 to the length of avoid.text",
                          "avoid.after")
-    return text, len(text[:after].encode("utf-8"))
+    skip = value.get("skip", False)
+    if not isinstance(skip, bool):
+        raise BadRequest("invalid_type", "avoid.skip must be a boolean", "avoid.skip")
+    return text, len(text[:after].encode("utf-8")), skip
 
 
 @dataclass
@@ -189,7 +194,7 @@ class Response:
     generate: bool = True
     event_id: str | None = None
     client: str | None = None  # the WebSocket connection it came on (EngineRequest.client)
-    avoid: tuple[str, int] | None = None  # EngineRequest.avoid
+    avoid: tuple[str, int, bool] | None = None  # EngineRequest.avoid
     cancel: threading.Event = field(default_factory=threading.Event)
     pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
     stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours

@@ -67,6 +67,8 @@ def test_a_runner_up_that_skips_to_a_later_line_is_no_departure():
     assert none(0, 40) and not none(0, 41)
     assert not none(5, 42)  # an indentation of its own: a change (a return moved out of a loop)
     assert not none(1, 40)  # not at a line start: "fromdef" skips nothing
+    # Where the request deletes code, leaving the lines between out is the change asked for.
+    assert not no_departure([spelled[t] for t in tokens], spelled.__getitem__, skips=True)(0, 40)
 
 
 def test_replayed_tokens_leave_the_drafter_copying_where_they_stop():

@@ -39,7 +39,7 @@ async def test_an_avoided_answer_is_departed_from_at_its_least_confident_token(e
     after = _after_fence(first)
     departures = engine.counters.departures
     assert "avoid" in engine.features  # what the gateway's /health tells clients
-    second, req = await _answer(engine, msgs, "depart", avoid=(first, after))
+    second, req = await _answer(engine, msgs, "depart", avoid=(first, after, False))
     assert engine.counters.departures == departures + 1
     assert second != first
     kept = next(i for i, (a, b) in enumerate(zip(first, second)) if a != b)
@@ -48,7 +48,7 @@ async def test_an_avoided_answer_is_departed_from_at_its_least_confident_token(e
     assert _kv_consistent(engine)
     assert engine._llm.n_tokens == req.usage.input_tokens + req.usage.output_tokens  # the new answer is cached
     # The same departure decoded the plain way: speculation changes the speed, not the answer.
-    plain, _ = await _answer(engine, msgs, "depart-plain", avoid=(first, after), speculation=False)
+    plain, _ = await _answer(engine, msgs, "depart-plain", avoid=(first, after, False), speculation=False)
     assert plain == second
 
 
@@ -56,7 +56,7 @@ async def test_nothing_to_depart_from_is_the_plain_greedy_answer(engine):
     msgs = _rewrite("depart-none", "Fix the bug in `summarize`.")
     first, _ = await _answer(engine, msgs, "depart-none")
     departures = engine.counters.departures
-    again, req = await _answer(engine, msgs, "depart-none", avoid=(first, len(first.encode())))
+    again, req = await _answer(engine, msgs, "depart-none", avoid=(first, len(first.encode()), False))
     assert again == first and engine.counters.departures == departures
     assert _kv_consistent(engine)
 
@@ -66,13 +66,13 @@ async def test_a_stop_before_the_departure_sends_nothing(engine):
     first, _ = await _answer(engine, msgs, "depart-stop")
     cancel = threading.Event()
     cancel.set()
-    text, req = await _answer(engine, msgs, "depart-stop", avoid=(first, _after_fence(first)), cancel=cancel)
+    text, req = await _answer(engine, msgs, "depart-stop", avoid=(first, _after_fence(first), False), cancel=cancel)
     assert text == "" and req.finish_reason == "cancelled"
 
 
 async def test_a_length_limit_inside_the_kept_answer_ends_it_there(engine):
     msgs = _rewrite("depart-length", "Fix the bug in `summarize`.")
     first, _ = await _answer(engine, msgs, "depart-length")
-    text, req = await _answer(engine, msgs, "depart-length", avoid=(first, _after_fence(first)), max_tokens=6)
+    text, req = await _answer(engine, msgs, "depart-length", avoid=(first, _after_fence(first), False), max_tokens=6)
     assert req.finish_reason == "length" and req.usage.output_tokens == 6
     assert first.startswith(text) and _kv_consistent(engine)

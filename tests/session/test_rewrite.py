@@ -93,9 +93,19 @@ async def test_a_no_change_rewrite_departs_from_that_answer_where_the_engine_can
         first, retry = engine.requests
         assert first.avoid is None and retry.messages == first.messages
         same = recorded("rewrite_same.txt")
-        assert retry.avoid == (same, len(same.split("\n", 1)[0].encode()) + 1)
+        assert retry.avoid == (same, len(same.split("\n", 1)[0].encode()) + 1, False)
         assert any("next most likely change" in getattr(e, "text", "") for e in events)
         assert session.accept_all() and NEW_RETURN in calc.read_text()
+
+
+async def test_a_deletion_that_changes_nothing_may_depart_by_leaving_lines_out(replay, calc):
+    url, engine = await replay(["rewrite_same.txt", "rewrite_same.txt"])
+    engine.features = frozenset({"avoid"})
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        await session.edit("delete the comment in mean", (11, 16))
+        retry = engine.requests[1]
+        assert retry.avoid is not None and retry.avoid[2] is True
 
 
 async def test_the_departing_retry_is_made_where_no_retries_are_allowed(replay, calc):
@@ -123,7 +133,7 @@ async def test_an_answer_that_only_adds_a_comment_to_a_fix_is_departed_from(repl
         session.on_event = events.append
         result = await session.edit("make `mean` safe for an empty list")
         assert result.status == "proposal" and result.attempts == 2
-        assert engine.requests[1].avoid == (recorded("rewrite_mean_comment.txt"), len("```python\n"))
+        assert engine.requests[1].avoid == (recorded("rewrite_mean_comment.txt"), len("```python\n"), False)
         assert any("changed only whitespace, comments or docstrings; asking for its next most likely change"
                    in getattr(e, "text", "") for e in events)
         assert session.accept_all() and NEW_RETURN in calc.read_text() and "# the average" not in calc.read_text()

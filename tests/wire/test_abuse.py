@@ -107,6 +107,7 @@ BAD_FRAMES = [
     ('{"type":"response.create","input":"hi","avoid":"an answer"}', "invalid_type"),
     ('{"type":"response.create","input":"hi","avoid":{"text":"abc","after":4}}', "invalid_value"),
     ('{"type":"response.create","input":"hi","avoid":{"text":"","after":0}}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","avoid":{"text":"abc","after":1,"skip":"yes"}}', "invalid_type"),
     ("[1, 2]", "invalid_event"),
     ("\"\\ud800\"", "invalid_event"),
 ]

@@ -65,7 +65,7 @@ class EngineRequest:
     # An answer the client rejected (it changed nothing), and the byte of it from which the new
     # answer may depart: an engine with "avoid" in its features departs at its least confident
     # token (depart.py); any other answers the request as if it were not there.
-    avoid: tuple[str, int] | None = None
+    avoid: tuple[str, int, bool] | None = None
     usage: Usage = field(default_factory=Usage)  # filled in by the engine
     finish_reason: str | None = None  # "stop", "length", "cancelled", set by the engine
 

@@ -33,12 +33,14 @@ def start_index(pieces: list[bytes], after: int) -> int:
     return len(pieces)
 
 
-def no_departure(pieces: list[bytes], piece: Callable[[int], bytes]) -> Callable[[int, int], bool]:
+def no_departure(pieces: list[bytes], piece: Callable[[int], bytes],
+                 skips: bool = False) -> Callable[[int, int], bool]:
     """The `skip` of least_confident: True where writing `token` at answer index j departs
     from nothing the edit keeps. Either it spells the answer's own text there (a different split
     of the same bytes), or, at the start of a line, it starts one of the answer's later lines: the
     answer would skip the lines between (an import, a helper before the function), and a rewrite
-    that leaves lines out keeps them as they were (app.edits), so it comes back unchanged again.
+    that leaves lines out keeps them as they were (app.edits), so it comes back unchanged again;
+    unless `skips` (the request deletes code: leaving lines out is the change asked for).
     A token of whitespace alone is an indentation: a change of its own."""
     text = b"".join(pieces)
     starts = [0]
@@ -49,7 +51,7 @@ def no_departure(pieces: list[bytes], piece: Callable[[int], bytes]) -> Callable
         alt, at = piece(token), starts[j]
         if not alt or text.startswith(alt, at):
             return True
-        if (at == 0 or text[at - 1 : at] == b"\n") and alt.strip():
+        if not skips and (at == 0 or text[at - 1 : at] == b"\n") and alt.strip():
             return any(line.startswith(alt) for line in text[at:].split(b"\n")[1:])
         return False
 

@@ -500,21 +500,21 @@ class LocalEngine(Engine):
             return False
         return True
 
-    def _depart(self, job: _Job, decoder, avoid: tuple[str, int], max_out: int) -> list[int] | None:
-        """Write the rejected answer `avoid` (its text, and the byte from which it may be departed
-        from) up to its least confident token past that byte, then the runner-up there
+    def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int) -> list[int] | None:
+        """Write the rejected answer `avoid` (its text, the byte from which it may be departed
+        from, and whether the departure may skip to a later line of it) up to its least confident token past that byte, then the runner-up there
         (depart.py): the tokens the answer starts with. None when the answer ends before it goes
         on (stopped, or its length limit); [] (a plain greedy answer) when no token of it can be
         departed from."""
         import numpy as np
 
         req, llm, cpp = job.request, self._llm, self._llama_cpp
-        text, after = avoid
+        text, after, skips = avoid
         tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
         piece = lambda t: llm._model.detokenize([t], special=False)
         pieces = [piece(t) for t in tokens]
         first = start_index(pieces, after)
-        same = no_departure(pieces, piece)
+        same = no_departure(pieces, piece, skips)
         room = self.n_ctx - llm.n_tokens
         if first >= len(tokens) or len(tokens) > room:
             return []
