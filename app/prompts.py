@@ -160,6 +160,9 @@ def region_lines(text: str, region: tuple[int, int]) -> str:
     return "".join(lines[start:end])
 
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
 def enclosing_region(text: str, line: int) -> tuple[int, int]:
     """The (start, end) 0-based, end-exclusive line range of the innermost function/class around `line`.
 
@@ -170,17 +173,43 @@ def enclosing_region(text: str, line: int) -> tuple[int, int]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        tree = None
-    if tree is not None:
-        best: tuple[int, int] | None = None
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
-                last = node.end_lineno or node.lineno
-                if first <= line < last and (best is None or last - first < best[1] - best[0]):
-                    best = (first, last)
-        return best or (0, len(lines))
-    return _indent_block(lines, line)
+        return _indent_block(lines, line)
+    return _innermost(tree, line, _DEFS) or (0, len(lines))
+
+
+def _innermost(tree: ast.AST, line: int, kinds: tuple[type, ...]) -> tuple[int, int] | None:
+    """The lines of the innermost definition of one of `kinds` around 0-based `line` (decorators included)."""
+    best: tuple[int, int] | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, kinds):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+            last = node.end_lineno or node.lineno
+            if first <= line < last and (best is None or last - first < best[1] - best[0]):
+                best = (first, last)
+    return best
+
+
+# "this method", "the current function", "that class": the definition at the cursor. "this"/"it"
+# alone mean it only as what a deletion deletes ("delete this"; "make it faster" may mean more).
+_AT_CURSOR = re.compile(r"\b(?:this|that|the\s+current)\s+(method|function|def|class)\b", re.I)
+_IT = re.compile(r"\b(?:this|it|that)\b", re.I)
+
+
+def cursor_definition(text: str, line: int, words: str) -> tuple[int, int] | None:
+    """The definition at the cursor (0-based `line`) that the words point at ("add a docstring to
+    this method", "delete this"): its lines, or None when they point at none or the file does not
+    parse. The app's cursor region is the top-level block around the cursor (app.region), where
+    "this method" no longer says which method."""
+    said = _AT_CURSOR.search(words or "")
+    if said is None and not (_IT.search(words or "") and may_delete(words, text.splitlines()) is True):
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    kind = said.group(1).lower() if said else ""
+    kinds = (ast.ClassDef,) if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef) if kind else _DEFS
+    return _innermost(tree, line, kinds)
 
 
 # A file this short is rewritten whole: the region could only leave out an import or a helper.

@@ -348,17 +348,7 @@ class Session:
             return
         if self.has_proposal:
             self._discard_proposal()
-        if self.format == "rewrite" and region is None:
-            # Not the whole file: rewriting it is slow on a CPU and defeats the prewarm. The
-            # definitions the instruction names, else the whole file.
-            from app.prompts import rewrite_region
-
-            region = rewrite_region(self.document.text, instruction)
-        elif self.format == "rewrite":
-            from app.prompts import deletion_region, deletion_request
-
-            instruction = deletion_request(self.document.text, instruction, region)
-            region = deletion_region(self.document.text, instruction, region)
+        instruction, region = self.scoped(instruction, region)
         self.prewarms.make_way(region, instruction)
         self.instruction = instruction
         self.region = region
@@ -370,6 +360,20 @@ class Session:
         # Let the task send its request before returning, so `stop()` right after works.
         self._set_state(GENERATING)
         await asyncio.sleep(0)
+
+    def scoped(self, instruction: str, region: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
+        """(instruction, region) of a turn sent with these: a rewrite's region is never the whole
+        file when the words name definitions (rewriting it is slow on a CPU and defeats the
+        prewarm: prompts.rewrite_region), and a deletion of the definition that is the region is
+        asked by name of the code around it (prompts.deletion_request, deletion_region)."""
+        if self.format != "rewrite":
+            return instruction, region
+        from app.prompts import deletion_region, deletion_request, rewrite_region
+
+        if region is None:
+            return instruction, rewrite_region(self.document.text, instruction)
+        instruction = deletion_request(self.document.text, instruction, region)
+        return instruction, deletion_region(self.document.text, instruction, region)
 
     async def _run(self, turn) -> None:
         """Run `turn`, then leave GENERATING and report how it ended."""

@@ -290,7 +290,7 @@ class SteerApp(App):
 
             if self._typing is None or self._typing.session is not self.session:
                 self._typing = TypingPrewarmer(self.session)
-            self._typing.typed(event.value, self.region_for_send)
+            self._typing.typed(event.value, lambda: self._typed_region(event.value))
 
     @property
     def queued(self) -> Queued | None:
@@ -323,10 +323,16 @@ class SteerApp(App):
         self.answer.close()
         self.refresh_bindings()
 
-    def region_for_send(self) -> tuple[int, int] | None:
-        """The lines the next instruction is about (see app.region.region_for_send); None: the whole file."""
+    def region_for_send(self, words: str = "") -> tuple[int, int] | None:
+        """The lines the instruction `words` is about (see app.region.region_for_send); None: the whole file."""
         code = self.code
-        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed)
+        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed, words)
+
+    def _typed_region(self, words: str) -> tuple[int, int] | None:
+        """The region the turn Enter would start with `words` has (Session.scoped), for the prewarm
+        as they are typed; None: the turn takes it from the words."""
+        region = self.region_for_send(words)
+        return region if region is None or self.session is None else self.session.scoped(words, region)[1]
 
     def _region_prewarm_later(self) -> None:
         # Debounced: moving through the file must not start a prewarm per line passed.

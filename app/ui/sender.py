@@ -57,7 +57,7 @@ class Sender:
         if session is not None and session.client is not None and session.state == State.GENERATING:
             await session.redirect(words)  # the stream is there: redirect now, nothing to wait for
             return
-        await self.send(kind, words, app.region_for_send())
+        await self.send(kind, words, app.region_for_send(words))
 
     async def send(self, kind: str, words: str, region: tuple[int, int] | None) -> None:
         """Dispatch now if nothing is to be waited for, else queue."""
