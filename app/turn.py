@@ -248,10 +248,10 @@ class Turn:
                     elif result.status == "proposal" and back is not None:
                         # The request is asked as it first was, of its region as on disk (its prompt
                         # is still cached: only its words are evaluated again), and its answer is
-                        # merged with the addition's (rebase.merge_apart). Shown the code the addition left,
-                        # after that exchange, the small model carried the addition's kind of change
-                        # to methods the request never named (bench/redirect.py). Only where the two
-                        # answers clash is that asked (self.again).
+                        # merged with the addition's (rebase.merge_apart). Shown the code the
+                        # addition left, after that exchange, the small model carried the addition's
+                        # kind of change to methods the request never named (bench/redirect.py).
+                        # Only where the two answers clash is that asked (self.again).
                         self.again = (self.region, chat, self._answered_region())
                         shown, chat = self._move_to(back), []
                     elif result.status == "proposal":
@@ -560,7 +560,8 @@ class Turn:
 
     def _with_base(self, new_text: str) -> str:
         """The answer's text with the changes of the answer it builds on (`base`) that it left out
-        (rebase.with_earlier), the live diff redrawn to match."""
+        (rebase.with_earlier; rebase.merge_apart for a request asked again as first asked, which
+        never saw them), the live diff redrawn to match."""
         from app.edits.lines import join_lines
         from app.edits.rebase import diff_hunks, merge_apart, with_earlier
 
