@@ -67,9 +67,12 @@ class RecordedSequence(Engine):
     name = "replay"
     label = "replay (recorded text, not a model)"
 
-    def __init__(self, names: list[str], rate: float = 0):
+    def __init__(self, names: list[str], rate: float = 0, hold_after: str | None = None):
         self.players = [ReplayEngine(recorded(n), rate=rate) for n in names]
         self.requests: list[EngineRequest] = []
+        # Once an answer has played this text, it holds until cancelled (a mid-answer state that
+        # no scheduling delay can skip past).
+        self.hold_after = hold_after
 
     async def start(self) -> None:
         for p in self.players:
@@ -81,8 +84,15 @@ class RecordedSequence(Engine):
             player = self.players[min(len(self.requests), len(self.players)) - 1]
         else:
             player = self.players[0]
+        played = ""
         async for delta in player.stream(request, cancel):
             yield delta
+            played += delta
+            if request.generate and self.hold_after is not None and self.hold_after in played:
+                while not cancel.is_set():
+                    await asyncio.sleep(0.005)
+                request.finish_reason = "cancelled"
+                return
 
 
 @pytest.fixture
@@ -90,8 +100,8 @@ async def replay():
     """`url, engine = await replay(["a.txt", "b.txt"], rate=0)`: a real gateway on loopback."""
     gateways = []
 
-    async def start(names: list[str], rate: float = 0):
-        engine = RecordedSequence(names, rate)
+    async def start(names: list[str], rate: float = 0, hold_after: str | None = None):
+        engine = RecordedSequence(names, rate, hold_after)
         gw = Gateway(engine)
         url = await gw.start("127.0.0.1", 0)
         gateways.append(gw)

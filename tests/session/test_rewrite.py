@@ -290,10 +290,10 @@ async def test_reject_of_what_esc_kept_is_idle(replay, calc):
 
 
 async def test_esc_before_any_closed_change_leaves_nothing_and_is_idle(replay, calc):
-    url, _ = await replay(["rewrite_mean.txt"], rate=200)
+    url, _ = await replay(["rewrite_mean.txt"], rate=200, hold_after="total = 0")
     async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
         await session.send("fix `mean`", MEAN)
-        # The changed `total` line is being written: nothing has closed yet.
+        # The changed `total` line is being written (the replay holds there): nothing has closed yet.
         await until(lambda: "total = 0" in session.raw_text)
         assert "for v" not in session.raw_text
         await session.stop()
