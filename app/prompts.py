@@ -182,11 +182,15 @@ def _innermost(tree: ast.AST, line: int, kinds: tuple[type, ...]) -> tuple[int, 
     best: tuple[int, int] | None = None
     for node in ast.walk(tree):
         if isinstance(node, kinds):
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
-            last = node.end_lineno or node.lineno
+            first, last = _span(node)
             if first <= line < last and (best is None or last - first < best[1] - best[0]):
                 best = (first, last)
     return best
+
+
+def _span(node: ast.AST) -> tuple[int, int]:
+    """A definition's 0-based end-exclusive lines, its decorators included."""
+    return min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1, node.end_lineno or node.lineno
 
 
 # "this method", "the current function", "that class": the definition at the cursor. "this"/"it"
@@ -195,13 +199,18 @@ _AT_CURSOR = re.compile(r"\b(?:this|that|the\s+current)\s+(method|function|def|c
 _IT = re.compile(r"\b(?:this|it|that)\b", re.I)
 
 
+def _deletes_this(words: str, lines: list[str]) -> bool:
+    """The words ask to delete "this" or "it" and name no definition to delete ("delete this")."""
+    return bool(_IT.search(words or "")) and may_delete(words, lines) is True
+
+
 def cursor_definition(text: str, line: int, words: str) -> tuple[int, int] | None:
     """The definition at the cursor (0-based `line`) that the words point at ("add a docstring to
     this method", "delete this"): its lines, or None when they point at none or the file does not
     parse. The app's cursor region is the top-level block around the cursor (app.region), where
     "this method" no longer says which method."""
     said = _AT_CURSOR.search(words or "")
-    if said is None and not (_IT.search(words or "") and may_delete(words, text.splitlines()) is True):
+    if said is None and not _deletes_this(words, text.splitlines()):
         return None
     try:
         tree = ast.parse(text)
@@ -250,7 +259,7 @@ def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> st
     where it asks to delete "this" or "it" ("delete this method (`cheapest`)"): the request is then
     asked of the code around that definition (deletion_region), where "this" no longer says which."""
     lines = text.splitlines()
-    if may_delete(instruction, lines) is not True or not re.search(r"\b(?:this|it|that)\b", instruction, re.I):
+    if not _deletes_this(instruction, lines):
         return instruction
     name = next((n for n, span in _definitions(text).items() if span == tuple(region)), None)
     if name is None:
@@ -347,9 +356,8 @@ def _definitions(text: str) -> dict[str, tuple[int, int]]:
         return {}
     out: dict[str, tuple[int, int]] = {}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
-            out[node.name] = (first, node.end_lineno or node.lineno)
+        if isinstance(node, _DEFS):
+            out[node.name] = _span(node)
     return out
 
 

@@ -502,10 +502,10 @@ class LocalEngine(Engine):
 
     def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int) -> list[int] | None:
         """Write the rejected answer `avoid` (its text, the byte from which it may be departed
-        from, and whether the departure may skip to a later line of it) up to its least confident token past that byte, then the runner-up there
-        (depart.py): the tokens the answer starts with. None when the answer ends before it goes
-        on (stopped, or its length limit); [] (a plain greedy answer) when no token of it can be
-        departed from."""
+        from, and whether the departure may skip to a later line of it) up to its least confident
+        token past that byte, then the runner-up there (depart.py): the tokens the answer starts
+        with. None when the answer ends before it goes on (stopped, or its length limit); [] (a
+        plain greedy answer) when no token of it can be departed from."""
         import numpy as np
 
         req, llm, cpp = job.request, self._llm, self._llama_cpp
