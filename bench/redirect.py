@@ -477,7 +477,7 @@ KINDS = ("narrow", "replace", "extend", "correct")
 
 
 async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | None, fmt: str | None,
-                  verbose: bool, typing: float = 0, pause: float = 0) -> dict:
+                  verbose: bool, typing: float = 0, pause: float = 0, when: str = "during") -> dict:
     from app import turn as turn_module
     from app.files import Document
     from app.session import Session
@@ -530,7 +530,7 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
 
     turn_module.Turn = MarkedTurn  # Session.send makes its turns from app.turn.Turn
     try:
-        return await _run_marked(session, sc, path, marks, verbose, typing, pause)
+        return await _run_marked(session, sc, path, marks, verbose, typing, pause, when)
     finally:
         turn_module.Turn = Turn
 
@@ -552,7 +552,7 @@ async def _typed(session, words: str, region: tuple[int, int], cps: float, pause
 
 
 async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: bool, typing: float = 0,
-                      pause: float = 0) -> dict:
+                      pause: float = 0, when: str = "during") -> dict:
     from app.prompts import region_lines, rewrite_region
 
     await session.start()
@@ -572,10 +572,18 @@ async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: b
         await session.close()
         return {"name": sc.name, "kind": sc.kind, "where": sc.where, "at": session.turn.tokens,
                 "status": "ended first", "why": "the answer ended before the redirect was typed", "first_s": None}
-    written = session.turn.tokens
+    if when == "end":  # Enter once the answer is done, its proposal under review
+        await session.wait()
+    elif when == "esc":  # Esc at the point, then the words
+        await session.stop()
+        await session.wait()
+    written = session.turn.tokens if session.turn is not None else 0
     partial = session.raw_text
     marks["enter"] = time.perf_counter()
-    await session.redirect(sc.words)
+    if when == "during":
+        await session.redirect(sc.words)
+    else:  # as the app sends Enter outside an answer: with the region at the cursor, still in the block
+        await session.send(sc.words, region)
     result = await session.wait()
     done = time.perf_counter() - marks["enter"]
     first = marks["first"] - marks["enter"] if marks["first"] is not None else None
@@ -612,7 +620,8 @@ def _share(followed: int, redirected: int) -> str:
 
 
 async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
-              typing: float = 0, pause: float = 0, additions: str | None = None, speculation: bool = True) -> list[dict]:
+              typing: float = 0, pause: float = 0, additions: str | None = None, speculation: bool = True,
+              when: str = "during") -> list[dict]:
     from app.config import Settings
     from app.transport.backends import open_backend, resolve_backend
     from app.transport.launcher import GatewayProcess
@@ -625,7 +634,7 @@ async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, 
     rows = []
     try:
         for sc in scenarios:
-            r = await run_one(client, settings, sc, tmp, strategy, fmt, verbose, typing, pause)
+            r = await run_one(client, settings, sc, tmp, strategy, fmt, verbose, typing, pause, when)
             rows.append(r)
             first = f"{r['first_s']:.2f}s" if r["first_s"] is not None else "-"
             print(f"{r['name']}: {r['status']} (redirect after {r['at']} tokens, first token {first}) {r['why']}",
@@ -651,6 +660,9 @@ def main(argv: list[str] | None = None) -> int:
                              "Enter after (default: pasted with Enter)")
     parser.add_argument("--pause", type=float, default=0, metavar="S",
                         help="with --typing: seconds between the last key and Enter (default 0)")
+    parser.add_argument("--when", choices=("during", "end", "esc"), default="during",
+                        help="when the words are sent: while the model writes (at the scenario's point, the "
+                             "default), once the answer is done and under review, or after Esc at that point")
     parser.add_argument("--no-speculation", action="store_true", help="the gateway decodes without speculative edits")
     parser.add_argument("--verbose", action="store_true", help="print each partial answer and final answer")
     args = parser.parse_args(argv or [])
@@ -663,12 +675,15 @@ def main(argv: list[str] | None = None) -> int:
     scenarios = [s for s in SCENARIOS if wanted is None or s.name in wanted]
     with open("/proc/loadavg") as f:
         load_before = f.read().split()[:3]
+    if args.typing and args.when != "during":
+        parser.error("--typing types the words while the model writes: only with --when during")
     rows = asyncio.run(run(scenarios, args.strategy, args.format, args.verbose, args.typing, args.pause, args.additions,
-                           not args.no_speculation))
+                           not args.no_speculation, args.when))
     with open("/proc/loadavg") as f:
         load_after = f.read().split()[:3]
     how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
-           else "pasted with Enter")
+           else {"during": "pasted with Enter", "end": "sent once the answer was done (review)",
+                 "esc": "sent after Esc at the point"}[args.when])
     from app.config import Settings
 
     additions = args.additions or Settings().redirect_additions
