@@ -468,6 +468,39 @@ SCENARIOS += [
              lambda c: all_of(c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])", (None, 7)),
                               "" if not _calls(c.nd["Stack.peek"], "len") else "peek still calls len",
                               c.others_unchanged("Stack.peek")), held_out=True),
+    # Written before any change for corrections after the 38 above were measured (held out).
+    Scenario("prices-cheapest-loop-not-min", "correct", "function", PRICES,
+             "make cheapest return None for an empty list, using min() with a default",
+             "use a for loop, not min()", 10,
+             lambda c: all_of(c.run("(cheapest([3, 1, 2]), cheapest([]))", (1, None)),
+                              "" if not _calls(c.nd["cheapest"], "min") else "cheapest still calls min",
+                              c.others_unchanged("cheapest")), held_out=True),
+    Scenario("records-names-comprehension-not-loop", "correct", "function", RECORDS,
+             "make names skip records that have no name, using a for loop",
+             "use a list comprehension with an if, not a for loop", 10,
+             lambda c: all_of(c.run("names([{'name': 'a'}, {}, {'name': 'b'}])", ["a", "b"]),
+                              "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["names"]))
+                              else "names still has a for loop", c.others_unchanged("names")), held_out=True),
+    Scenario("inventory-cheapest-if-not-try", "correct", "class", INVENTORY,
+             "make cheapest return None when there are no items, using try/except ValueError",
+             "check if not self.items first, not try/except", 10,
+             lambda c: all_of(c.run("(Inventory().cheapest(), load(['a, 2.0, 1', 'b, 1.0, 1']).cheapest().name)",
+                                    (None, "b")),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Inventory.cheapest"]))
+                              else "cheapest still has a try", c.others_unchanged("Inventory.cheapest")),
+             held_out=True),
+    Scenario("prices-parse-if-not-try", "correct", "function", PRICES,
+             "make parse_price return 0.0 for an empty string, using try/except ValueError",
+             "check if not text first, not try/except", 10,
+             lambda c: all_of(c.run("(parse_price(''), parse_price(' $2 '))", (0.0, 2.0)),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["parse_price"]))
+                              else "parse_price still has a try", c.others_unchanged("parse_price")), held_out=True),
+    Scenario("stack-pop-if-not-try", "correct", "class", STACK,
+             "make pop return None when the stack is empty, using try/except IndexError",
+             "use an if statement, not try/except", 10,
+             lambda c: all_of(c.run("(Stack(2).pop(), (lambda s: (s.push(7), s.pop()))(Stack(2))[-1])", (None, 7)),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Stack.pop"]))
+                              else "pop still has a try", c.others_unchanged("Stack.pop")), held_out=True),
 ]
 KINDS = ("narrow", "replace", "extend", "correct")
 
