@@ -463,6 +463,23 @@ def redirect_adds(words: str) -> bool:
     return bool(_ADDS.search(words or ""))
 
 
+# Words that take back part of the request rather than add to it: "no, only to push", "use a dict,
+# not a list", "no, add an is_empty method instead", "rename it to running instead".
+_CORRECTS = re.compile(r"^\W*(no|nope|not|don'?t|do not|wait|actually|instead|rather|only|just)\b"
+                       r"|\b(instead|rather than|nothing else)\b|,\s*not\b", re.I)
+
+
+def redirect_corrects(words: str) -> bool:
+    """The words correct the request (narrow, replace or correct it) rather than add to it."""
+    return not redirect_adds(words) and bool(_CORRECTS.search(words or ""))
+
+
+def refers_back(words: str) -> bool:
+    """The words go on from the request before them ("no, only to pop", "also add a docstring to
+    it"), as against a request that stands on its own ("add a docstring to load")."""
+    return redirect_adds(words) or redirect_corrects(words)
+
+
 def addition_instruction(words: str) -> str:
     """The request of an addition said while an answer was written ("also make it ignore commas"),
     asked on its own of the code as that answer left it: the words without "also"/"too"."""

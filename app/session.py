@@ -76,6 +76,9 @@ class Session:
     redirect_strategy: str | None = None  # "restart" | "continue" | "after" | "before" | "auto"; None: REDIRECT_MODES for the format
     _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
     _refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
+    # How the last turn ended: (its task, the file's text, the proposed text or None, stopped by Esc
+    # or a lost connection), for words sent after it that go on from its request (_follow_up).
+    _ended_turn: tuple | None = None
 
     def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
                  *, client: Backend | None = None, edit_format: str | None = None, model: str | None = None):
@@ -258,19 +261,24 @@ class Session:
 
     def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None, *,
                          behind: bool = False) -> bool:
-        """The user types `typed` while the model writes: prewarm the turn a redirect with these words
-        would start over (_restart_turn), so that Enter leaves only what was typed since. `naming`:
+        """The user types `typed` while the model writes (or a correction of the answer under review,
+        `follows_up`): prewarm the turn a redirect with these words would start over (_restart_turn),
+        so that Enter leaves only what was typed since. `naming`:
         the words with the one being typed, when it names a definition (its region, known before the
         word ends). False when the redirect would not start the turn over (a steer, an addition).
 
         It goes on a lane of its own, and the embedded engine evaluates it between two steps of
         the answer (LocalEngine._let_prewarms_in): that answer is about to be replaced."""
-        from app.prompts import names_a_definition
+        from app.prompts import names_a_definition, redirect_corrects
 
         words, naming = typed.strip(), (naming or typed).strip()
-        if (self.client is None or self.state is not GENERATING or self.format != "rewrite" or self.region is None
-                or not naming or self._redirect_mode_for(naming) != "restart"):
+        if self.client is None or self.format != "rewrite" or self.region is None or not naming:
             return False
+        if self.state is GENERATING:
+            if self._redirect_mode_for(naming) != "restart":
+                return False
+        elif not (self.follows_up(naming) and redirect_corrects(naming)):
+            return False  # words sent now would be a turn of their own, or asked first of their own region
         first, said = self._redirect_history()
         region = self.region
         if complete or names_a_definition(self.document.text, naming):
@@ -346,6 +354,12 @@ class Session:
         if self.state is GENERATING:
             await self.redirect(instruction)
             return
+        if await self._follow_up(instruction):
+            return
+        await self._start(instruction, region, retries)
+
+    async def _start(self, instruction: str, region: tuple[int, int] | None, retries: int = 0) -> None:
+        """Start a new turn on the file as it is (any proposal is dropped)."""
         if self.has_proposal:
             self._discard_proposal()
         instruction, region = self.scoped(instruction, region)
@@ -380,6 +394,10 @@ class Session:
         try:
             await turn.run()
         finally:
+            if self._turn is turn:  # not a turn a redirect superseded
+                self._ended_turn = (self._turn_task, self.document.text,
+                                    self.review.proposed_text() if self.has_proposal else None,
+                                    self.state is not GENERATING)
             result = self.last_result = turn.result
             if self.state is GENERATING:
                 self._set_state(REVIEW if self.has_proposal else IDLE)
@@ -475,6 +493,47 @@ class Session:
         except Exception as exc:
             self._notice("error", NoticeCode.REDIRECT_FAILED, f"redirect failed: {exc}")
 
+    def follows_up(self, words: str) -> bool:
+        """Words sent now would go on from the last turn's request (`_follow_up`)."""
+        from app.prompts import refers_back
+
+        task, ended = self._turn_task, self._ended_turn
+        if (self.state is GENERATING or ended is None or task is None or ended[0] is not task or not task.done()
+                or not self.instruction or ended[1] != self.document.text or self.review.conflict):
+            return False
+        if (self.review.proposed_text() if self.has_proposal else None) != ended[2]:
+            return False  # rejected, in whole or in part: what is left is the user's pick, not the answer
+        # After Esc, only words that go on from the request: a stopped request is asked again only then.
+        return self.state is REVIEW and self.has_proposal or ended[3] and refers_back(words)
+
+    async def _follow_up(self, words: str) -> bool:
+        """Words sent after the answer ended, while its proposal is under review (or after Esc), go
+        on from that turn's request, as a redirect would: a correction ("no, only to pop", "use a
+        dict, not a list") starts the turn over with the request and the words as one request;
+        any other words (an addition, a new request) are asked at once on their own, then the
+        request again, and both answers make one proposal (the "before" path of `redirect`).
+        After Esc, only words that go on from the request do (prompts.refers_back).
+        False when the words start a turn of their own: nothing was asked yet, the proposal was
+        accepted, rejected (in whole or in part) or overtaken by a change of the file."""
+        from app.prompts import redirect_corrects
+
+        task = self._turn_task
+        if task is not None and not task.done() and self._turn is not None and self._turn.stopped:
+            await _ended(task)  # Esc: the stopped turn is winding down
+        if not self.follows_up(words):
+            return False
+        words = words.strip()
+        first, said = self._redirect_history()
+        said = said + [words]
+        said_text = " ".join(words.split())
+        if self.format == "rewrite" and self.region is not None and not redirect_corrects(words):
+            self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, then the request again)")
+            await self._restart_turn(first, said, addition=words)
+        else:
+            self._notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
+            await self._restart_turn(first, said)
+        return True
+
     @property
     def redirect_mode(self) -> str:
         """How a redirect reaches the model: `redirect_strategy` if set, else the measured one for the format."""
@@ -542,14 +601,14 @@ class Session:
 
         self.on_event = quiet
         try:
-            if stream is not None:
+            if stream is not None and old is not None and not old.done():
                 await cancel_quietly(stream)
             await _ended(old)
         finally:
             if self.on_event is quiet:
                 self.on_event = listener
         back = self.region
-        await self.send(combined, region)
+        await self._start(combined, region)
         if addition is not None and self._turn is not None:
             self._turn.then, self._turn.then_region = request, back
             self.instruction = f"{request}\n{addition}"

@@ -222,7 +222,8 @@ class TypingPrewarmer:
     def _send_plan(self, paused: bool, behind: bool = False) -> bool:
         """Send the prewarm the prompt's value calls for now (a redirect's while the model writes);
         False when there is nothing new to send."""
-        if self.session.state is GENERATING:
+        if self.session.state is GENERATING or self.session.follows_up(self._value):
+            # Words that go on from the answer under review restart its turn as a redirect would.
             redirect = redirect_plan(self._text() or "", self._value, self.last_redirect, paused=paused)
             if redirect is None or not self.session.prewarm_redirect(*redirect, behind=behind):
                 return False

@@ -73,8 +73,10 @@ def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tu
         seen.add((b.key, b.action))
         app_keys.append((key, helps.get(b.action, b.description)))
     prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
-                             "while generating or answering: redirect with these words; before the backend "
-                             "is ready: queued, sent the moment it is (Esc takes it back)"),
+                             "while generating or answering: redirect with these words; over a proposal under "
+                             "review (or after Esc): go on from its request, keeping it (Ctrl+N first to "
+                             "start afresh); before the backend is ready: queued, sent the moment it is "
+                             "(Esc takes it back)"),
                    ("?question", "Ask instead of edit: a prose answer in a panel below the code, about the "
                                  "selection or the block at the cursor; the file does not change (Ctrl+K: the "
                                  "same without the ?); Ctrl+D then turns the answer into an edit"),

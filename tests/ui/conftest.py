@@ -59,11 +59,13 @@ class PausingReplay(ReplayEngine):
         self.paused = asyncio.Event()
         self.release = asyncio.Event()
         self.calls = 0
+        self.requests = []  # the generating requests, in order
         self.paused_after = -1  # characters sent before the pause
 
     async def stream(self, request, cancel: threading.Event):
         if request.generate:  # prewarm requests (generate: false) do not count
             self.calls += 1
+            self.requests.append(request)
         pause = self.pause_at if (self.calls == 1 or not self.once) and request.generate else None
         sent = 0
         async for token in super().stream(request, cancel):

@@ -26,7 +26,7 @@ async def test_redirect_replaces_the_partial_and_the_turn_goes_on(sample, backen
         b.engine.paused.clear()
         seen = []
         app.session.on_event = (lambda listener: lambda ev: (seen.append(ev), listener(ev))[-1])(app.session.on_event)
-        app.prompt.value = "no, only make the total a float"
+        app.prompt.value = "use a float for the total, not an int"
         await pilot.press("enter")
         await wait_until(pilot, lambda: b.engine.calls == 2, what="the new request")
         # The superseded answer's hunk left the diff before the new answer drew anything.
@@ -37,7 +37,33 @@ async def test_redirect_replaces_the_partial_and_the_turn_goes_on(sample, backen
         assert app.status.state == "generating"
         b.engine.release.set()
         await wait_until(pilot, lambda: app.status.state == "review", what="review after the redirect")
-        assert app.prompt.history[-2:] == ["validate quantity", "no, only make the total a float"]
+        assert app.prompt.history[-2:] == ["validate quantity", "use a float for the total, not an int"]
+
+
+async def test_words_over_a_proposal_under_review_go_on_from_its_request(sample, backends):
+    b = await backends()
+    app = replay_app(sample, b)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await send(pilot, app, "validate quantity")
+        await wait_until(pilot, lambda: app.status.state == "review", what="review of the first answer")
+        seen = []
+        app.session.on_event = (lambda listener: lambda ev: (seen.append(ev), listener(ev))[-1])(app.session.on_event)
+        app.prompt.value = "use a float for the total, not an int"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: b.engine.calls == 2 and app.status.state == "review", what="the new answer")
+        # One request of both: the words go on from the request whose answer was under review.
+        text = b.engine.requests[-1].messages[-1]["content"]
+        assert "use a float for the total, not an int" in text and "validate quantity" in text
+        assert any(type(ev).__name__ == "Notice" and ev.text.startswith("redirected: use a float for the total, not an int")
+                   for ev in seen)
+        assert app.session.has_proposal
+        # Rejected, the proposal is gone and the next words are a request of their own.
+        await pilot.press("ctrl+n")
+        await wait_until(pilot, lambda: app.status.state == "idle", what="idle after reject")
+        app.prompt.value = "add a docstring to cheapest"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: b.engine.calls == 3, what="the third request")
+        assert "validate quantity" not in b.engine.requests[-1].messages[-1]["content"]
 
 
 async def test_review_starts_at_the_hunk_that_breaks_the_syntax(sample, backends):

@@ -1,0 +1,165 @@
+"""Words sent after the answer ended (its proposal under review, or after Esc) go on from its request.
+
+Recorded answers through the real gateway and client (tests/session/conftest.py): these tests
+check what the model is asked and what the proposal becomes, not whether a model follows the
+words (`python -m bench redirect --when end|esc` measures that with the embedded model).
+"""
+
+from __future__ import annotations
+
+from app.events import Notice, StateChanged
+from app.prompts import redirect_corrects, refers_back
+from app.state import IDLE, INTERRUPTED, REVIEW
+
+from .conftest import session_on, until
+
+MEAN = "make mean return 0.0 for an empty list"
+MEAN_REGION = (11, 16)
+
+
+def user_text(request) -> str:
+    return request.messages[-1]["content"]
+
+
+def notices(events) -> list[str]:
+    return [e.text for e in events if isinstance(e, Notice)]
+
+
+async def test_a_correction_under_review_starts_the_turn_over_with_the_request_and_the_words(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_if_empty.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await session.wait()
+        assert session.state is REVIEW and "max(len(values), 1)" in session.review.proposed_text()
+        await session.send("use an if, not max()", MEAN_REGION)
+        assert (await session.wait()).status == "proposal"
+        first, second = engine.requests
+        # One request made of both, opening as the first did: only the correction is new to the engine.
+        assert second.messages[:-1] == first.messages[:-1]
+        assert user_text(second) == user_text(first) + "\n\nCorrection: use an if, not max()"
+        # The new answer replaces the proposal; nothing was written.
+        new = session.review.proposed_text()
+        assert "    if not values:\n        return 0.0\n" in new and "max(" not in new
+        assert calc.read_text(encoding="utf-8") == session.document.text
+        assert "redirected: use an if, not max() (the answer starts over)" in notices(events)
+
+
+async def test_other_words_under_review_are_asked_first_then_the_request_and_both_stay(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "rewrite_mean.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await session.wait()
+        start = len(events)
+        # No "also": a new request typed over a proposal builds on it rather than dropping it.
+        await session.send("add a docstring to it", MEAN_REGION)
+        assert (await session.wait()).status == "proposal"
+        first, addition, again = engine.requests
+        assert "Add a docstring to it" in user_text(addition) and "empty list" not in user_text(addition)
+        assert again.messages == first.messages  # the request as first asked, still cached
+        new = session.review.proposed_text()
+        assert '    """The average of `values` (0.0 for none)."""\n    total = 0.0\n' in new
+        assert "max(len(values), 1)" in new and new.count("def mean(") == 1
+        assert any(t.startswith("on top of the proposal: add a docstring to it") for t in notices(events[start:]))
+        states = [e.state for e in events[start:] if isinstance(e, StateChanged)]
+        assert states[-1] is REVIEW
+
+
+async def test_after_reject_or_accept_the_words_are_a_turn_of_their_own(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "mean_doc_only.txt"])
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await session.wait()
+        assert session.reject_all() and session.state is IDLE
+        await session.send("add a docstring to it", MEAN_REGION)
+        await session.wait()
+        assert len(engine.requests) == 2 and "empty list" not in user_text(engine.requests[1])
+        assert session.accept_all()
+        await session.send("no, only to clamp", MEAN_REGION)
+        await session.wait()
+        assert len(engine.requests) == 3
+        assert user_text(engine.requests[2]).endswith("no, only to clamp")
+
+
+async def test_a_proposal_with_a_hunk_rejected_is_not_gone_on_from(replay, calc):
+    url, engine = await replay(["two_hunks.txt", "rename_sub.txt"])
+    async with session_on(url, calc) as (session, _):
+        await session.send("rename add and sub")
+        await session.wait()
+        assert session.live.hunk_count == 2 and session.reject_hunk(0)
+        await session.send("no, only sub")
+        await session.wait()
+        text = user_text(engine.requests[1])
+        assert "no, only sub" in text and "rename add and sub" not in text
+
+
+async def test_after_esc_words_that_go_on_restart_the_request_and_others_stand_alone(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rename_sub.txt", "long_answer.txt", "rename_sub.txt"],
+                               rate=400, hold_after="def mean")
+    async with session_on(url, calc) as (session, _):
+        await session.send("fix mean and describe")
+        await until(lambda: "def mean" in session.raw_text)
+        await session.stop()
+        assert not session.has_proposal and session.state is IDLE
+        await session.send("no, rename sub to subtract")
+        await session.wait()
+        text = user_text(engine.requests[1])
+        assert text.startswith("no, rename sub to subtract") and "fix mean and describe" in text
+        # Esc again, then a request that stands on its own: a turn of its own.
+        assert session.reject_all()
+        await session.send("fix mean and describe")
+        await until(lambda: len(engine.requests) == 3 and "def mean" in session.raw_text)
+        await session.stop()
+        await session.send("rename sub to subtract")
+        await session.wait()
+        assert "fix mean" not in user_text(engine.requests[3])
+
+
+def test_which_words_correct_and_which_go_on():
+    for words in ("no, only to push", "use a dict, not a list", "no, add an is_empty method instead",
+                  "only add a docstring to pop, nothing else", "actually, use a set", "rather than a loop, use sum()"):
+        assert redirect_corrects(words) and refers_back(words), words
+    for words in ("also add a docstring to it", "handle None too"):
+        assert not redirect_corrects(words) and refers_back(words), words
+    for words in ("add a docstring to load", "make remove raise KeyError", "return None when it is not found"):
+        assert not redirect_corrects(words) and not refers_back(words), words
+
+
+async def test_after_esc_with_a_block_kept_only_words_that_go_on_restart_the_request(replay, calc):
+    url, engine = await replay(["long_answer.txt", "rename_sub.txt", "long_answer.txt", "rename_sub.txt"],
+                               rate=400, hold_after="def describe")
+    async with session_on(url, calc) as (session, _):
+        await session.send("fix mean and describe")
+        await until(lambda: "def describe" in session.raw_text)
+        await session.stop()
+        assert session.has_proposal and session.state is INTERRUPTED  # the mean block stays
+        await session.send("no, rename sub to subtract")
+        await session.wait()
+        assert "fix mean and describe" in user_text(engine.requests[1])
+        assert session.reject_all()
+        await session.send("fix mean and describe")
+        await until(lambda: len(engine.requests) == 3 and "def describe" in session.raw_text)
+        await session.stop()
+        assert session.state is INTERRUPTED
+        # Esc said stop: a request of its own does not bring the stopped one back.
+        await session.send("rename sub to subtract")
+        await session.wait()
+        assert "fix mean" not in user_text(engine.requests[3])
+
+
+async def test_a_correction_typed_under_review_prewarms_the_turn_it_will_start(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt"])
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await session.wait()
+        assert session.follows_up("add a docstring")
+        # Asked first of its own region: nothing of the restarted turn to prewarm.
+        assert not session.prewarm_redirect("add a docstring")
+        words = "use an if, not max()"
+        assert session.prewarm_redirect(words, complete=True)
+        region, instruction = session._restarted_turn(session.instruction, [words])
+        assert region == MEAN_REGION and instruction.endswith("Correction: use an if, not max()")
+        assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
+        session.reject_all()
+        assert not session.follows_up(words) and not session.prewarm_redirect(words)
