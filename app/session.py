@@ -277,8 +277,16 @@ class Session:
         if self.state is GENERATING:
             if self._redirect_mode_for(naming) != "restart":
                 return False
-        elif not (self.follows_up(naming) and redirect_corrects(naming)):
-            return False  # words sent now would be a turn of their own, or asked first of their own region
+        elif not self.follows_up(naming):
+            return False  # words sent now would be a turn of their own
+        elif not redirect_corrects(naming):
+            # Asked first, on their own (_follow_up): the region they name, and the words as asked.
+            from app.prompts import addition_instruction, addition_region
+
+            region = addition_region(self.document.text, self.region, naming)
+            self.prewarm(region, addition_instruction(words) if words else "", complete,
+                         lane=self.stream_id + REDIRECT_LANE, behind=behind)
+            return True
         first, said = self._redirect_history()
         region = self.region
         if complete or names_a_definition(self.document.text, naming):

@@ -154,8 +154,10 @@ async def test_a_correction_typed_under_review_prewarms_the_turn_it_will_start(r
         await session.send(MEAN, MEAN_REGION)
         await session.wait()
         assert session.follows_up("add a docstring")
-        # Asked first of its own region: nothing of the restarted turn to prewarm.
-        assert not session.prewarm_redirect("add a docstring")
+        # Asked first, on its own, of the region: that message is prewarmed.
+        assert session.prewarm_redirect("also add a docstring", complete=True)
+        assert session.prewarms.covers == (session.document.text, MEAN_REGION)
+        assert session.prewarms.typed == "Add a docstring"
         words = "use an if, not max()"
         assert session.prewarm_redirect(words, complete=True)
         region, instruction = session._restarted_turn(session.instruction, [words])

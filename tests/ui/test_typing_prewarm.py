@@ -115,9 +115,10 @@ async def test_typing_a_named_function_prewarms_its_block_with_the_words(sample,
         count = len(rec.prewarms)
         await pilot.pause(0.5)
         assert len(rec.prewarms) == count  # nothing is prewarmed from the emptied prompt
-        # Under review, the next instruction is prewarmed too (its turn replaces the proposal).
+        # Under review, the next instruction is prewarmed too: asked first, on its own, as it goes on
+        # from the proposal (Session._follow_up).
         await pilot.press(*keys("make total_value return "))
-        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("\n\nmake total_value return"),
+        await wait_until(pilot, lambda: rec.prewarms[-1].endswith("\n\nMake total_value return"),
                          what="a prewarm under review")
 
 
