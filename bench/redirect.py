@@ -481,13 +481,13 @@ SCENARIOS += [
              lambda c: all_of(c.run("names([{'name': 'a'}, {}, {'name': 'b'}])", ["a", "b"]),
                               "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["names"]))
                               else "names still has a for loop", c.others_unchanged("names")), held_out=True),
-    Scenario("inventory-cheapest-if-not-try", "correct", "class", INVENTORY,
-             "make cheapest return None when there are no items, using try/except ValueError",
-             "check if not self.items first, not try/except", 10,
-             lambda c: all_of(c.run("(Inventory().cheapest(), load(['a, 2.0, 1', 'b, 1.0, 1']).cheapest().name)",
-                                    (None, "b")),
-                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Inventory.cheapest"]))
-                              else "cheapest still has a try", c.others_unchanged("Inventory.cheapest")),
+    Scenario("inventory-remove-check-not-try", "correct", "class", INVENTORY,
+             "make remove raise KeyError with a clear message when the item is missing, using try/except KeyError",
+             "check if name not in self.items first, not try/except", 10,
+             lambda c: all_of(c.raises("Inventory().remove('x')", KeyError, "'x'"),
+                              c.run("(lambda i: (i.add('a', 1.0, 2), i.remove('a'), i.items['a'].quantity))(Inventory())[-1]", 1),
+                              "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Inventory.remove"]))
+                              else "remove still has a try", c.others_unchanged("Inventory.remove")),
              held_out=True),
     Scenario("prices-parse-if-not-try", "correct", "function", PRICES,
              "make parse_price return 0.0 for an empty string, using try/except ValueError",
