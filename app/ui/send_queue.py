@@ -11,18 +11,29 @@ Queued = tuple[str, str, tuple[int, int] | None]  # (kind "edit" | "ask", words,
 
 
 class SendQueue:
-    """At most one waiting instruction (more Enters join it); sent by a worker in the app's "queue" group."""
+    """The instructions typed while waiting, sent by a worker in the app's "queue" group: the first
+    as typed, each later edit as a redirect of it (as if the backend had been ready at each Enter);
+    a question typed with them joins them into one."""
 
     def __init__(self, app: SteerApp, dispatch: Callable[[str, str, tuple[int, int] | None], Awaitable[None]]) -> None:
         self._app = app
         self._dispatch = dispatch  # sends (kind, words, region) now
-        self.queued: Queued | None = None
+        self._parts: list[Queued] = []
+
+    @property
+    def queued(self) -> Queued | None:
+        """What waits, as one instruction: the first's kind and region, all the words (Esc gives them back so)."""
+        if not self._parts:
+            return None
+        kind, _, region = self._parts[0]
+        return kind, "\n".join(words for _, words, _ in self._parts), region
 
     def put(self, kind: str, words: str, region: tuple[int, int] | None, waiting_for: str | None) -> None:
-        """Hold (or replace) the instruction; the first one tells the user what it waits for."""
+        """Hold the instruction after those waiting; the first one tells the user what it waits for."""
         app = self._app
-        first = self.queued is None
-        self.queued = (kind, words, region)
+        first = not self._parts
+        self._parts.append((kind, words, region))
+        kind, words, _ = self.queued
         app.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
         if first:
             app.notify(f"queued until {waiting_for or 'ready'}: sent the moment it is ready "
@@ -38,17 +49,23 @@ class SendQueue:
         session = app.session
         while session.warming:
             await session.warmed()
-        queued, self.queued = self.queued, None
+        queued, parts, self._parts = self.queued, self._parts, []
         if queued is None:
             return  # taken back meanwhile
         app.status.queued = ""
         app.refresh_bindings()
-        await self._dispatch(*queued)
+        if any(kind != "edit" for kind, _, _ in parts):
+            await self._dispatch(*queued)
+            return
+        # Joined into one request, two edits came out as one of the two (the small model did one);
+        # the later ones redirect the first, as they would have with the backend ready.
+        for part in parts:
+            await self._dispatch(*part)
 
     def take_back(self, why: str = "") -> None:
         """Unsend it: back into the prompt, or into its history when the prompt has new words."""
         app = self._app
-        queued, self.queued = self.queued, None
+        queued, self._parts = self.queued, []
         app.status.queued = ""
         app.refresh_bindings()
         if queued is None:

@@ -50,9 +50,8 @@ class Sender:
         prompt.value = ""
         kind, words = ("ask", question) if question is not None else ("edit", text)
         if self.queued is not None:
-            # Another Enter while one waits: they go together, as one instruction.
-            qkind, qwords, region = self.queued
-            self._queue(qkind, f"{qwords}\n{words}", region)
+            # Another Enter while one waits: it waits behind it (SendQueue: sent as a redirect of it).
+            self._queue(kind, words, app.region_for_send(words))
             return
         if session is not None and session.client is not None and session.state == State.GENERATING:
             await session.redirect(words)  # the stream is there: redirect now, nothing to wait for

@@ -38,6 +38,26 @@ async def test_instruction_typed_before_ready_is_queued_then_sent(sample, backen
         assert app.session.instruction == "validate quantity" and app.session.live.hunk_count == 2
 
 
+async def test_a_second_instruction_queued_redirects_the_first_once_sent(sample, backends):
+    b = await backends()
+    app = not_connected(sample)
+    async with app.run_test(size=(100, 40)) as pilot:
+        app.prompt.value = "validate quantity"
+        await pilot.press("enter")
+        app.prompt.value = "also make add check the price"
+        await pilot.press("enter")
+        assert app.queued == ("edit", "validate quantity\nalso make add check the price", None)
+        app.connect_client(b.client)
+        await wait_until(pilot, lambda: b.engine.calls == 2 and app.status.state != "generating", what="the answers")
+        # Not one request of both (the small model did one of the two): the first as typed, then
+        # the second as a redirect of it.
+        first, *later = b.engine.requests
+        assert first.messages[-1]["content"].startswith("validate quantity\n")
+        assert later and "also make add check the price" in str(later[-1].messages)
+        assert "validate quantity" in str(later[-1].messages)
+        assert app.prompt.history[-2:] == ["validate quantity", "also make add check the price"]
+
+
 async def test_a_queued_question_is_asked_when_ready(sample, backends):
     b = await backends("`add` puts an item in stock, or adds to its quantity.\n")
     app = not_connected(sample)
