@@ -7,6 +7,8 @@ words (`python -m bench redirect --when end|esc` measures that with the embedded
 
 from __future__ import annotations
 
+import pytest
+
 from app.events import Notice, StateChanged
 from app.prompts import redirect_corrects, refers_back
 from app.state import IDLE, INTERRUPTED, REVIEW
@@ -94,26 +96,25 @@ async def test_a_proposal_with_a_hunk_rejected_is_not_gone_on_from(replay, calc)
         assert "no, only sub" in text and "rename add and sub" not in text
 
 
-async def test_after_esc_words_that_go_on_restart_the_request_and_others_stand_alone(replay, calc):
+@pytest.mark.parametrize("stop_at, kept", [("def mean", False), ("def describe", True)])
+async def test_after_esc_words_that_go_on_restart_the_request_and_others_stand_alone(replay, calc, stop_at, kept):
     url, engine = await replay(["long_answer.txt", "rename_sub.txt", "long_answer.txt", "rename_sub.txt"],
-                               rate=400, hold_after="def mean")
+                               rate=400, hold_after=stop_at)
     async with session_on(url, calc) as (session, _):
-        await session.send("fix mean and describe")
-        await until(lambda: "def mean" in session.raw_text)
-        await session.stop()
-        assert not session.has_proposal and session.state is IDLE
-        await session.send("no, rename sub to subtract")
-        await session.wait()
-        text = user_text(engine.requests[1])
-        assert text.startswith("no, rename sub to subtract") and "fix mean and describe" in text
-        # Esc again, then a request that stands on its own: a turn of its own.
-        assert session.reject_all()
-        await session.send("fix mean and describe")
-        await until(lambda: len(engine.requests) == 3 and "def mean" in session.raw_text)
-        await session.stop()
-        await session.send("rename sub to subtract")
-        await session.wait()
-        assert "fix mean" not in user_text(engine.requests[3])
+        for words, goes_on in (("no, rename sub to subtract", True), ("rename sub to subtract", False)):
+            if session.has_proposal:
+                assert session.reject_all()
+            await session.send("fix mean and describe")
+            await until(lambda: stop_at in session.raw_text)
+            await session.stop()
+            # Stopped before its first block closed, nothing stays; after it, that block does.
+            assert session.has_proposal is kept and session.state is (INTERRUPTED if kept else IDLE)
+            await session.send(words)
+            await session.wait()
+            text = user_text(engine.requests[-1])
+            assert text.startswith(words)
+            # Esc said stop: only words that go on from the stopped request bring it back.
+            assert ("fix mean and describe" in text) is goes_on
 
 
 def test_which_words_correct_and_which_go_on():
@@ -124,28 +125,6 @@ def test_which_words_correct_and_which_go_on():
         assert not redirect_corrects(words) and refers_back(words), words
     for words in ("add a docstring to load", "make remove raise KeyError", "return None when it is not found"):
         assert not redirect_corrects(words) and not refers_back(words), words
-
-
-async def test_after_esc_with_a_block_kept_only_words_that_go_on_restart_the_request(replay, calc):
-    url, engine = await replay(["long_answer.txt", "rename_sub.txt", "long_answer.txt", "rename_sub.txt"],
-                               rate=400, hold_after="def describe")
-    async with session_on(url, calc) as (session, _):
-        await session.send("fix mean and describe")
-        await until(lambda: "def describe" in session.raw_text)
-        await session.stop()
-        assert session.has_proposal and session.state is INTERRUPTED  # the mean block stays
-        await session.send("no, rename sub to subtract")
-        await session.wait()
-        assert "fix mean and describe" in user_text(engine.requests[1])
-        assert session.reject_all()
-        await session.send("fix mean and describe")
-        await until(lambda: len(engine.requests) == 3 and "def describe" in session.raw_text)
-        await session.stop()
-        assert session.state is INTERRUPTED
-        # Esc said stop: a request of its own does not bring the stopped one back.
-        await session.send("rename sub to subtract")
-        await session.wait()
-        assert "fix mean" not in user_text(engine.requests[3])
 
 
 async def test_a_correction_typed_under_review_prewarms_the_turn_it_will_start(replay, calc):
