@@ -523,7 +523,7 @@ class Session:
         After Esc, only words that go on from the request do (prompts.refers_back).
         False when the words start a turn of their own: nothing was asked yet, the proposal was
         accepted, rejected (in whole or in part) or overtaken by a change of the file."""
-        from app.prompts import redirect_corrects
+        from app.prompts import redirect_adds, redirect_corrects
 
         task = self._turn_task
         if task is not None and not task.done() and self._turn is not None and self._turn.stopped:
@@ -535,8 +535,18 @@ class Session:
         said = said + [words]
         said_text = " ".join(words.split())
         if self.format == "rewrite" and self.region is not None and not redirect_corrects(words):
-            self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, then the request again)")
+            # The request's answer is the proposal under review, when one answer made it (not a
+            # merge of two): it is merged with the addition's as it stands, not asked again.
+            before = self._turn
+            known = before.result.raw_text if before is not None and before.base is None and self.has_proposal else None
+            then = "then merged with it" if known else "then the request again"
+            self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
+            if not redirect_adds(words):
+                # Kept as what it was taken for, an addition: a later follow-up adds it to the request.
+                said[-1] = f"also {words}"
             await self._restart_turn(first, said, addition=words)
+            if self._turn is not None and known:
+                self._turn.known = known
         else:
             self._notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
             await self._restart_turn(first, said)

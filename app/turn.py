@@ -140,6 +140,9 @@ class Turn:
         # (the addition's region, its exchange, the code it left), to ask the request of instead
         # where its answer cannot keep the addition's changes.
         self.again: tuple[tuple[int, int], list[dict], str] | None = None
+        # The answer `then` gets asked as first asked, when it is known already: the proposal under
+        # review that a follow-up goes on from (Session._follow_up). Fed to the attempt, not asked.
+        self.known: str | None = None
 
     @property
     def stopped(self) -> bool:
@@ -168,6 +171,7 @@ class Turn:
         kept_region = self.region  # the region that answer rewrote (an addition may widen the turn's)
         built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         avoid: dict | None = None  # the next attempt asks the same, departing from this answer
+        reuse: str | None = None  # the next attempt's answer, known already (self.known)
         try:
             while True:
                 attempt += 1
@@ -180,7 +184,13 @@ class Turn:
                     result = TurnResult("refused", why)
                     break
                 self.can_retry = attempt - spent <= self.retries
-                result = await self._stream_once(instructions, messages, cap, avoid)
+                result = self._known_once(reuse) if reuse is not None else None
+                if result is None or result.status != "proposal":
+                    if result is not None:  # the known answer no longer stands: the request is asked
+                        s._discard_proposal(quiet=True)
+                        self._begin_attempt()
+                    result = await self._stream_once(instructions, messages, cap, avoid)
+                reuse = None
                 avoid = None
                 total_tokens += result.tokens
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
@@ -245,6 +255,7 @@ class Turn:
                         # the addition's exchange about another definition the small model wrote
                         # the whole class again. Its answer keeps the addition's change (with_earlier).
                         shown, chat = self._move_to(back), []
+                        reuse = self.known
                     elif result.status == "proposal" and back is not None:
                         # The request is asked as it first was, of its region as on disk (its prompt
                         # is still cached: only its words are evaluated again), and its answer is
@@ -254,8 +265,10 @@ class Turn:
                         # Only where the two answers clash is that asked (self.again).
                         self.again = (self.region, chat, self._answered_region())
                         shown, chat = self._move_to(back), []
+                        reuse = self.known
                     elif result.status == "proposal":
                         shown = self._answered_region()
+                    self.known = None
                     history, spent, no_change_retried, departures = chat, attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(ask.split())}")
                     s._discard_proposal(quiet=True)
@@ -487,6 +500,15 @@ class Turn:
             return self.conclude(TurnResult("stopped", "stopped by the user"))
         self.answer.finish()
         s._proposal_changed()
+        return self.conclude(self._judge())
+
+    def _known_once(self, raw: str) -> TurnResult:
+        """An attempt whose answer is known (`known`): fed to the proposal whole, as one delta, and
+        judged as a streamed answer would be; nothing is asked of the model."""
+        self.stream = None
+        self.on_delta(raw)
+        self.answer.finish()
+        self.session._proposal_changed()
         return self.conclude(self._judge())
 
     async def _give_up_degenerate(self, stream, reason: str, feedback: str) -> TurnResult:

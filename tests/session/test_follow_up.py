@@ -13,7 +13,7 @@ from app.events import Notice, StateChanged
 from app.prompts import redirect_corrects, refers_back
 from app.state import IDLE, INTERRUPTED, REVIEW
 
-from .conftest import session_on, until
+from .conftest import recorded, session_on, until
 
 MEAN = "make mean return 0.0 for an empty list"
 MEAN_REGION = (11, 16)
@@ -47,8 +47,8 @@ async def test_a_correction_under_review_starts_the_turn_over_with_the_request_a
         assert "redirected: use an if, not max() (the answer starts over)" in notices(events)
 
 
-async def test_other_words_under_review_are_asked_first_then_the_request_and_both_stay(replay, calc):
-    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "rewrite_mean.txt"])
+async def test_other_words_under_review_are_asked_first_and_merged_with_the_proposal(replay, calc):
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "rewrite_mean.txt", "mean_doc_only.txt"])
     events = []
     async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
         await session.send(MEAN, MEAN_REGION)
@@ -57,15 +57,40 @@ async def test_other_words_under_review_are_asked_first_then_the_request_and_bot
         # No "also": a new request typed over a proposal builds on it rather than dropping it.
         await session.send("add a docstring to it", MEAN_REGION)
         assert (await session.wait()).status == "proposal"
-        first, addition, again = engine.requests
+        # The request's answer is the proposal under review: it is merged, not asked again.
+        first, addition = engine.requests
         assert "Add a docstring to it" in user_text(addition) and "empty list" not in user_text(addition)
-        assert again.messages == first.messages  # the request as first asked, still cached
         new = session.review.proposed_text()
         assert '    """The average of `values` (0.0 for none)."""\n    total = 0.0\n' in new
         assert "max(len(values), 1)" in new and new.count("def mean(") == 1
-        assert any(t.startswith("on top of the proposal: add a docstring to it") for t in notices(events[start:]))
+        said = notices(events[start:])
+        assert "on top of the proposal: add a docstring to it (asked first, then merged with it)" in said
+        assert f"now: {MEAN}" in said
         states = [e.state for e in events[start:] if isinstance(e, StateChanged)]
         assert states[-1] is REVIEW
+        # That proposal is two answers merged: a second follow-up asks the request again, with the
+        # first follow-up as what it was taken for, an addition.
+        await session.send("also make it faster", MEAN_REGION)
+        assert (await session.wait()).status == "proposal"
+        assert len(engine.requests) == 4
+        assert user_text(engine.requests[3]).endswith(f"{MEAN}\nalso add a docstring to it")
+
+
+async def test_a_known_answer_that_clashes_with_the_additions_is_asked_of_the_code_it_left(replay, calc):
+    # The proposal under review has a docstring; the addition's answer puts another at the same
+    # place: which one stays would be a guess, so the request is asked of the addition's code.
+    url, engine = await replay(["mean_other_doc.txt", "mean_doc_only.txt", "mean_doc_after.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await session.wait()
+        await session.send("add a docstring to it", MEAN_REGION)
+        assert (await session.wait()).status == "proposal"
+        first, addition, request = engine.requests
+        assert request.messages[:-1] == addition.messages + [{"role": "assistant", "content": recorded("mean_doc_only.txt")}]
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "Mean of the values" not in new
+        assert f"now: {MEAN}, of the code the addition left" in notices(events)
 
 
 async def test_after_reject_or_accept_the_words_are_a_turn_of_their_own(replay, calc):
