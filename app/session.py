@@ -535,10 +535,12 @@ class Session:
         said = said + [words]
         said_text = " ".join(words.split())
         if self.format == "rewrite" and self.region is not None and not redirect_corrects(words):
-            # The request's answer is the proposal under review, when one answer made it (not a
-            # merge of two): it is merged with the addition's as it stands, not asked again.
+            # The request's answer is the proposal under review, when one whole answer made it (not
+            # a merge of two, nor what Esc kept of one): it is merged with the addition's as it
+            # stands, not asked again.
             before = self._turn
-            known = before.result.raw_text if before is not None and before.base is None and self.has_proposal else None
+            known = (before.result.raw_text if before is not None and before.base is None and self.state is REVIEW
+                     and self.has_proposal and not self._ended_turn[3] else None)
             then = "then merged with it" if known else "then the request again"
             self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
             if not redirect_adds(words):

@@ -169,3 +169,22 @@ async def test_a_correction_typed_under_review_prewarms_the_turn_it_will_start(r
         assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
         session.reject_all()
         assert not session.follows_up(words) and not session.prewarm_redirect(words)
+
+
+async def test_an_addition_after_esc_asks_the_stopped_request_again(replay, calc):
+    # Esc left no proposal (a rewrite keeps nothing of a half-written region): the stopped request
+    # is asked again after the addition, as while the model writes.
+    url, engine = await replay(["rewrite_mean.txt", "mean_doc_only.txt", "rewrite_mean.txt"],
+                               rate=400, hold_after="total = 0.0\n    for")
+    async with session_on(url, calc, edit_format="rewrite") as (session, _):
+        await session.send(MEAN, MEAN_REGION)
+        await until(lambda: "total = 0.0\n    for" in session.raw_text)
+        await session.stop()
+        assert session.state is IDLE and not session.has_proposal
+        engine.hold_after = None
+        await session.send("also add a docstring to it", MEAN_REGION)
+        assert (await session.wait()).status == "proposal"
+        first, addition, again = engine.requests
+        assert again.messages == first.messages
+        new = session.review.proposed_text()
+        assert '"""The average of `values` (0.0 for none)."""' in new and "max(len(values), 1)" in new
