@@ -19,7 +19,7 @@ import logging
 import os
 import time
 import uuid
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from app.backend import Backend, SessionError, cancel_quietly, open_backend
 from app.config import Settings
@@ -61,6 +61,15 @@ MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many tim
 # additions: "before" followed 11/13 with the addition's first token 0.29-1.13 s after Enter;
 # "after" 12/13, its first token 2.0-5.1 s after Enter (it waits for the answer), done sooner.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
+class _Ended(NamedTuple):
+    """How a turn ended, for words sent after it that go on from its request (Session._follow_up)."""
+
+    task: asyncio.Task  # the turn's task: a later turn has another
+    text: str  # the file's text then
+    proposed: str | None  # the proposed text then (None: no proposal)
+    stopped: bool  # by Esc or a lost connection, not by its answer's end
+
+
 # The stream_id suffix of the prewarms of a redirect being typed (Session.prewarm_redirect): its own
 # lane, not the answer's, where it would wait for that answer to end.
 REDIRECT_LANE = "~redirect"
@@ -76,9 +85,7 @@ class Session:
     redirect_strategy: str | None = None  # "restart" | "continue" | "after" | "before" | "auto"; None: REDIRECT_MODES for the format
     _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
     _refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
-    # How the last turn ended: (its task, the file's text, the proposed text or None, stopped by Esc
-    # or a lost connection), for words sent after it that go on from its request (_follow_up).
-    _ended_turn: tuple | None = None
+    _ended_turn: _Ended | None = None  # how the last turn ended
 
     def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
                  *, client: Backend | None = None, edit_format: str | None = None, model: str | None = None):
@@ -269,7 +276,7 @@ class Session:
 
         It goes on a lane of its own, and the embedded engine evaluates it between two steps of
         the answer (LocalEngine._let_prewarms_in): that answer is about to be replaced."""
-        from app.prompts import names_a_definition, redirect_corrects
+        from app.prompts import names_a_definition
 
         words, naming = typed.strip(), (naming or typed).strip()
         if self.client is None or self.format != "rewrite" or self.region is None or not naming:
@@ -279,13 +286,10 @@ class Session:
                 return False
         elif not self.follows_up(naming):
             return False  # words sent now would be a turn of their own
-        elif not redirect_corrects(naming):
+        elif self._asks_first(naming):
             # Asked first, on their own (_follow_up): the region they name, and the words as asked.
-            from app.prompts import addition_instruction, addition_region
-
-            region = addition_region(self.document.text, self.region, naming)
-            self.prewarm(region, addition_instruction(words) if words else "", complete,
-                         lane=self.stream_id + REDIRECT_LANE, behind=behind)
+            region, instruction = self._asked_first(words, naming)
+            self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
             return True
         first, said = self._redirect_history()
         region = self.region
@@ -403,9 +407,9 @@ class Session:
             await turn.run()
         finally:
             if self._turn is turn:  # not a turn a redirect superseded
-                self._ended_turn = (self._turn_task, self.document.text,
-                                    self.review.proposed_text() if self.has_proposal else None,
-                                    self.state is not GENERATING)
+                self._ended_turn = _Ended(self._turn_task, self.document.text,
+                                          self.review.proposed_text() if self.has_proposal else None,
+                                          self.state is not GENERATING)
             result = self.last_result = turn.result
             if self.state is GENERATING:
                 self._set_state(REVIEW if self.has_proposal else IDLE)
@@ -506,24 +510,42 @@ class Session:
         from app.prompts import refers_back
 
         task, ended = self._turn_task, self._ended_turn
-        if (self.state is GENERATING or ended is None or task is None or ended[0] is not task or not task.done()
-                or not self.instruction or ended[1] != self.document.text or self.review.conflict):
+        if (self.state is GENERATING or ended is None or task is None or ended.task is not task or not task.done()
+                or not self.instruction or ended.text != self.document.text or self.review.conflict):
             return False
-        if (self.review.proposed_text() if self.has_proposal else None) != ended[2]:
+        if (self.review.proposed_text() if self.has_proposal else None) != ended.proposed:
             return False  # rejected, in whole or in part: what is left is the user's pick, not the answer
         # After Esc, only words that go on from the request: a stopped request is asked again only then.
-        return self.state is REVIEW and self.has_proposal or ended[3] and refers_back(words)
+        return self.state is REVIEW and self.has_proposal or ended.stopped and refers_back(words)
+
+    def _asks_first(self, words: str) -> bool:
+        """Words that go on from the answer ended are asked first, on their own (an addition, a new
+        request), rather than starting its turn over with them (a correction, or a format without
+        regions)."""
+        from app.prompts import redirect_corrects
+
+        return self.format == "rewrite" and self.region is not None and not redirect_corrects(words)
+
+    def _asked_first(self, words: str, naming: str | None = None) -> tuple[tuple[int, int], str]:
+        """(region, instruction) of words asked first, on their own, before the request they add to:
+        on the turn's region, whose block the request showed and the engine still holds, so only the
+        words are new; on the definitions the words (`naming`: those with the one being typed) name
+        apart from it, or the span taking in one that overlaps it (prompts.addition_region)."""
+        from app.prompts import addition_instruction, addition_region
+
+        return addition_region(self.document.text, self.region, naming or words), addition_instruction(words)
 
     async def _follow_up(self, words: str) -> bool:
         """Words sent after the answer ended, while its proposal is under review (or after Esc), go
         on from that turn's request, as a redirect would: a correction ("no, only to pop", "use a
         dict, not a list") starts the turn over with the request and the words as one request;
-        any other words (an addition, a new request) are asked at once on their own, then the
-        request again, and both answers make one proposal (the "before" path of `redirect`).
+        any other words (an addition, a new request) are asked at once on their own, and their
+        answer is merged with the proposal as it stands (Turn.known), or, where that proposal is
+        not one whole answer, with the request asked again (the "before" path of `redirect`).
         After Esc, only words that go on from the request do (prompts.refers_back).
         False when the words start a turn of their own: nothing was asked yet, the proposal was
         accepted, rejected (in whole or in part) or overtaken by a change of the file."""
-        from app.prompts import redirect_adds, redirect_corrects
+        from app.prompts import redirect_adds
 
         task = self._turn_task
         if task is not None and not task.done() and self._turn is not None and self._turn.stopped:
@@ -534,13 +556,13 @@ class Session:
         first, said = self._redirect_history()
         said = said + [words]
         said_text = " ".join(words.split())
-        if self.format == "rewrite" and self.region is not None and not redirect_corrects(words):
+        if self._asks_first(words):
             # The request's answer is the proposal under review, when one whole answer made it (not
             # a merge of two, nor what Esc kept of one): it is merged with the addition's as it
             # stands, not asked again.
             before = self._turn
             known = (before.result.raw_text if before is not None and before.base is None and self.state is REVIEW
-                     and self.has_proposal and not self._ended_turn[3] else None)
+                     and self.has_proposal and not self._ended_turn.stopped else None)
             then = "then merged with it" if known else "then the request again"
             self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
             if not redirect_adds(words):
@@ -604,13 +626,7 @@ class Session:
         if addition is None:
             region, combined = self._restarted_turn(first, said)
         else:
-            from app.prompts import addition_instruction, addition_region
-
-            # On the turn's region, whose block the interrupted answer's request showed and the
-            # engine still holds, so only the words are new; on the definitions the words name apart
-            # from it, or the span taking in one that overlaps it (prompts.addition_region).
-            region = addition_region(self.document.text, self.region, addition)
-            combined = addition_instruction(addition)
+            region, combined = self._asked_first(addition)
             request = self._redirected_request(first, said[:-1]) if said[:-1] else first
         self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more
         self._discard_proposal()

@@ -33,8 +33,8 @@ class SendQueue:
         app = self._app
         first = not self._parts
         self._parts.append((kind, words, region))
-        kind, words, _ = self.queued
-        app.status.queued = ("? " if kind == "ask" else "") + " ".join(words.split())
+        shown_kind, shown, _ = self.queued
+        app.status.queued = ("? " if shown_kind == "ask" else "") + " ".join(shown.split())
         if first:
             app.notify(f"queued until {waiting_for or 'ready'}: sent the moment it is ready "
                        "(Esc takes it back)", timeout=4)
