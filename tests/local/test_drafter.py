@@ -128,6 +128,66 @@ def test_replace_copy_needs_the_newline_token_to_match():
     assert d.draft(8) == [9, 4, 5, 2, 6, 8]
 
 
+# Marker lines as the model's tokenizer splits them: "<<<<<<<", " SEARCH", "\n" and ">>>>>>>", " REPLACE".
+PIECES.update({11: b"<<<<<<<", 12: b" SEARCH", 13: b">>>>>>>", 14: b" REPLACE", 15: b"4", 16: b"5", 17: b"=======\n"})
+MARKERS = ([11, 12, 2], [13, 14])
+
+
+def _marked_drafter(corpus=(50, 51, 52)):
+    return Drafter(list(corpus), ends_line=lambda t: PIECES.get(t, b"").endswith(b"\n"),
+                   piece=lambda t: PIECES.get(t, b"?"), markers=MARKERS)
+
+
+def test_a_line_begun_as_a_marker_is_drafted_to_its_end():
+    d = _marked_drafter()
+    d.accept([11])
+    assert d.draft(8) == [12, 2]  # even with no n-gram to copy: the format's own line
+    d.accept([12, 2])
+    assert d.draft(8) == []  # the line is done
+    d.accept([3, 4, 2, 13])
+    assert d.draft(8) == [14]
+    d.accept([14])
+    assert d.draft(8) == []
+
+
+def test_a_marker_token_inside_a_line_is_not_a_marker_line():
+    d = _marked_drafter()
+    d.accept([3, 13])
+    assert d.draft(8) == []
+
+
+def test_replace_copy_ends_with_the_closing_line_and_goes_on_after_one_changed_token():
+    d = _marked_drafter()
+    d.accept([11, 12, 2, 3, 4, 15, 2, 17])  # SEARCH "    total += 4\n", then the divider
+    assert d.draft(8) == [3, 4, 15, 2, 13, 14]  # the SEARCH side, then the closing line for the divider
+    d.feedback(6, 2)
+    d.accept([3, 4, 16])  # "5" where the SEARCH side had "4"
+    draft = d.draft(8)
+    assert draft == [2, 13, 14] and d.fresh and d.copying_search  # the rest of the copy, judged like one
+    d.feedback(3, 3)
+    d.accept(draft)
+    assert d.span is None or d.departed is None
+    assert d.draft(8) == []  # the closing line written where the divider was copied is no departure
+
+
+def test_after_two_changed_tokens_the_copy_does_not_skip_ahead():
+    d = _marked_drafter()
+    d.accept([11, 12, 2, 3, 4, 15, 2, 17])
+    d.draft(8)
+    d.feedback(6, 2)
+    d.accept([3, 4, 16])
+    d.decline()  # the one-token guess was not verified
+    d.accept([16])
+    assert d.draft(8) == []
+
+
+def test_without_marker_tokens_a_replace_copy_runs_into_the_divider():
+    d = _sr_drafter()
+    d.accept([11, 12, 2, 3, 4, 15, 2, 17])
+    assert d.span is None
+    assert d.draft(8) == [3, 4, 15, 2, 17]
+
+
 def test_divider_without_search_drafts_nothing_special():
     d = _sr_drafter()
     d.accept([3, 4, 2, 6, 2])

@@ -199,6 +199,7 @@ class LocalEngine(Engine):
         self._verbose = verbose
         self.speculation = speculation  # greedy requests decode with drafts (speculative.py)
         self.spec_active: SpeculativeDecoder | None = None  # the request decoding now, if speculative
+        self._markers: tuple[list[int], list[int]] | None = None  # _block_markers, tokenized once
         self.decode_costs = DecodeCosts()  # measured by every speculative request, used by the next
         self.counters = EngineCounters()
         self.model_path: Path | None = None
@@ -376,6 +377,12 @@ class LocalEngine(Engine):
 
     def tokenize_messages(self, messages: list[dict], add_generation_prompt: bool = True) -> list[int]:
         return self._tokenize(self.render(messages, add_generation_prompt))
+
+    def _block_markers(self) -> tuple[list[int], list[int]]:
+        """The tokens of a SEARCH/REPLACE block's opening and closing lines, as the model writes them."""
+        if self._markers is None:
+            self._markers = (self._tokenize("<<<<<<< SEARCH\n"), self._tokenize(">>>>>>> REPLACE"))
+        return self._markers
 
     def _tokenize(self, text: str) -> list[int]:
         try:
@@ -572,7 +579,7 @@ class LocalEngine(Engine):
                           ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"),
                           floor=lambda: system_end(text, self._tokenize, prompt),
                           ceiling=lambda: last_block_end(text, self._tokenize, prompt),
-                          piece=lambda t: model.detokenize([t], special=False))
+                          piece=lambda t: model.detokenize([t], special=False), markers=self._block_markers())
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
                                   costs=self.decode_costs, between=lambda: self._let_prewarms_in(job),
                                   interrupt=(lambda: self._queue.has_prewarm(job.request.client))

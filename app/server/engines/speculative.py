@@ -43,6 +43,7 @@ LOCAL_WINDOW = 4096  # a re-sync prefers the first match at most this far after 
 _FENCE = re.compile(r"```[^\n`]*\n")
 _DIVIDER = re.compile(rb"[ \t]*={5,9}[ \t]*\r?")  # a SEARCH/REPLACE block's middle line
 _SEARCH_OPEN = re.compile(rb"[ \t]*<{5,9}[ \t]*SEARCH\b[^\n]*")
+_REPLACE_CLOSE = re.compile(rb"[ \t]*>{5,9}[ \t]*REPLACE\b[^\n]*")
 
 
 @dataclass
@@ -102,7 +103,8 @@ class Drafter:
     def __init__(self, corpus: list[int], anchor: int | Callable[[], int | None] | None = None, *,
                  ends_line: Callable[[int], bool] = lambda _t: False, max_draft: int = DRAFT_MAX,
                  floor: int | Callable[[], int] = 0, ceiling: int | Callable[[], int] | None = None,
-                 piece: Callable[[int], bytes] | None = None) -> None:
+                 piece: Callable[[int], bytes] | None = None,
+                 markers: tuple[list[int], list[int]] | None = None) -> None:
         self.corpus = list(corpus)
         self.n_prompt = len(corpus)
         self._anchor = anchor
@@ -113,6 +115,12 @@ class Drafter:
         self._out = bytearray()  # the answer's bytes so far (with `piece`)
         self._starts: list[int] = []  # where each answer token starts in _out
         self.pending: int | None = None  # a copy to start at the next draft (a REPLACE side begins)
+        # The tokens of a SEARCH/REPLACE block's opening line and closing line (with `piece`): a
+        # line begun as one of them is drafted to its end, and a REPLACE side's copy of its
+        # SEARCH side ends with the closing line where the SEARCH side ended with the divider.
+        self.markers = markers
+        self.span: tuple[int, int] | None = None  # corpus positions of the SEARCH side being copied
+        self.departed: int | None = None  # corpus length when a copy inside `span` was departed from
         self.cap: int | None = None  # most tokens the next draft may hold (an ambiguous re-sync)
         self.max_draft = max_draft
         self.ptr: int | None = None  # corpus position of the token expected next, while copying
@@ -184,6 +192,9 @@ class Drafter:
                 self.last_ptr = self.ptr
                 self.ptr = None
                 self.k = DRAFT_START
+                # (The closing line written where the divider was copied is no departure.)
+                inside = self.span is not None and self.span[0] <= self.last_ptr < self.span[1]
+                self.departed = len(self.corpus) + 1 if inside else None
             end = len(self.corpus)
             self.corpus.append(t)
             if self._index is not None:
@@ -217,7 +228,10 @@ class Drafter:
             return
         p = start + nl  # the newline that ends the line just written
         line_start = self._out.rfind(b"\n", 0, p) + 1
-        if not _DIVIDER.fullmatch(bytes(self._out[line_start:p])):
+        line = bytes(self._out[line_start:p])
+        if _SEARCH_OPEN.fullmatch(line) or _REPLACE_CLOSE.fullmatch(line):
+            self.span = self.departed = None  # a block ends or the next begins: no SEARCH side is being copied
+        if not _DIVIDER.fullmatch(line):
             return
         # The SEARCH marker line of this block: the last one before the divider.
         q = None
@@ -239,6 +253,11 @@ class Drafter:
         # (indentation can share a token with the newline): then the copy starts token-aligned.
         if self._out[q : self._starts[j + 1]] == self._out[p:]:
             self.pending = self.n_prompt + j + 1
+            # The SEARCH side ends where the divider's token starts (when it starts the divider's line).
+            d = bisect.bisect_left(self._starts, line_start)
+            aligned = d < len(self._starts) and self._starts[d] == line_start
+            self.span = (self.pending, self.n_prompt + d) if aligned and self.markers else None
+            self.departed = None
 
     def feedback(self, proposed: int, accepted: int) -> None:
         """Grow the draft while the model keeps agreeing with all of it; start small after a miss.
@@ -278,6 +297,14 @@ class Drafter:
             self.ptr, self.pending, self.wait = self.pending, None, 0
             self.fresh = self.copying_search = True  # a new place to copy from: judged and measured like a re-sync
         if self.ptr is None:
+            rest = self._marker_rest()
+            if rest:
+                return rest[:limit]
+            if self.departed == len(self.corpus):
+                # One token replaced one of the SEARCH side's ("4" -> "5"): its copy goes on after it.
+                self.ptr, self.departed = self.last_ptr + 1, None
+                self.fresh = self.copying_search = True
+        if self.ptr is None:
             if self.wait > 0:
                 self.wait -= 1
                 return []
@@ -288,7 +315,29 @@ class Drafter:
                 limit, self.cap = min(limit, self.cap), None
         # A copy of the prompt stops where the prompt does (its end is the assistant header).
         end = min(self.ptr + limit, self.n_prompt if self.ptr < self.n_prompt else len(self.corpus))
+        if self._in_span(self.ptr) and self.span[1] < self.ptr + limit:
+            # A REPLACE side ends with the closing line where its SEARCH side met the divider.
+            return [*self.corpus[self.ptr : self.span[1]], *self.markers[1]][:limit]
         return self.corpus[self.ptr : end]
+
+    def _in_span(self, at: int | None) -> bool:
+        """`at` is a position of the SEARCH side a REPLACE side is copying (or just past its end)."""
+        return self.span is not None and at is not None and self.span[0] <= at <= self.span[1]
+
+    def _marker_rest(self) -> list[int]:
+        """The rest of a marker line the answer's current line begins with, token for token (a
+        SEARCH/REPLACE block's opening or closing line): the format's text, not the file's."""
+        if not self.markers or self.piece is None:
+            return []
+        line_start = self._out.rfind(b"\n") + 1
+        i = bisect.bisect_left(self._starts, line_start)
+        if i == len(self._starts) or self._starts[i] != line_start:
+            return []  # nothing written on this line yet, or its first token holds the newline before it
+        written = self.corpus[self.n_prompt + i :]
+        for marker in self.markers:
+            if len(written) < len(marker) and marker[: len(written)] == written:
+                return marker[len(written) :]
+        return []
 
     def decline(self) -> None:
         """The decoder will not verify the re-sync draft just made: forget where it pointed."""
