@@ -502,6 +502,50 @@ SCENARIOS += [
                               "" if not any(isinstance(n, ast.Try) for n in ast.walk(c.nd["Stack.pop"]))
                               else "pop still has a try", c.others_unchanged("Stack.pop")), held_out=True),
 ]
+# Corrections, held out: written 2026-11-27 (a second set), before the clause of the request that a
+# correction's "not Y" contradicts was dropped from the request, and run as first written.
+SCENARIOS += [
+    Scenario("records-names-upper-comprehension-not-loop", "correct", "function", RECORDS,
+             "make names return the names in upper case, using a for loop",
+             "use .upper() inside the list comprehension, not a for loop", 10,
+             lambda c: all_of(c.run("names([{'name': 'a'}, {'name': 'b'}])", ["A", "B"]),
+                              "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["names"]))
+                              else "names has a for loop", c.others_unchanged("names")), held_out=True),
+    Scenario("prices-total-skip-negative-sum-not-loop", "correct", "function", PRICES,
+             "make total skip negative prices, with an if inside the loop",
+             "use sum() over a generator expression, not a loop", 10,
+             lambda c: all_of(c.run("total([1, -2, 3])", 4),
+                              "" if not any(isinstance(n, ast.For) for n in ast.walk(c.nd["total"]))
+                              else "total still has a for loop",
+                              "" if _calls(c.nd["total"], "sum") else "total does not call sum",
+                              c.others_unchanged("total")), held_out=True),
+    Scenario("stack-clear-assign-not-loop", "correct", "class", STACK,
+             "add a clear method that empties the stack by popping items in a while loop",
+             "assign an empty list to self.items, not a loop", 10,
+             lambda c: all_of(c.run("(lambda s: (s.push(1), s.push(2), s.clear(), s.size()))(Stack(3))[-1]", 0),
+                              "" if not any(isinstance(n, (ast.While, ast.For)) for n in ast.walk(c.nd["Stack.clear"]))
+                              else "clear still loops", c.others_unchanged("Stack.clear")), held_out=True),
+    Scenario("inventory-load-if-not-continue", "correct", "class", INVENTORY,
+             "make load skip blank lines with a continue statement", "wrap the add in an if, not continue", 10,
+             lambda c: all_of(c.run("len(load(['a, 1.0, 2', '  ', 'b, 2.0, 1']).items)", 2),
+                              "" if not any(isinstance(n, ast.Continue) for n in ast.walk(c.nd["load"]))
+                              else "load still uses continue", c.others_unchanged("load")), held_out=True),
+    Scenario("prices-parse-commas-replace-not-re", "correct", "function", PRICES,
+             "make parse_price accept commas in numbers like $1,000 using re.sub", "use str.replace(), not re", 10,
+             lambda c: all_of(c.run("(parse_price('$1,000'), parse_price(' $5 '))", (1000.0, 5.0)),
+                              "" if not _calls(c.nd["parse_price"], "sub") else "parse_price still calls re.sub",
+                              c.others_unchanged("parse_price")), held_out=True),
+    Scenario("records-index-loop-not-zip", "correct", "function", RECORDS,
+             "implement index_by_name with dict() and zip()", "use a for loop, not zip()", 10,
+             lambda c: all_of(c.run("index_by_name([{'name': 'a', 'n': 1}])", {"a": {"name": "a", "n": 1}}),
+                              "" if not _calls(c.nd["index_by_name"], "zip") else "index_by_name still calls zip",
+                              c.others_unchanged("index_by_name")), held_out=True),
+    Scenario("rect-area-round-not-int", "correct", "class", RECT,
+             "make area return a whole number, using int()", "round it with round(), rather than int()", 8,
+             lambda c: all_of(c.run("Rect(1.6, 1).area()", 2),
+                              "" if not _calls(c.nd["Rect.area"], "int") else "area still calls int",
+                              c.others_unchanged("Rect.area")), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
