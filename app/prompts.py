@@ -250,8 +250,39 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
         for names in _named(instruction):
             spans = _named_spans(instruction, names, defs)
             if spans:
-                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
+                region = class_head(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
+                return deletion_region(text, instruction, region)
     return whole
+
+
+# "add a docstring to the Stack class", "document this class": the request is the class's own
+# docstring and nothing else.
+_CLASS_DOC = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:add|write|put|give\s+it)\s+(?:a|an|one)?\s*(?:short\s+|brief\s+|one-line\s+|concise\s+)?"
+    r"docstring\s+(?:to|for|on)|document)\s+(?:the\s+|this\s+|that\s+)?"
+    r"(?:class\s+`?([A-Za-z_]\w*)`?|`?([A-Za-z_]\w*)`?(?:\s+class)?)\W*$", re.I)
+
+
+def class_head(text: str, instruction: str, region: tuple[int, int]) -> tuple[int, int]:
+    """`region`, or where it is a class whose docstring alone is asked for ("add a docstring to
+    the Stack class"), the class's head: its header, and its docstring or first statement when
+    that is not a definition. Shown the whole class, the small model documented every method
+    (examples/inventory.py); shown the head, it can change nothing else, and there is far less
+    to evaluate after Enter."""
+    asked = _CLASS_DOC.match(instruction.strip())
+    if not asked:
+        return region
+    name = asked.group(1) or asked.group(2)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return region
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and _span(node) == tuple(region) and name in (node.name, "class"):
+            first = node.body[0]
+            end = _span(first)[0] if isinstance(first, _DEFS) else first.end_lineno or first.lineno
+            return region[0], max(end, node.lineno)
+    return region
 
 
 def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> str:
