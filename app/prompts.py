@@ -666,7 +666,7 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     for names in (*_named(bare)[:2], plain):
         spans = _named_spans(bare, names, defs)
         if spans:
-            lo, hi = min(a for a, _ in spans), max(b for _, b in spans)
+            lo, hi = class_head(text, addition_instruction(words), (min(a for a, _ in spans), max(b for _, b in spans)))
             if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):
                 return lo, hi
             return min(region[0], lo), max(region[1], hi)
