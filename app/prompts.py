@@ -630,9 +630,7 @@ _FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|onl
 def names_a_definition(text: str, words: str) -> bool:
     """A redirect's words name one of the file's definitions after their first word (the verb, once
     "no, only" and the like are left out: "no, only add" names no method `add`)."""
-    names = _definitions(text)
-    bare = _FILLER.sub("", words.strip())
-    return any(w.split(".")[-1] in names for w in _WORDS.findall(bare)[1:])
+    return _clearly_named(text, words) is not None
 
 
 # After a word, what makes it a definition's name ("the Inventory class").
@@ -659,18 +657,29 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     Inventory class", "the size method")."""
     if region is None:
         return None
-    defs = _definitions(text)
+    named = _clearly_named(text, words)
+    if named is None:
+        return region
+    lo, hi = class_head(text, addition_instruction(words), named)
+    if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):
+        return lo, hi
+    return min(region[0], lo), max(region[1], hi)
+
+
+def _clearly_named(text: str, words: str, defs: dict | None = None) -> tuple[int, int] | None:
+    """The span of the definitions that a redirect's or an addition's words name clearly (see
+    addition_region: "wrap the add in an if" names no method `add`), or None."""
+    defs = _definitions(text) if defs is None else defs
     bare = _FILLER.sub("", words.strip())
+    # The first word is the verb ("add a docstring to it" names no method `add`), unless it is none ("only pop").
     plain = [m.group(0) for i, m in enumerate(_WORDS.finditer(bare))
-             if i > 0 and (not _DETERMINER.search(bare[: m.start()]) or _KIND_AFTER.match(bare, m.end()))]
+             if (i > 0 or not _ACTS.match(bare))
+             and (not _DETERMINER.search(bare[: m.start()]) or _KIND_AFTER.match(bare, m.end()))]
     for names in (*_named(bare)[:2], plain):
         spans = _named_spans(bare, names, defs)
         if spans:
-            lo, hi = class_head(text, addition_instruction(words), (min(a for a, _ in spans), max(b for _, b in spans)))
-            if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):
-                return lo, hi
-            return min(region[0], lo), max(region[1], hi)
-    return region
+            return min(a for a, _ in spans), max(b for _, b in spans)
+    return None
 
 
 def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:
@@ -683,11 +692,16 @@ def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) 
     if region is None:
         return None
     whole = (0, len(text.splitlines()))
+    if whole[1] <= SMALL_FILE_LINES:
+        return region  # rewritten whole (rewrite_region)
     for words in said:
         # Leading "no, only ..." is not the verb: the request's first word is skipped as one.
-        named = rewrite_region(text, _FILLER.sub("", words.strip()))
-        if named == whole:
-            continue  # names no definition (or the file is small enough to rewrite whole)
+        bare = _FILLER.sub("", words.strip())
+        named = _clearly_named(text, words)
+        renamed = _RENAME.search(bare)
+        if named is None or (renamed and renamed.group(1).split(".")[-1] in _definitions(text)):
+            continue  # names no definition clearly, or renames one (its uses change too: rewrite_region)
+        named = deletion_region(text, bare, class_head(text, bare, named))
         if region[0] <= named[0] and named[1] <= region[1] and not redirect_adds(words):
             region = named
         else:  # outside the region (or added to it): the span covering both

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.prompts import redirect_adds, redirect_instruction, redirect_region, without_contradicted
+from app.prompts import names_a_definition, redirect_adds, redirect_instruction, redirect_region, without_contradicted
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
@@ -180,6 +180,16 @@ def test_redirect_region_narrows_to_what_the_words_name():
     # Named outside the region: both.
     assert redirect_region(STACK, (7, 9), ["no, only helper"]) == (7, 16)
     assert redirect_region(STACK, None, ["only pop"]) is None
+    assert redirect_region(STACK, whole_class, ["only pop"]) == (7, 9)
+
+
+def test_a_word_after_the_or_a_is_a_thing_not_a_definition_to_take_in():
+    # "the push" is the call in the code, not the method push: the region stays helper's.
+    assert redirect_region(STACK, (13, 16), ["wrap the push in an if, not a try"]) == (13, 16)
+    assert not names_a_definition(STACK, "wrap the push in an if")
+    # Unless what it is follows it, or it is written as code.
+    assert redirect_region(STACK, (13, 16), ["no, also fix the push method"]) == (4, 16)
+    assert redirect_region(STACK, (13, 16), ["use `push` in it instead"]) == (4, 16)
 
 
 async def test_a_rewrite_restart_narrows_its_region_to_the_definition_named(replay, calc):
