@@ -548,42 +548,12 @@ def redirect_instruction(first: str, said: list[str], same_region: bool = False)
     if same_region and replaced == first.strip():
         # A correction of the first request on its own region: the message opens as the first
         # request's did, so all of it up to the correction is still in the engine's cache.
-        return f"{without_contradicted(replaced, request)}\n\nCorrection: {request}"
+        return f"{replaced}\n\nCorrection: {request}"
     # Every token of this note is evaluated after the redirect's Enter: it is kept short.
     return f"{request}\n\n(Earlier request: \"{replaced}\". Take what the line above leaves out from it; change nothing else.)"
 
 
 _ADDED_TAIL = re.compile(r"[\s,]*\b(too|as well)\W*$", re.I)
-
-# What a correction rules out: "use X, not Y", "X rather than Y", "X instead of Y".
-_RULED_OUT = re.compile(r"(?:,\s*not|\brather than|\binstead of)\s+(.+?)\W*$", re.I)
-_ARTICLE = re.compile(r"^(?:(?:a|an|the|any|using|use|with)\s+)+", re.I)
-# Where a request says how it is to be done: ", using sorted()", " with an assert", " by popping ...".
-_HOW = re.compile(r"(?:,\s*|\s+)(?:using|with|by|via|through|checking|over)\s", re.I)
-
-
-def without_contradicted(request: str, correction: str) -> str:
-    """`request` without the clause that says how to do it by what `correction` rules out:
-    "sort names, using sorted()" corrected by "use list.sort(), not sorted()" is "sort names".
-    Kept, that clause wins over the correction in the small model's answer (bench/redirect.py);
-    the request is returned whole when it names no such clause."""
-    ruled = _RULED_OUT.search(correction.strip())
-    if not ruled:
-        return request
-    key = re.match(r"[A-Za-z_]\w*", _ARTICLE.sub("", ruled.group(1).strip("`'\" ")))
-    if not key:
-        return request
-    found = re.search(rf"(?<![\w.]){re.escape(key.group(0))}\b", request, re.I)
-    if not found:
-        return request
-    starts = [m for m in _HOW.finditer(request) if m.start() < found.start()]
-    if not starts:
-        return request
-    start = starts[-1].start()
-    end = re.search(r"[,;.](\s|$)", request[found.end():])
-    tail = request[found.end() + end.start():] if end else ""
-    head = request[:start].rstrip(" ,")
-    return f"{head}{tail}" if head else request
 
 
 # A request that replaces the earlier one and says all it means ("no, only add a docstring to pop"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.prompts import names_a_definition, redirect_adds, redirect_instruction, redirect_region, without_contradicted
+from app.prompts import names_a_definition, redirect_adds, redirect_instruction, redirect_region
 from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
@@ -129,26 +129,6 @@ def test_redirect_instruction_wording():
     # The earlier request is the one the latest words replace.
     twice = redirect_instruction("a", ["no, b", "no, c"])
     assert twice.startswith("no, c\n") and 'request: "no, b"' in twice
-
-
-def test_a_correction_drops_the_clause_of_the_request_it_rules_out():
-    # Kept, "using sorted()" won over "not sorted()" in the small model's answer.
-    assert redirect_instruction("sort the names, using sorted()", ["use list.sort(), not sorted()"], True) == \
-        "sort the names\n\nCorrection: use list.sort(), not sorted()"
-    assert without_contradicted("make peek return None when empty, checking len(self.items) == 0",
-                                "use `not self.items`, not len()") == "make peek return None when empty"
-    assert without_contradicted("empty it by popping items in a while loop", "assign [], not a loop") == "empty it"
-    assert without_contradicted("make area whole, using int()", "round it with round(), rather than int()") == \
-        "make area whole"
-    # Only that clause: what follows it stays.
-    assert without_contradicted("skip None, using a for loop, and add a docstring", "use sum(), not a for loop") == \
-        "skip None, and add a docstring"
-    # No clause that says how (or one that does not name what is ruled out): the request is kept whole.
-    assert without_contradicted("make names use sorted()", "use list.sort(), not sorted()") == "make names use sorted()"
-    assert without_contradicted("collect pairs in a list", "use a dict, not a list") == "collect pairs in a list"
-    assert without_contradicted("sort them, using a key", "use list.sort(), not sorted()") == "sort them, using a key"
-    assert without_contradicted("with sorted()", "not sorted()") == "with sorted()"  # nothing would be left
-    assert without_contradicted("sort them with sorted()", "use list.sort()") == "sort them with sorted()"
 
 
 STACK = """class Stack:
