@@ -636,10 +636,10 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     return min(region[0], lo), max(region[1], hi)
 
 
-def _clearly_named(text: str, words: str, defs: dict | None = None) -> tuple[int, int] | None:
+def _clearly_named(text: str, words: str) -> tuple[int, int] | None:
     """The span of the definitions that a redirect's or an addition's words name clearly (see
     addition_region: "wrap the add in an if" names no method `add`), or None."""
-    defs = _definitions(text) if defs is None else defs
+    defs = _definitions(text)
     bare = _FILLER.sub("", words.strip())
     # The first word is the verb ("add a docstring to it" names no method `add`), unless it is none ("only pop").
     plain = [m.group(0) for i, m in enumerate(_WORDS.finditer(bare))
