@@ -250,39 +250,8 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
         for names in _named(instruction):
             spans = _named_spans(instruction, names, defs)
             if spans:
-                region = class_head(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
-                return deletion_region(text, instruction, region)
+                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
     return whole
-
-
-# "add a docstring to the Stack class", "document this class": the request is the class's own
-# docstring and nothing else.
-_CLASS_DOC = re.compile(
-    r"^\W*(?:please\s+)?(?:(?:add|write|put|give\s+it)\s+(?:a|an|one)?\s*(?:short\s+|brief\s+|one-line\s+|concise\s+)?"
-    r"docstring\s+(?:to|for|on)|document)\s+(?:the\s+|this\s+|that\s+)?"
-    r"(?:class\s+`?([A-Za-z_]\w*)`?|`?([A-Za-z_]\w*)`?(?:\s+class)?)\W*$", re.I)
-
-
-def class_head(text: str, instruction: str, region: tuple[int, int]) -> tuple[int, int]:
-    """`region`, or where it is a class whose docstring alone is asked for ("add a docstring to
-    the Stack class"), the class's head: its header, and its docstring or first statement when
-    that is not a definition. Shown the whole class, the small model documented every method
-    (examples/inventory.py); shown the head, it can change nothing else, and there is far less
-    to evaluate after Enter."""
-    asked = _CLASS_DOC.match(instruction.strip())
-    if not asked:
-        return region
-    name = asked.group(1) or asked.group(2)
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return region
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and _span(node) == tuple(region) and name in (node.name, "class"):
-            first = node.body[0]
-            end = _span(first)[0] if isinstance(first, _DEFS) else first.end_lineno or first.lineno
-            return region[0], max(end, node.lineno)
-    return region
 
 
 def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> str:
@@ -630,7 +599,7 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     named = _clearly_named(text, words)
     if named is None:
         return region
-    lo, hi = class_head(text, addition_instruction(words), named)
+    lo, hi = named
     if hi <= region[0] or lo >= region[1] or (narrow and region[0] <= lo and hi <= region[1]):
         return lo, hi
     return min(region[0], lo), max(region[1], hi)
@@ -671,7 +640,7 @@ def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) 
         renamed = _RENAME.search(bare)
         if named is None or (renamed and renamed.group(1).split(".")[-1] in _definitions(text)):
             continue  # names no definition clearly, or renames one (its uses change too: rewrite_region)
-        named = deletion_region(text, bare, class_head(text, bare, named))
+        named = deletion_region(text, bare, named)
         if region[0] <= named[0] and named[1] <= region[1] and not redirect_adds(words):
             region = named
         else:  # outside the region (or added to it): the span covering both

@@ -391,16 +391,15 @@ class Session:
         """(instruction, region) of a turn sent with these: a rewrite's region is never the whole
         file when the words name definitions (rewriting it is slow on a CPU and defeats the
         prewarm: prompts.rewrite_region), and a deletion of the definition that is the region is
-        asked by name of the code around it (prompts.deletion_request, deletion_region); a class
-        whose docstring alone is asked for is its head (prompts.class_head)."""
+        asked by name of the code around it (prompts.deletion_request, deletion_region)."""
         if self.format != "rewrite":
             return instruction, region
-        from app.prompts import class_head, deletion_region, deletion_request, rewrite_region
+        from app.prompts import deletion_region, deletion_request, rewrite_region
 
         if region is None:
             return instruction, rewrite_region(self.document.text, instruction)
         instruction = deletion_request(self.document.text, instruction, region)
-        return instruction, deletion_region(self.document.text, instruction, class_head(self.document.text, instruction, region))
+        return instruction, deletion_region(self.document.text, instruction, region)
 
     async def _run(self, turn) -> None:
         """Run `turn`, then leave GENERATING and report how it ended."""

@@ -138,49 +138,6 @@ def test_rewrite_region_is_the_method_the_instruction_names_not_its_class():
     assert named("add a docstring to add") == ("def add(self, name):", 2)  # the verb is the only name
 
 
-DOCUMENTED = '''"""Shapes."""
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Point:
-    x: int
-    y: int
-
-    def norm(self):
-        return abs(self.x) + abs(self.y)
-
-
-class Rect:
-    """A rectangle."""
-
-    def area(self):
-        return 1
-'''
-
-
-def test_a_class_docstring_alone_is_asked_of_the_class_head():
-    def head(text, instruction):
-        start, end = prompts.rewrite_region(text, instruction)
-        return text.splitlines()[start:end]
-
-    # The header alone when the body starts with a method; decorators and a first field come along.
-    assert head(STORE, "add a docstring to the Stack class") == ["class Stack:"]
-    assert head(STORE, "document the Inventory class") == ["class Inventory:"]
-    assert head(STORE, "Add a short docstring to `Stack`.") == ["class Stack:"]
-    assert head(DOCUMENTED, "add a docstring to the Point class") == ["@dataclass(frozen=True)", "class Point:", "    x: int"]
-    # The docstring the class has is part of its head (the request may be to improve it).
-    assert head(DOCUMENTED, "write a docstring for the Rect class") == ["class Rect:", '    """A rectangle."""']
-    # Anything more than the class's own docstring is asked of the whole class.
-    assert len(head(STORE, "add a docstring to every method of Stack")) == 6
-    assert len(head(STORE, "add a docstring to the Stack class and make pop safe")) == 2  # pop
-    assert len(head(STORE, "add logging to Stack")) == 6
-    assert head(STORE, "add a docstring to pop") == ["    def pop(self):", "        return self.items.pop()"]
-    # A region that is the class (the cursor's "this class") gets the same head.
-    assert prompts.class_head(STORE, "add a docstring to this class", (11, 23)) == (11, 12)
-    assert prompts.class_head(STORE, "add a docstring to this class", (12, 14)) == (12, 14)  # a method: as it is
-
-
 PRICES = '''"""Price helpers."""
 
 

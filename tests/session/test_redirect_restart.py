@@ -477,16 +477,6 @@ def test_an_additions_region_is_what_it_names_apart_from_the_region_and_never_it
     assert addition_region(text, None, "also add a docstring to clamp") is None
 
 
-def test_an_addition_of_a_class_docstring_is_asked_of_the_class_head():
-    from app.prompts import addition_region, rewrite_region
-
-    text = STACK
-    pop = rewrite_region(text, "make pop return None when empty")
-    assert text.splitlines()[slice(*addition_region(text, pop, "also add a docstring to the Stack class"))] == \
-        ["class Stack:"]
-    assert addition_region(text, pop, "also add a docstring to every method of Stack") == (0, 12)  # the class
-
-
 def test_addition_instruction_drops_also_and_too():
     from app.prompts import addition_instruction
 
