@@ -568,9 +568,7 @@ class Session:
             if not redirect_adds(words):
                 # Kept as what it was taken for, an addition: a later follow-up adds it to the request.
                 said[-1] = f"also {words}"
-            await self._restart_turn(first, said, addition=words)
-            if self._turn is not None and known:
-                self._turn.known = known
+            await self._restart_turn(first, said, addition=words, known=known)
         else:
             self._notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
             await self._restart_turn(first, said)
@@ -613,10 +611,12 @@ class Session:
             return got[1], list(got[2])
         return self.instruction or "", []
 
-    async def _restart_turn(self, first: str, said: list[str], addition: str | None = None) -> None:
+    async def _restart_turn(self, first: str, said: list[str], addition: str | None = None,
+                            known: str | None = None) -> None:
         """Stop the answer and start the turn over with `redirect_instruction(first, said)`; with
         `addition` (words that add to the request, the last of `said`), the turn asks the addition
-        alone first, on the region (app.turn.Turn.then), then the request it interrupted again.
+        alone first, on the region (app.turn.Turn.then), then the request it interrupted again, or
+        takes `known` as that request's answer (Turn.known: a follow-up on a proposal under review).
 
         To the listener the turn goes on: the superseded turn's state changes, stats and end are
         not shown (it is replaced, not stopped); its partial leaves the live diff before anything
@@ -646,7 +646,7 @@ class Session:
         back = self.region
         await self._start(combined, region)
         if addition is not None and self._turn is not None:
-            self._turn.then, self._turn.then_region = request, back
+            self._turn.then, self._turn.then_region, self._turn.known = request, back, known or None
             self.instruction = f"{request}\n{addition}"
         self._redirected = (self._turn_task, first, said)
 

@@ -384,8 +384,7 @@ class Turn:
         self._move_to(region)
         self._begin_attempt()
         self.answer.feed(kept.raw_text)
-        self.answer.finish()
-        self.session._proposal_changed()
+        self._answer_done()
         self.session._notice("warning", NoticeCode.REDIRECT_FAILED, f"{why}; the answer before it is kept")
         result = self._judge()
         result.raw_text = kept.raw_text
@@ -498,8 +497,7 @@ class Turn:
                 s._notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {ev.message or ev.code}")
         if self.stopped:
             return self.conclude(TurnResult("stopped", "stopped by the user"))
-        self.answer.finish()
-        s._proposal_changed()
+        self._answer_done()
         return self.conclude(self._judge())
 
     def _known_once(self, raw: str) -> TurnResult:
@@ -507,9 +505,13 @@ class Turn:
         judged as a streamed answer would be; nothing is asked of the model."""
         self.stream = None
         self.on_delta(raw)
+        self._answer_done()
+        return self.conclude(self._judge())
+
+    def _answer_done(self) -> None:
+        """The answer is whole: its last blocks are parsed and the proposal shows it as it ends."""
         self.answer.finish()
         self.session._proposal_changed()
-        return self.conclude(self._judge())
 
     async def _give_up_degenerate(self, stream, reason: str, feedback: str) -> TurnResult:
         """The answer is caught in a loop (blocks that change nothing, the same lines over and over,
