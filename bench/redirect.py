@@ -546,6 +546,30 @@ SCENARIOS += [
                               "" if not _calls(c.nd["Rect.area"], "int") else "area still calls int",
                               c.others_unchanged("Rect.area")), held_out=True),
 ]
+# A class's docstring as the addition to a change of one of its methods: held out, written
+# 2026-11-27 before any change for them (the one such scenario above took 1.8-3.1 s to its first
+# token, the whole class evaluated after Enter).
+SCENARIOS += [
+    Scenario("stack-pop-none-and-doc-class", "extend", "class", STACK,
+             "make pop return None when the stack is empty", "also add a docstring to the Stack class", 10,
+             lambda c: all_of(c.docstring("Stack"), c.run("Stack(2).pop()", None),
+                              c.run("(lambda s: (s.push(3), s.pop()))(Stack(2))[-1]", 3),
+                              c.others_unchanged("Stack.pop", doc_only=("Stack",))), held_out=True),
+    Scenario("rect-scale-negative-and-doc-class", "extend", "class", RECT,
+             "make scale raise ValueError when the factor is negative", "also add a docstring to the Rect class", 10,
+             lambda c: all_of(c.docstring("Rect"), c.raises("Rect(1, 2).scale(-1)", ValueError),
+                              c.run("Rect(1, 2).scale(2).area()", 8),
+                              c.others_unchanged("Rect.scale", doc_only=("Rect",))), held_out=True),
+    Scenario("inventory-remove-missing-and-doc-class", "extend", "class", INVENTORY,
+             "make remove do nothing when the name is not in the inventory", "also document the Inventory class", 10,
+             lambda c: all_of(c.docstring("Inventory"), c.run("Inventory().remove('x')", None),
+                              c.others_unchanged("Inventory.remove", doc_only=("Inventory",))), held_out=True),
+    Scenario("stack-peek-none-and-doc-class", "extend", "class", STACK,
+             "make peek return None when the stack is empty", "and give the Stack class a docstring", 10,
+             lambda c: all_of(c.docstring("Stack"),
+                              c.run("(Stack(2).peek(), (lambda s: (s.push(7), s.peek()))(Stack(2))[-1])", (None, 7)),
+                              c.others_unchanged("Stack.peek", doc_only=("Stack",))), held_out=True),
+]
 KINDS = ("narrow", "replace", "extend", "correct")
 
 
