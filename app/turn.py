@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
 from app.edits.anchor import may_delete
+from app.edits.class_doc import asked_class, only_the_docstring
 from app.edits.cosmetic import COSMETIC_REASON
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
@@ -143,6 +144,9 @@ class Turn:
         # The answer `then` gets asked as first asked, when it is known already: the proposal under
         # review that a follow-up goes on from (Session._follow_up). Fed to the attempt, not asked.
         self.known: str | None = None
+        # The request the attempt under way answers: an addition's words, then the request again
+        # (a retry's feedback asks the same request).
+        self.asking = instruction
 
     @property
     def stopped(self) -> bool:
@@ -224,11 +228,13 @@ class Turn:
                         self._move_to(region)
                         # Apart from the answer's region, the addition's is as it is on disk.
                         shown, ask = region if apart else self._answered_region(), addition_instruction(words)
+                        self.asking = ask
                     else:  # the answer changed nothing: its request is asked again, with the addition
                         region = addition_region(s.document.text, self.region, words)
                         if shown == self.region:  # on the span that takes in both
                             shown = self._move_to((min(region[0], shown[0]), max(region[1], shown[1])))
                         ask = redirect_instruction(ask, [words])
+                        self.asking = ask
                     history, spent, no_change_retried, departures = [], attempt, False, 0
                     s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
                     s._discard_proposal(quiet=True)
@@ -242,6 +248,7 @@ class Turn:
                     chat = [instruction_message(fmt, ask, s.document.text, shown),
                             {"role": "assistant", "content": result.raw_text}] if result.status == "proposal" else []
                     ask, self.instruction, self.then = self.then, self.then, None
+                    self.asking = ask
                     back, self.then_region = self.then_region, None
                     if result.status == "proposal":
                         kept, kept_region, built = result, self.region, "the request"
@@ -578,9 +585,34 @@ class Turn:
         new_text = verdict.new_text
         if self.base is not None:
             new_text = self._with_base(new_text)
+        asked = self._class_doc(new_text)
+        if asked is None:
+            s._proposal_changed()
+            return TurnResult("nothing", "the answer gives the class no docstring of its own")
+        new_text = asked
         if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             s._proposal_changed()
         return self._syntax_verdict(new_text) or self._unused_verdict(new_text) or TurnResult("proposal")
+
+    def _class_doc(self, new_text: str) -> str | None:
+        """Where the request asks for a class's docstring alone (app.edits.class_doc), the answer's
+        text with that docstring alone, the live diff redrawn to match (None, and the live diff
+        cleared, where it gives the class none of its own); else `new_text`."""
+        from app.edits.rebase import diff_hunks
+
+        s = self.session
+        name = asked_class(self.asking, s.document.text) if is_python(s.path) else None
+        if name is None:
+            return new_text
+        kept = only_the_docstring(self.base if self.base is not None else s.document.text, new_text, name)
+        if kept is None:
+            s.live.clear()
+            return None
+        if kept != new_text:
+            s.live.reset(s.live.lines, diff_hunks(s.live.lines, document_lines(kept)[0]))
+            s._notice("info", NoticeCode.CLASS_DOC_ONLY,
+                      f"kept only the docstring of `{name}`: the answer's other changes were not asked for")
+        return kept
 
     def _with_base(self, new_text: str) -> str:
         """The answer's text with the changes of the answer it builds on (`base`) that it left out

@@ -368,8 +368,35 @@ def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str])
     own first line; the same at the end. Not when the region itself starts (ends) with those
     lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
     before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
-    new = _strip_head(before, region, new)
+    new = _strip_preamble(_preamble(lines[:start]), region, _strip_head(before, region, new))
     return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
+
+
+def _preamble(lines: list[str]) -> list[str]:
+    """The file's opening lines before its first definition (module docstring, imports), of `lines`;
+    empty where a definition opens the file or `lines` holds none."""
+    for i, line in enumerate(lines):
+        if _DEF.match(line) and not line[:1].isspace():
+            return lines[:i]
+    return []
+
+
+def _strip_preamble(preamble: list[str], region: list[str], new: list[str]) -> list[str]:
+    """`new` without a leading copy of the file's opening lines: asked to rewrite a class further down
+    a file, a small model opens its answer with the module's docstring and imports (a second copy
+    mid-file). Only where every answer line before the region's first line is one of a run of the
+    preamble's non-blank lines, in order, and the region does not itself open with them."""
+    context = [x.strip() for x in preamble if x.strip()]
+    body = [x.strip() for x in region if x.strip()]
+    shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
+    if not context or not body:
+        return new
+    k = next((j for j, (_i, x) in enumerate(shown) if x == body[0]), 0)
+    echo = [x for _i, x in shown[:k]]
+    if not k or body[:k] == echo or not any(context[j : j + k] == echo for j in range(len(context) - k + 1)):
+        return new
+    lead = next(i for i, x in enumerate(region) if x.strip())
+    return region[:lead] + new[shown[k][0]:]
 
 
 def _strip_head(before: list[str], region: list[str], new: list[str]) -> list[str]:

@@ -206,3 +206,28 @@ def test_restated_definitions_counts_each_body_and_skips_what_repeats_by_design(
     guarded = "try:\n    def f():\n        pass\nexcept ImportError:\n    def f():\n        pass\n"
     assert restated_definitions("def g():\n    pass\n", guarded + "def g():\n    pass\n") == []
     assert restated_definitions(PRICES, "def total(:\n") == []  # does not parse: the syntax check's case
+
+
+CLASSES = '''"""Two classes."""
+
+import math
+
+
+class A:
+    x = 1
+
+
+class B:
+    y = 2
+'''
+
+
+def test_the_module_head_restated_before_a_class_further_down_is_not_doubled():
+    lines = CLASSES.splitlines()
+    start = lines.index("class B:")
+    new = ['"""Two classes."""', "", "import math", "", "", "class B:", '    """The B."""', "    y = 2"]
+    assert strip_echoed_context(lines, start, len(lines), new) == ["class B:", '    """The B."""', "    y = 2"]
+    # Its docstring alone, too; a line of the module head that is new, or out of order, stays.
+    assert strip_echoed_context(lines, start, len(lines), new[:1] + new[5:]) == new[5:]
+    for head in (["import os", "import math"], ["import math", '"""Two classes."""']):
+        assert strip_echoed_context(lines, start, len(lines), head + new[5:]) == head + new[5:]

@@ -1,0 +1,96 @@
+"""A request for a class's docstring alone ("add a docstring to the Stack class") gets that docstring alone.
+
+Asked for a class's docstring, the small model writes the class again with a docstring on every
+method, or restates the module's docstring and imports above it (examples/inventory.py,
+bench/redirect.py). None of that was asked for. The answer is
+read for the one thing that was: the docstring it gives that class; the rest of the answer is left
+out, and the file keeps every other line as it is. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from app.edits.lines import document_lines, join_lines
+from app.edits.pydefs import definitions
+
+__all__ = ["asked_class", "only_the_docstring"]
+
+# "add a docstring to the Stack class", "write a short docstring for class Stack", "give Stack a
+# docstring", "Stack needs a docstring". One docstring, and the class's own: "document the Stack
+# class" may mean its methods too, so it is not taken for this.
+_NAME = r"`?(?P<{g}>[A-Za-z_][\w.]*)`?"
+_ASKS = [
+    re.compile(r"^(?:please\s+)?(?:add|write|put|give|create)\s+(?:a|an|one)\s+(?:[\w-]+\s+){0,2}?docstring\s+"
+               r"(?:to|for|on|in)\s+(?:the\s+)?(?:(?:class\s+" + _NAME.format(g="a") + r")|"
+               + _NAME.format(g="b") + r"(?:\s+class)?)$", re.I),
+    re.compile(r"^(?:please\s+)?give\s+(?:the\s+)?(?:class\s+)?" + _NAME.format(g="c")
+               + r"(?:\s+class)?\s+(?:a|an|one)\s+(?:[\w-]+\s+){0,2}?docstring$", re.I),
+    re.compile(r"^(?:the\s+)?(?:class\s+)?" + _NAME.format(g="d") + r"(?:\s+class)?\s+needs\s+(?:a|an)\s+"
+               r"(?:[\w-]+\s+){0,2}?docstring$", re.I),
+]
+_FILLER = re.compile(r"^(?:\W*\b(?:also|and|plus|then|now|ok|okay|just|only)\b)+\W*", re.I)
+
+
+def asked_class(instruction: str | None, text: str) -> str | None:
+    """The qualified name of the class in `text` whose docstring alone `instruction` asks for, or
+    None (another request, no such class, or two classes of that name)."""
+    words = _FILLER.sub("", " ".join((instruction or "").split())).rstrip(" .!")
+    if "\n" in (instruction or "").strip():
+        return None  # a request with more said after it (a redirect's) asks more than the docstring
+    for pattern in _ASKS:
+        m = pattern.match(words)
+        if m:
+            name = next(g for g in m.groups() if g)
+            break
+    else:
+        return None
+    defs = definitions(text) or {}
+    found = [q for q, node in defs.items() if isinstance(node, ast.ClassDef) and (q == name or q.endswith("." + name))]
+    return found[0] if len(found) == 1 else None
+
+
+def _doc_node(node: ast.ClassDef) -> ast.Expr | None:
+    first = node.body[0] if node.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        return first
+    return None
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip())]
+
+
+def only_the_docstring(old: str, new: str, name: str) -> str | None:
+    """`old` with class `name`'s docstring as `new` gives it, and nothing else of `new`; `new` as it
+    is where that cannot be told apart line by line (a body on the header's line, a docstring that
+    shares a line with code, a text that does not parse); None where `new` gives the class no
+    docstring of its own (none, or the one it had)."""
+    before, after = definitions(old), definitions(new)
+    if before is None or after is None or not isinstance(before.get(name), ast.ClassDef):
+        return new
+    cls, got = before[name], after.get(name)
+    if not isinstance(got, ast.ClassDef):
+        return None
+    doc = _doc_node(got)
+    if doc is None:
+        return None
+    text = ast.get_docstring(got) or ""
+    if not text.strip() or text == ast.get_docstring(cls):
+        return None
+    new_lines, _ = document_lines(new)
+    old_lines, ending = document_lines(old)
+    first, last = new_lines[doc.lineno - 1], new_lines[doc.end_lineno - 1]
+    if first[: doc.col_offset].strip() or last[doc.end_col_offset:].strip().lstrip(";").strip():
+        return new  # the docstring shares a line with code
+    body = cls.body[0]
+    start = min([body.lineno] + [d.lineno for d in getattr(body, "decorator_list", [])]) - 1
+    if start < cls.lineno or not old_lines[start][: body.col_offset].isspace():
+        return new  # the body begins on the header's line
+    indent, was = _indent(old_lines[start]), first[: doc.col_offset]
+    written = [indent + line[len(was):] if line.startswith(was) else line
+               for line in new_lines[doc.lineno - 1: doc.end_lineno]]
+    old_doc = _doc_node(cls)
+    end = old_doc.end_lineno if old_doc is not None else start
+    return join_lines(old_lines[:start] + written + old_lines[end:], ending)

@@ -1,0 +1,77 @@
+"""Which requests ask for a class's docstring alone, and the answer's text with only that docstring."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.edits.class_doc import asked_class, only_the_docstring
+
+SOURCE = '''"""Shapes."""
+
+
+class Rect:
+    def __init__(self, w, h):
+        self.w, self.h = w, h
+
+    def area(self):
+        return self.w * self.h
+
+
+class Outer:
+    class Inner:
+        x = 1
+'''
+
+
+@pytest.mark.parametrize("words, name", [
+    ("add a docstring to the Rect class", "Rect"),
+    ("Add a docstring to class Rect", "Rect"),
+    ("also add a short docstring to Rect", "Rect"),
+    ("write a one-line docstring for the Rect class.", "Rect"),
+    ("give the Rect class a docstring", "Rect"),
+    ("and give `Rect` a docstring", "Rect"),
+    ("Rect needs a docstring", "Rect"),
+    ("add a docstring to the Inner class", "Outer.Inner"),
+    ("document the Rect class", None),  # may mean its methods too
+    ("add a docstring to area", None),  # a method, not a class
+    ("add docstrings to the Rect class and its methods", None),
+    ("add a docstring to the Circle class", None),  # no such class
+    ("make Rect a dataclass\nalso add a docstring to the Rect class", None),  # more was asked
+])
+def test_which_requests_ask_for_a_class_docstring_alone(words, name):
+    assert asked_class(words, SOURCE) == name
+
+
+def test_only_the_class_docstring_is_taken_from_the_answer():
+    answer = SOURCE.replace('"""Shapes."""', '"""Shapes and more."""').replace(
+        "class Rect:\n", 'class Rect:\n    """A rectangle,\n    w wide and h high."""\n').replace(
+        "    def area(self):\n", '    def area(self):\n        """The area."""\n')
+    want = SOURCE.replace("class Rect:\n", 'class Rect:\n    """A rectangle,\n    w wide and h high."""\n')
+    assert only_the_docstring(SOURCE, answer, "Rect") == want
+
+
+def test_a_docstring_at_another_indent_is_moved_to_the_class_body_indent():
+    old = "class Rect:\n    x = 1\n"
+    assert only_the_docstring(old, 'class Rect:\n  """A rect."""\n  x = 1\n', "Rect") == 'class Rect:\n    """A rect."""\n    x = 1\n'
+
+
+def test_a_docstring_the_class_had_is_replaced():
+    old = 'class Rect:\n    """Old."""\n\n    x = 1\n'
+    assert only_the_docstring(old, 'class Rect:\n    """New,\n    longer."""\n    x = 2\n', "Rect") == \
+        'class Rect:\n    """New,\n    longer."""\n\n    x = 1\n'
+
+
+def test_no_docstring_of_its_own_is_none():
+    assert only_the_docstring(SOURCE, SOURCE, "Rect") is None
+    assert only_the_docstring(SOURCE, SOURCE.replace("class Rect:", "class Square:"), "Rect") is None
+    had = SOURCE.replace("class Rect:\n", 'class Rect:\n    """Same."""\n')
+    assert only_the_docstring(had, had.replace("return self.w", "return 2 * self.w"), "Rect") is None
+
+
+def test_what_cannot_be_told_apart_line_by_line_stays_as_the_answer_wrote_it():
+    old = "class Rect: x = 1\n"  # the body on the header's line
+    new = 'class Rect:\n    """A rect."""\n    x = 1\n'
+    assert only_the_docstring(old, new, "Rect") == new
+    assert only_the_docstring(SOURCE, "class (", "Rect") == "class ("  # does not parse
+    shared = SOURCE.replace("class Rect:\n", 'class Rect:\n    """A rect."""; y = 2\n')
+    assert only_the_docstring(SOURCE, shared, "Rect") == shared
