@@ -81,14 +81,16 @@ def only_the_docstring(old: str, new: str, name: str) -> str | None:
         return None
     new_lines, _ = document_lines(new)
     old_lines, ending = document_lines(old)
-    first, last = new_lines[doc.lineno - 1], new_lines[doc.end_lineno - 1]
-    if first[: doc.col_offset].strip() or last[doc.end_col_offset:].strip().lstrip(";").strip():
+    # ast's column offsets count UTF-8 bytes.
+    was = new_lines[doc.lineno - 1].encode()[: doc.col_offset].decode(errors="replace")
+    rest = new_lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode(errors="replace").strip()
+    if was.strip() or (rest and not rest.startswith("#")):
         return new  # the docstring shares a line with code
     body = cls.body[0]
     start = min([body.lineno] + [d.lineno for d in getattr(body, "decorator_list", [])]) - 1
     if start < cls.lineno or not old_lines[start][: body.col_offset].isspace():
         return new  # the body begins on the header's line
-    indent, was = _indent(old_lines[start]), first[: doc.col_offset]
+    indent = _indent(old_lines[start])
     written = [indent + line[len(was):] if line.startswith(was) else line
                for line in new_lines[doc.lineno - 1: doc.end_lineno]]
     old_doc = _doc_node(cls)

@@ -55,6 +55,12 @@ def test_a_docstring_at_another_indent_is_moved_to_the_class_body_indent():
     assert only_the_docstring(old, 'class Rect:\n  """A rect."""\n  x = 1\n', "Rect") == 'class Rect:\n    """A rect."""\n    x = 1\n'
 
 
+def test_a_docstring_with_other_letters_and_a_comment_after_it_is_taken_whole():
+    old = "class Rect:\n    x = 1\n"
+    new = 'class Rect:\n    """Un rectángulo, größer als 0."""  # ok\n    x = 1\n'
+    assert only_the_docstring(old, new, "Rect") == 'class Rect:\n    """Un rectángulo, größer als 0."""  # ok\n    x = 1\n'
+
+
 def test_a_docstring_the_class_had_is_replaced():
     old = 'class Rect:\n    """Old."""\n\n    x = 1\n'
     assert only_the_docstring(old, 'class Rect:\n    """New,\n    longer."""\n    x = 2\n', "Rect") == \
