@@ -20,6 +20,15 @@ from app.session import Session
 from app.transport.client import ResponsesClient
 
 DATA = Path(__file__).parent / "data"
+EXAMPLE = DATA.parents[2] / "examples" / "inventory.py"
+
+
+@pytest.fixture
+def inventory(tmp_path):
+    """A copy of examples/inventory.py to edit."""
+    target = tmp_path / "inventory.py"
+    shutil.copy(EXAMPLE, target)
+    return target
 
 # What a rewrite turn's message says before its region block (prompts.message_opening).
 REWRITE_OPENS = prompts.message_opening(prompts.REWRITE, None, None)

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from app.events import Notice
 
-from .conftest import DATA, session_on
+from .conftest import DATA, EXAMPLE, session_on
 
-EXAMPLE = DATA.parents[2] / "examples" / "inventory.py"
 CLASS = (12, 36)  # 0-based end-exclusive: `@dataclass class Inventory` with its four methods
 # What the embedded model answered, asked for the Inventory class's docstring (bench/redirect.py):
 # the module's docstring and imports again, then the class with a docstring on every method.
 EVERYWHERE = "inventory_class_doc_everywhere.txt"
 CLASS_DOC = '    """A class to manage a collection of items with their prices and quantities."""'
-
-
-@pytest.fixture
-def inventory(tmp_path):
-    target = tmp_path / "inventory.py"
-    shutil.copy(EXAMPLE, target)
-    return target
 
 
 def with_class_doc() -> str:

@@ -12,7 +12,7 @@ from app.events import Notice
 from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 from app.transport.backends import gateway_info
 
-from .conftest import DATA, open_session, recorded, session_on, until
+from .conftest import DATA, EXAMPLE, open_session, recorded, session_on, until
 
 MEAN = (11, 16)  # 0-based end-exclusive lines of `mean` in calc.py
 OLD_TOTAL = "    total = 0"
@@ -324,18 +324,10 @@ async def test_one_method_of_a_class_with_four_is_its_region_and_the_others_stay
 
 # ------------------------------------------------------------------ a rewrite that restates part of its region
 
-EXAMPLE = DATA.parents[2] / "examples" / "inventory.py"
 CLASS = (12, 36)  # 0-based end-exclusive: `@dataclass class Inventory` with its four methods
 DOCSTRING = '        """The item with the lowest price; ValueError if there are no items."""'
 OTHER_METHODS = ("    def add(self, name, price, quantity=1):", "    def remove(self, name, quantity=1):",
                  "    def total_value(self):")
-
-
-@pytest.fixture
-def inventory(tmp_path):
-    target = tmp_path / "inventory.py"
-    shutil.copy(EXAMPLE, target)
-    return target
 
 
 def with_docstring() -> str:
