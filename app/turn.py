@@ -598,8 +598,6 @@ class Turn:
         """Where the request asks for a class's docstring alone (app.edits.class_doc), the answer's
         text with that docstring alone, the live diff redrawn to match (None, and the live diff
         cleared, where it gives the class none of its own); else `new_text`."""
-        from app.edits.rebase import diff_hunks
-
         s = self.session
         name = asked_class(self.asking, s.document.text) if is_python(s.path) else None
         if name is None:
@@ -609,7 +607,7 @@ class Turn:
             s.live.clear()
             return None
         if kept != new_text:
-            s.live.reset(s.live.lines, diff_hunks(s.live.lines, document_lines(kept)[0]))
+            self._redraw(document_lines(kept)[0])
             s._notice("info", NoticeCode.CLASS_DOC_ONLY,
                       f"kept only the docstring of `{name}`: the answer's other changes were not asked for")
         return kept
@@ -619,7 +617,7 @@ class Turn:
         (rebase.with_earlier; rebase.merge_apart for a request asked again as first asked, which
         never saw them), the live diff redrawn to match."""
         from app.edits.lines import join_lines
-        from app.edits.rebase import diff_hunks, merge_apart, with_earlier
+        from app.edits.rebase import merge_apart, with_earlier
 
         s = self.session
         old, ending = document_lines(s.document.text)
@@ -631,8 +629,15 @@ class Turn:
         merged = both if both is not None else with_earlier(old, earlier, later)
         text = join_lines(merged, ending)
         if text != new_text:
-            s.live.reset(s.live.lines, diff_hunks(s.live.lines, merged))
+            self._redraw(merged)
         return text
+
+    def _redraw(self, lines: list[str]) -> None:
+        """The live diff shows the file becoming `lines` (the proposal as judged, not as streamed)."""
+        from app.edits.rebase import diff_hunks
+
+        live = self.session.live
+        live.reset(live.lines, diff_hunks(live.lines, lines))
 
     def _unused_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal gives a Python function a parameter its body never reads: in

@@ -368,15 +368,16 @@ def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str])
     own first line; the same at the end. Not when the region itself starts (ends) with those
     lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
     before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
-    new = _strip_preamble(_preamble(lines[:start]), region, _strip_head(before, region, new))
+    new = _strip_preamble(_preamble(lines, start), region, _strip_head(before, region, new))
     return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
 
 
-def _preamble(lines: list[str]) -> list[str]:
-    """The file's opening lines before its first definition (module docstring, imports), of `lines`;
-    empty where a definition opens the file or `lines` holds none."""
-    for i, line in enumerate(lines):
-        if _DEF.match(line) and not line[:1].isspace():
+def _preamble(lines: list[str], start: int) -> list[str]:
+    """The file's opening lines before its first definition (module docstring, imports), where that
+    definition comes before line `start`; else empty (a definition opens the file, or none is
+    above `start`)."""
+    for i in range(start):
+        if _DEF.match(lines[i]) and not lines[i][:1].isspace():
             return lines[:i]
     return []
 

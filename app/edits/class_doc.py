@@ -13,6 +13,7 @@ import ast
 import re
 
 from app.edits.lines import document_lines, join_lines
+from app.edits.locate import _indent
 from app.edits.pydefs import definitions
 
 __all__ = ["asked_class", "only_the_docstring"]
@@ -36,9 +37,9 @@ _FILLER = re.compile(r"^(?:\W*\b(?:also|and|plus|then|now|ok|okay|just|only)\b)+
 def asked_class(instruction: str | None, text: str) -> str | None:
     """The qualified name of the class in `text` whose docstring alone `instruction` asks for, or
     None (another request, no such class, or two classes of that name)."""
-    words = _FILLER.sub("", " ".join((instruction or "").split())).rstrip(" .!")
     if "\n" in (instruction or "").strip():
         return None  # a request with more said after it (a redirect's) asks more than the docstring
+    words = _FILLER.sub("", " ".join((instruction or "").split())).rstrip(" .!")
     for pattern in _ASKS:
         m = pattern.match(words)
         if m:
@@ -56,10 +57,6 @@ def _doc_node(node: ast.ClassDef) -> ast.Expr | None:
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
         return first
     return None
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def only_the_docstring(old: str, new: str, name: str) -> str | None:
