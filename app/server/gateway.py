@@ -179,6 +179,23 @@ def _avoid(value) -> tuple[str, int, bool] | None:
     return text, len(text[:after].encode("utf-8")), skip
 
 
+MAX_PREFIX_CHARS = 100_000  # a request's `prefix`
+MAX_STOPS, MAX_STOP_CHARS = 4, 64  # a request's `stop`
+
+
+def _stops(value) -> tuple[str, ...]:
+    """A request's `stop` (steer's extension, as in chat completions): a string or a list of up to
+    four, each non-empty; the answer ends before the first of them it writes, unsent."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_STOPS \
+            or not all(isinstance(v, str) and 0 < len(v) <= MAX_STOP_CHARS for v in items):
+        raise BadRequest("invalid_value", f"stop must be a string or a list of 1 to {MAX_STOPS} strings, each of "
+                         f"1 to {MAX_STOP_CHARS} characters", "stop")
+    return tuple(items)
+
+
 @dataclass
 class Response:
     """One response in flight (queued or running) and, after a steer, its successors."""
@@ -195,6 +212,8 @@ class Response:
     event_id: str | None = None
     client: str | None = None  # the WebSocket connection it came on (EngineRequest.client)
     avoid: tuple[str, int, bool] | None = None  # EngineRequest.avoid
+    prefix: str | None = None  # EngineRequest.prefix
+    stops: tuple[str, ...] = ()  # EngineRequest.stop (not `stop`: that is the method)
     cancel: threading.Event = field(default_factory=threading.Event)
     pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
     stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours
@@ -556,6 +575,13 @@ class Gateway:
         if not isinstance(generate, bool):
             raise BadRequest("invalid_type", "generate must be a boolean", "generate")
         avoid = _avoid(payload.get("avoid"))
+        prefix = _check(payload, "prefix", str, check=lambda v: 0 < len(v) <= MAX_PREFIX_CHARS,
+                        what=f"a non-empty string of at most {MAX_PREFIX_CHARS:,} characters")
+        stop = _stops(payload.get("stop"))
+        for name, asked in (("prefix", prefix), ("stop", stop)):
+            if asked and name not in self.engine.features:
+                raise BadRequest("unsupported_parameter", f"{name} is not supported by this engine "
+                                 f"({self.engine_label})", name)
         items = normalize_input(payload.get("input", []))
         if prev is not None:
             stored = self.store.get(prev)
@@ -576,9 +602,10 @@ class Gateway:
             raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
         return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
                         float(temperature) if temperature is not None else None, generate, event_id, client,
-                        avoid=avoid)
+                        avoid=avoid, prefix=prefix, stops=stop)
 
     def _remember(self, resp: Response, output: str | None) -> None:
+        output = (resp.prefix or "") + (output or "")  # the assistant's turn holds the prefix it went on from
         self.store.put(resp.id, resp.messages + ([{"role": "assistant", "content": output}] if output else []),
                        resp.session_key, resp.previous_response_id)
 
@@ -612,6 +639,7 @@ class Gateway:
                 return final
             # Steer: the successor sees the partial output and the new words, on the same
             # session key so an engine with a prefix cache continues from what it evaluated.
+            text = (resp.prefix or "") + text
             succ = Response(new_id(), resp.messages + ([{"role": "assistant", "content": text}] if text else [])
                             + resp.steer_input, resp.session_key, resp.stream_id, resp.model, resp.id,
                             resp.max_output_tokens, resp.temperature, True, client=resp.client)
@@ -643,7 +671,8 @@ class Gateway:
         request = EngineRequest(response_id=resp.id, messages=[dict(m) for m in resp.messages],
                                 session_key=resp.session_key, model=resp.model,
                                 max_output_tokens=resp.max_output_tokens, temperature=resp.temperature,
-                                generate=resp.generate, client=resp.client, avoid=resp.avoid)
+                                generate=resp.generate, client=resp.client, avoid=resp.avoid,
+                                prefix=resp.prefix if resp.generate else None, stop=resp.stops)
         parts: list[str] = []
         failure: EngineError | None = None
         item_id = "msg_" + resp.id[5:]

@@ -108,6 +108,13 @@ BAD_FRAMES = [
     ('{"type":"response.create","input":"hi","avoid":{"text":"abc","after":4}}', "invalid_value"),
     ('{"type":"response.create","input":"hi","avoid":{"text":"","after":0}}', "invalid_value"),
     ('{"type":"response.create","input":"hi","avoid":{"text":"abc","after":1,"skip":"yes"}}', "invalid_type"),
+    ('{"type":"response.create","input":"hi","prefix":5}', "invalid_type"),
+    ('{"type":"response.create","input":"hi","prefix":""}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","prefix":"x"}', "unsupported_parameter"),  # the replay engine
+    ('{"type":"response.create","input":"hi","stop":[]}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","stop":["a","b","c","d","e"]}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","stop":[""]}', "invalid_value"),
+    ('{"type":"response.create","input":"hi","stop":{"a":1}}', "invalid_value"),
     ("[1, 2]", "invalid_event"),
     ("\"\\ud800\"", "invalid_event"),
 ]

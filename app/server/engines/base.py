@@ -66,6 +66,10 @@ class EngineRequest:
     # answer may depart: an engine with "avoid" in its features departs at its least confident
     # token (depart.py); any other answers the request as if it were not there.
     avoid: tuple[str, int, bool] | None = None
+    # The text the answer begins with (an engine with "prefix" in its features goes on from it and
+    # does not send it back), and strings at which the answer ends, unsent ("stop").
+    prefix: str | None = None
+    stop: tuple[str, ...] = ()
     usage: Usage = field(default_factory=Usage)  # filled in by the engine
     finish_reason: str | None = None  # "stop", "length", "cancelled", set by the engine
 
@@ -85,7 +89,8 @@ class Engine(ABC):
     name: str = "engine"
     # Shown to users wherever the engine is named (status line, `steer serve` banner).
     label: str = "engine"
-    # What it does beyond the Responses protocol, as the gateway's /health reports it ("avoid").
+    # What it does beyond the Responses protocol, as the gateway's /health reports it ("avoid",
+    # "prefix", "stop"): the gateway refuses a request that asks for one its engine lacks.
     features: frozenset[str] = frozenset()
 
     # The context window (tokens) a prompt and its answer share, when the engine has one of its

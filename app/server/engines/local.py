@@ -33,6 +33,7 @@ from typing import AsyncIterator
 from app.server import model_store
 from app.server.engines.base import Engine, EngineError, EngineRequest
 from app.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
+from app.server.engines.stops import StopCut
 from app.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
@@ -85,6 +86,7 @@ class _Job:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue
     abandoned: bool = False  # the consumer stopped iterating: stop as if cancelled
+    cut: StopCut | None = None  # the request's stop strings (stops.py), set when it is processed
 
     def stopped(self) -> bool:
         return self.abandoned or self.cancel.is_set()
@@ -172,7 +174,7 @@ class LocalEngine(Engine):
     """Engine over llama-cpp-python. `model_path=None` uses the embedded model (model_store)."""
 
     name = "local"
-    features = frozenset({"avoid"})
+    features = frozenset({"avoid", "prefix", "stop"})
 
     @property
     def context_tokens(self) -> int | None:
@@ -416,7 +418,8 @@ class LocalEngine(Engine):
         text = None
         if req.generate:
             text = self.render(req.messages, add_generation_prompt=True)
-            prompt = self._tokenize(text)
+            # A `prefix` is the start of the answer: the model goes on from it (it is not sent back).
+            prompt = self._tokenize(text + req.prefix) if req.prefix else self._tokenize(text)
         else:
             prompt = self._prewarm_tokens(req.messages)
         n_prompt = len(prompt)
@@ -471,12 +474,16 @@ class LocalEngine(Engine):
             return
         temp = req.temperature if req.temperature is not None else 0.0
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        job.cut = StopCut(req.stop)
         answered: list[int] = []
         if req.avoid is not None and temp == 0.0:
             answered = self._depart(job, decoder, req.avoid, max_out)
             if answered is None:
                 return
         if self.speculation and temp == 0.0:
+            if req.prefix:  # drafting goes on from where the prefix leaves the answer
+                head = self._tokenize(text)
+                answered = (prompt[len(head):] if prompt[: len(head)] == head else []) + answered
             self._generate_speculative(job, max_out, prompt, text, decoder, answered)
         else:
             self._generate(job, max_out, temp, decoder)
@@ -501,11 +508,27 @@ class LocalEngine(Engine):
             return False
         text = decoder.decode(llm._model.detokenize([token], special=False))
         if text:
-            job.send(text)
+            sent, ended = job.cut.feed(text) if job.cut is not None else (text, False)
+            if sent:
+                job.send(sent)
+            if ended:  # a stop string: the answer ends before it
+                req.finish_reason = "stop"
+                return False
         if req.usage.output_tokens >= max_out or llm.n_tokens >= self.n_ctx:
             req.finish_reason = "length"
             return False
         return True
+
+    @staticmethod
+    def _send_tail(job: _Job, decoder) -> None:
+        """Send what the answer's last bytes and its stop strings held back, unless it was cancelled."""
+        tail = decoder.decode(b"", final=True)
+        cut = job.cut
+        if cut is not None:
+            sent, ended = cut.feed(tail) if tail else ("", cut.hit is not None)
+            tail = sent if ended else sent + cut.flush()
+        if tail and job.request.finish_reason != "cancelled":
+            job.send(tail)
 
     def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int) -> list[int] | None:
         """Write the rejected answer `avoid` (its text, the byte from which it may be departed
@@ -602,9 +625,7 @@ class LocalEngine(Engine):
         finally:
             tokens.close()  # trims the cache to the tokens the answer holds
             self.spec_active = None
-        tail = decoder.decode(b"", final=True)
-        if tail and req.finish_reason != "cancelled":
-            job.send(tail)
+        self._send_tail(job, decoder)
         s = spec.stats
         c.spec_steps += s.steps
         c.draft_tokens += s.drafted
@@ -635,9 +656,7 @@ class LocalEngine(Engine):
                 self._let_prewarms_in(job)
                 # Evaluate the token so the cache holds the answer too (follow-ups, steering).
                 llm.eval([token])
-            tail = decoder.decode(b"", final=True)
-            if tail and req.finish_reason != "cancelled":
-                job.send(tail)
+            self._send_tail(job, decoder)
         finally:
             sampler.close()
 

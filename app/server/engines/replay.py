@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import AsyncIterator
 
 from app.server.engines.base import Engine, EngineError, EngineRequest, estimate_tokens
+from app.server.engines.stops import StopCut
 
 # A run of whitespace plus up to 4 non-space characters: words of <= 4 characters
 # come whole, longer words in 4-character pieces, whitespace rides with the next
@@ -42,6 +43,8 @@ def parse_rate(value: str | float | int | None) -> float:
 class ReplayEngine(Engine):
     name = "replay"
     label = "replay (recorded text, not a model)"
+    # A recording ends at a request's stop strings as a model's answer would.
+    features = frozenset({"stop"})
 
     def __init__(self, text: str | None = None, *, path: str | Path | None = None, rate: float | str = 0):
         if text is None and path is None:
@@ -81,6 +84,7 @@ class ReplayEngine(Engine):
             limit = request.max_output_tokens
             interval = 1.0 / self.rate if self.rate > 0 else 0.0
             start = time.perf_counter()
+            cut = StopCut(request.stop)
             for i, token in enumerate(self.tokens):
                 if cancel.is_set():
                     request.finish_reason = "cancelled"
@@ -100,7 +104,14 @@ class ReplayEngine(Engine):
                     await asyncio.sleep(0)  # unlimited rate: still let other connections run
                 request.usage.output_tokens += 1
                 self.produced += 1
-                yield token
+                sent, ended = cut.feed(token)
+                if sent:
+                    yield sent
+                if ended:
+                    break
+            tail = cut.flush()
+            if tail:
+                yield tail
             request.finish_reason = "stop"
         finally:
             self.active -= 1
