@@ -10,13 +10,17 @@ out, and the file keeps every other line as it is. Pure: no I/O.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 
 from app.edits.lines import document_lines, join_lines
 from app.edits.locate import _indent
 from app.edits.pydefs import definitions
 
-__all__ = ["asked_class", "only_the_docstring"]
+__all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring"]
+
+DOC_CLOSE = '"""'  # what ends the docstring an answer prefix opens (docstring_prefix)
 
 # "add a docstring to the Stack class", "write a short docstring for class Stack", "give Stack a
 # docstring", "Stack needs a docstring". One docstring, and the class's own: "document the Stack
@@ -93,3 +97,63 @@ def only_the_docstring(old: str, new: str, name: str) -> str | None:
     old_doc = _doc_node(cls)
     end = old_doc.end_lineno if old_doc is not None else start
     return join_lines(old_lines[:start] + written + old_lines[end:], ending)
+
+
+def docstring_place(text: str, name: str) -> tuple[int, int, int, str] | None:
+    """(start, header_end, end, indent): the lines [start, end) (0-based) of class `name`'s header,
+    from its first decorator to the line its colon ends ([start, header_end)), with the docstring it
+    has directly under it, and the indent of its body; None where that cannot be rewritten alone: no such class, a body that
+    begins on the header's line, code after the colon, a docstring that shares a line with code or
+    has a comment or blank line above it."""
+    defs = definitions(text)
+    cls = (defs or {}).get(name)
+    if not isinstance(cls, ast.ClassDef) or not cls.body:
+        return None
+    lines = document_lines(text)[0]
+    start = min([cls.lineno] + [d.lineno for d in cls.decorator_list]) - 1
+    colon = _colon_line(lines, cls.lineno - 1)
+    body = cls.body[0]
+    first = min([body.lineno] + [d.lineno for d in getattr(body, "decorator_list", [])]) - 1
+    if colon is None or first <= colon:
+        return None
+    indent = _indent(lines[first])
+    doc = _doc_node(cls)
+    if doc is None:
+        return start, colon + 1, colon + 1, indent
+    head = lines[doc.lineno - 1].encode()[: doc.col_offset].decode(errors="replace")
+    tail = lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode(errors="replace").strip()
+    if doc.lineno - 1 != colon + 1 or head.strip() or (tail and not tail.startswith("#")):
+        return None
+    return start, colon + 1, doc.end_lineno, indent
+
+
+def _colon_line(lines: list[str], at: int) -> int | None:
+    """The line (0-based) where the class statement on line `at` ends with its colon, when nothing
+    but a comment follows the colon there; else None."""
+    depth, colon = 0, None
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines[at:]) + "\n").readline):
+            if colon is not None:
+                if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+                    if tok.type != tokenize.COMMENT:
+                        return at + colon
+                    continue
+                return None  # code after the colon: the body is on the header's line
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+            elif tok.type == tokenize.OP and tok.string == ":" and depth == 0:
+                colon = tok.start[0] - 1
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    return None
+
+
+def docstring_prefix(text: str, place: tuple[int, int, str]) -> str:
+    """The start of an answer that rewrites `place` (docstring_place) with a new docstring: the
+    fence, the class's header as it is, and the docstring's opening quotes at the body's indent.
+    The model writes the docstring's text from there; it ends at DOC_CLOSE."""
+    start, header_end, _, indent = place
+    header = [line.rstrip("\r\n") for line in document_lines(text)[0][start:header_end]]
+    return "```python\n" + "\n".join(header) + "\n" + indent + DOC_CLOSE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.class_doc import asked_class, only_the_docstring
+from app.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, only_the_docstring
 
 SOURCE = '''"""Shapes."""
 
@@ -81,3 +81,36 @@ def test_what_cannot_be_told_apart_line_by_line_stays_as_the_answer_wrote_it():
     assert only_the_docstring(SOURCE, "class (", "Rect") == "class ("  # does not parse
     shared = SOURCE.replace("class Rect:\n", 'class Rect:\n    """A rect."""; y = 2\n')
     assert only_the_docstring(SOURCE, shared, "Rect") == shared
+
+
+# docstring_place / docstring_prefix: the header an answer that writes the docstring alone rewrites.
+
+@pytest.mark.parametrize("text, name, place", [
+    ("import x\n\n\nclass Rect:\n    x = 1\n", "Rect", (3, 4, 4, "    ")),
+    ("@dataclass\n@total_ordering\nclass Rect:\n    x: int\n", "Rect", (0, 3, 3, "    ")),  # decorators
+    ("class Rect(\n    Base,\n    metaclass=M,\n):  # note\n  x = 1\n", "Rect", (0, 4, 4, "  ")),  # a long header
+    ('class Rect:\n    """Old,\n    two lines."""\n    x = 1\n', "Rect", (0, 1, 3, "    ")),  # the one it had
+    ("def make():\n    class Inner:\n        def f(self): pass\n    return Inner\n", "make.Inner", (1, 2, 2, "        ")),
+    ("class Rect:\n\n    # a comment first\n    x = 1\n", "Rect", (0, 1, 1, "    ")),  # inserted above the comment
+])
+def test_the_header_and_the_docstring_it_has_are_the_place(text, name, place):
+    assert docstring_place(text, name) == place
+
+
+@pytest.mark.parametrize("text", [
+    "class Rect: x = 1\n",  # the body on the header's line
+    "class Rect:  x = 1\n",
+    'class Rect:\n    """Doc."""; x = 1\n',  # the docstring shares a line with code
+    'class Rect:\n    # why\n    """Doc."""\n    x = 1\n',  # a comment above the docstring would be lost
+    "def Rect():\n    pass\n",  # not a class
+    "class Rect(:\n",  # does not parse
+])
+def test_no_place_where_the_header_cannot_be_rewritten_alone(text):
+    assert docstring_place(text, "Rect") is None
+
+
+def test_the_prefix_is_the_fence_the_header_as_it_is_and_the_opening_quotes():
+    text = "@dataclass\nclass Rect(\n    Base,\n):  # note\n    x: int\n"
+    assert docstring_prefix(text, docstring_place(text, "Rect")) == \
+        '```python\n@dataclass\nclass Rect(\n    Base,\n):  # note\n    """'
+    assert docstring_prefix(text, docstring_place(text, "Rect")).endswith(DOC_CLOSE)
