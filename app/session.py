@@ -532,8 +532,12 @@ class Session:
         words are new; on the definitions the words (`naming`: those with the one being typed) name
         apart from it, or the span taking in one that overlaps it (prompts.addition_region)."""
         from app.prompts import addition_instruction, addition_region
+        from app.turn import docstring_request
 
-        return addition_region(self.document.text, self.region, naming or words), addition_instruction(words)
+        # A class's docstring alone is asked of the class's header (app.turn.docstring_request).
+        doc = docstring_request(self, addition_instruction(naming or words))
+        region = doc[0] if doc is not None else addition_region(self.document.text, self.region, naming or words)
+        return region, addition_instruction(words)
 
     async def _follow_up(self, words: str) -> bool:
         """Words sent after the answer ended, while its proposal is under review (or after Esc), go

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
 from app.edits.anchor import may_delete
-from app.edits.class_doc import asked_class, only_the_docstring
+from app.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, only_the_docstring
 from app.edits.cosmetic import COSMETIC_REASON
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
@@ -55,6 +55,11 @@ ENGINE_DEFAULT_CAP = 1024
 # Characters of a Python-like source a token of the embedded model's vocabulary holds, at least
 # (3.3-4 measured on code): a cap counted with it errs on the generous side.
 _CHARS_PER_TOKEN = 3
+
+
+# The longest answer a docstring attempt may write (Turn._docstring_attempt): a class's docstring
+# is a few lines; an answer still writing past this is not one.
+DOC_CAP = 256
 
 
 def output_cap(fmt: str, region: str, configured: int | None, engine: str | None) -> int | None:
@@ -105,6 +110,33 @@ def _region_text(text: str, region: tuple[int, int] | str | None) -> str:
     from app.prompts import region_lines
 
     return region_lines(text, region)
+
+
+def docstring_request(session: "Session", asking: str, base: str | None = None) -> tuple[tuple[int, int], str] | None:
+    """(region, answer prefix) of a request for a class's docstring alone, asked as just that
+    docstring: the region is the class's header (with the docstring it has), and the answer starts
+    with that header and the docstring's opening quotes (class_doc.docstring_prefix), so the model
+    writes the docstring's text and the engine ends the answer at its closing quotes. None where
+    the request asks for more, the file is not Python, the format not a rewrite, the engine cannot
+    go on from a prefix (a remote one), or the header cannot be rewritten alone; with `base` (the
+    proposal the answer builds on) also where that proposal changed the header.
+
+    Given the whole class, the small model wrote it again without a docstring, or with one on
+    every method, and all of the class was evaluated after Enter (1-2 s for a redirect's addition):
+    bench/redirect.py, bench/classdoc.py."""
+    s = session
+    if s.format != "rewrite" or not is_python(s.path) or not {"prefix", "stop"} <= s.server_features:
+        return None
+    text = s.document.text
+    name = asked_class(asking, text)
+    place = docstring_place(text, name) if name is not None else None
+    if place is None:
+        return None
+    if base is not None:  # the docstring goes into the proposal's class: its header as on disk
+        there = docstring_place(base, name)
+        if there is None or document_lines(base)[0][there[0]:there[1]] != document_lines(text)[0][place[0]:place[1]]:
+            return None
+    return (place[0], place[2]), docstring_prefix(text, place)
 
 
 class Turn:
@@ -179,10 +211,16 @@ class Turn:
         try:
             while True:
                 attempt += 1
+                doc = self._docstring_attempt()
+                if doc is not None:
+                    shown = self._move_to(doc[0])
                 self._begin_attempt()
+                self.prefix = doc[1] if doc is not None else None
                 messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
                 region_text = _region_text(s.document.text, shown)
                 cap = output_cap(fmt, region_text, s.settings.max_output_tokens, s.server_engine)
+                if doc is not None:
+                    cap = min(cap or DOC_CAP, DOC_CAP)
                 why = too_large(fmt, instructions, messages, region_text, s.server_context)
                 if why:
                     result = TurnResult("refused", why)
@@ -359,6 +397,10 @@ class Turn:
             result.hunks = s.live.hunk_count
             self.result = result
 
+    def _docstring_attempt(self) -> tuple[tuple[int, int], str] | None:
+        """docstring_request for the request the attempt answers, on the proposal it builds on."""
+        return docstring_request(self.session, self.asking, self.base)
+
     def _answered_region(self) -> str:
         """The region as the proposal under way leaves it (its lines in the proposed text): hunks
         before it move it, those in it (or adding lines at either end of it) are part of it."""
@@ -412,7 +454,7 @@ class Turn:
         """The `avoid` of a retry that departs from `answer`, when the gateway's engine can and the
         answers are greedy; None otherwise."""
         s = self.session
-        if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0):
+        if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0) or self.prefix:
             return None
         after = departure_point(s.format, answer)
         if after is None:
@@ -433,6 +475,7 @@ class Turn:
         self.repeats = RepeatWatch(s.document.text)
         self.feedback = ""
         self.unused_params = False  # the attempt's answer was refused for a parameter it never reads
+        self.prefix: str | None = None  # what the attempt's answer starts with (_docstring_attempt)
         self.ttft = None
         self.tokens = 0
         self.t0 = time.perf_counter()
@@ -449,7 +492,8 @@ class Turn:
                 stream_id=s.stream_id,
                 max_output_tokens=cap,
                 temperature=s.settings.temperature,
-                **({"extra": {"avoid": avoid}} if avoid is not None else {}),
+                **({"extra": {"prefix": self.prefix, "stop": [DOC_CLOSE]}} if self.prefix
+                   else {"extra": {"avoid": avoid}} if avoid is not None else {}),
             )
         except Exception as exc:
             s._set_connection("lost", str(exc))
@@ -458,6 +502,9 @@ class Turn:
         if self.stopped:  # stopped while the request was being sent
             await cancel_quietly(stream)
             return TurnResult("stopped", "stopped by the user")
+        if self.prefix:  # the answer's start, not a token of it: the first token is still to come
+            self.answer.feed(self.prefix)
+            s._proposal_changed()
         # Deltas the client has already buffered come without a suspension: at an unlimited
         # rate a whole answer is one burst. Let the loop run (Esc, redraws) every so often.
         burst, burst_t0 = 0, time.perf_counter()
@@ -504,6 +551,8 @@ class Turn:
                 s._notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {ev.message or ev.code}")
         if self.stopped:
             return self.conclude(TurnResult("stopped", "stopped by the user"))
+        if self.prefix:  # the engine ended the answer at the docstring's closing quotes, unsent
+            self.answer.feed(DOC_CLOSE + "\n```\n")
         self._answer_done()
         return self.conclude(self._judge())
 

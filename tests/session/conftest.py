@@ -76,7 +76,10 @@ class RecordedSequence(Engine):
     name = "replay"
     label = "replay (recorded text, not a model)"
 
-    def __init__(self, names: list[str], rate: float = 0, hold_after: str | None = None):
+    def __init__(self, names: list[str], rate: float = 0, hold_after: str | None = None,
+                 features: frozenset[str] = frozenset({"stop"})):
+        # With "prefix", each recording is what a model wrote after the request's prefix.
+        self.features = frozenset(features)
         self.players = [ReplayEngine(recorded(n), rate=rate) for n in names]
         self.requests: list[EngineRequest] = []
         # Once an answer has played this text, it holds until cancelled (a mid-answer state that
@@ -109,8 +112,9 @@ async def replay():
     """`url, engine = await replay(["a.txt", "b.txt"], rate=0)`: a real gateway on loopback."""
     gateways = []
 
-    async def start(names: list[str], rate: float = 0, hold_after: str | None = None):
-        engine = RecordedSequence(names, rate, hold_after)
+    async def start(names: list[str], rate: float = 0, hold_after: str | None = None,
+                    features: frozenset[str] = frozenset({"stop"})):
+        engine = RecordedSequence(names, rate, hold_after, features)
         gw = Gateway(engine)
         url = await gw.start("127.0.0.1", 0)
         gateways.append(gw)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.events import Notice
+from app.transport.backends import gateway_info
 
 from .conftest import DATA, EXAMPLE, session_on
 
@@ -58,3 +59,71 @@ async def test_an_answer_that_gives_the_class_no_docstring_changes_nothing(repla
         assert not session.has_proposal
         assert inventory.read_text() == EXAMPLE.read_text()
         assert len(engine.requests) == 2  # a failed attempt, asked again (and answered the same)
+
+
+# An engine that goes on from a prefix (the embedded one) is asked for the docstring alone: the
+# class's header is the region, the answer starts with it and the docstring's opening quotes.
+PREFIXED = frozenset({"prefix", "stop"})
+# What the embedded model wrote after that prefix (app.turn.Turn._docstring_attempt).
+AFTER_PREFIX = "inventory_class_doc_after_prefix.txt"
+MODULE_DOC = '    """A tiny inventory module to try steer on."""'
+REMOVE = (22, 27)
+REMOVE_MISSING = "make remove do nothing when the name is not in the inventory"
+
+
+def with_doc(text: str, doc: str) -> str:
+    return text.replace("class Inventory:\n", "class Inventory:\n" + doc + "\n")
+
+
+async def test_an_engine_that_goes_on_from_a_prefix_is_asked_for_the_docstring_alone(replay, inventory):
+    url, engine = await replay([AFTER_PREFIX], features=PREFIXED)
+    events = []
+    async with session_on(url, inventory, events, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)  # what open_backend asks on connect
+        result = await session.edit("add a docstring to the Inventory class", CLASS, retries=0)
+        assert result.status == "proposal", result.reason
+        asked = engine.requests[0]
+        assert asked.prefix == '```python\n@dataclass\nclass Inventory:\n    """' and asked.stop == ('"""',)
+        shown = asked.messages[-1]["content"]
+        assert "Region (lines 13-14):" in shown and "def add(" not in shown  # the class is not evaluated again
+        assert [(h.start, h.end, h.new) for h in session.proposal] == [(14, 14, (MODULE_DOC,))]
+        assert "".join(session.live.new_lines()) == "".join(with_doc(EXAMPLE.read_text(), MODULE_DOC).splitlines())
+        assert session.accept_all()
+        assert inventory.read_text() == with_doc(EXAMPLE.read_text(), MODULE_DOC)
+
+
+async def test_an_engine_that_cannot_is_asked_for_the_whole_class_as_before(replay, inventory):
+    url, engine = await replay([EVERYWHERE])  # the replay engine: "stop" but no "prefix"
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)  # what open_backend asks on connect
+        assert (await session.edit("add a docstring to the Inventory class", CLASS, retries=0)).status == "proposal"
+        assert engine.requests[0].prefix is None and "def add(" in engine.requests[0].messages[-1]["content"]
+
+
+async def test_an_empty_docstring_is_a_failed_attempt_and_the_file_is_untouched(replay, inventory):
+    (inventory.parent / "empty.txt").write_text('"""\n```\n')
+    url, engine = await replay([str(inventory.parent / "empty.txt")], features=PREFIXED)
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)  # what open_backend asks on connect
+        result = await session.edit("add a docstring to the Inventory class", CLASS, retries=1)
+        assert result.status == "refused" and result.no_change, result.reason
+        assert len(engine.requests) == 2 and all(r.prefix for r in engine.requests)
+        assert not session.has_proposal and inventory.read_text() == EXAMPLE.read_text()
+
+
+async def test_a_class_docstring_added_under_review_is_merged_with_the_proposal(replay, inventory):
+    url, engine = await replay(["inventory_remove_missing.txt", AFTER_PREFIX], features=PREFIXED)
+    events = []
+    async with session_on(url, inventory, events, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)  # what open_backend asks on connect
+        await session.send(REMOVE_MISSING, REMOVE)
+        assert (await session.wait()).status == "proposal"
+        await session.send("also add a docstring to the Inventory class", REMOVE)
+        assert (await session.wait()).status == "proposal"
+        first, addition = engine.requests  # the request's answer under review is merged, not asked again
+        assert first.prefix is None and addition.prefix.endswith('class Inventory:\n    """')
+        assert session.accept_all()
+        text = inventory.read_text()
+        assert text.startswith(with_doc(EXAMPLE.read_text(), MODULE_DOC).split("    def remove")[0])
+        assert "        if name in self.items:\n            item = self.items[name]\n" in text
+        assert text.count('"""') == 4  # the module's docstring and the class's, nothing else
