@@ -272,7 +272,8 @@ class Session:
         `follows_up`): prewarm the turn a redirect with these words would start over (_restart_turn),
         so that Enter leaves only what was typed since. `naming`:
         the words with the one being typed, when it names a definition (its region, known before the
-        word ends). False when the redirect would not start the turn over (a steer, an addition).
+        word ends). False when the redirect would not start the turn over (a steer, an addition
+        asked after the answer), or is an addition asked at once on the turn's own region.
 
         It goes on a lane of its own, and the embedded engine evaluates it between two steps of
         the answer (LocalEngine._let_prewarms_in): that answer is about to be replaced."""
@@ -282,7 +283,17 @@ class Session:
         if self.client is None or self.format != "rewrite" or self.region is None or not naming:
             return False
         if self.state is GENERATING:
-            if self._redirect_mode_for(naming) != "restart":
+            mode = self._redirect_mode_for(naming)
+            if mode == "before" and self._asks_first(naming):
+                # An addition asked at once (_restart_turn's `addition`): prewarmed where it names a
+                # region other than the turn's, whose block the engine holds already. Asked of the
+                # whole class around the region, its block was evaluated after Enter (1-3 s).
+                region, instruction = self._asked_first(words, naming)
+                if region is None or region == self.region:
+                    return False
+                self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
+                return True
+            if mode != "restart":
                 return False
         elif not self.follows_up(naming):
             return False  # words sent now would be a turn of their own

@@ -511,3 +511,25 @@ def test_redirect_additions_comes_from_the_config_file_and_a_bad_value_is_named(
     with pytest.raises(ConfigError, match="redirect_additions must be one of after, before, not 'sideways'"):
         load_settings(path)
     assert load_settings(tmp_path / "none.toml").redirect_additions == "before"
+
+
+async def test_an_addition_typed_while_the_model_writes_is_prewarmed_where_it_names_another_region(replay, inventory):
+    # Asked at once ("before"), an addition naming a definition apart from the turn's region is
+    # asked of that definition: its block is evaluated while the words are typed, not after Enter.
+    url, _ = await replay(["inventory_remove_missing.txt"], rate=200, hold_after="if name in",
+                          features=frozenset({"prefix", "stop"}))
+    async with session_on(url, inventory, edit_format="rewrite") as (session, client):
+        client.server_info = await gateway_info(url)
+        await session.send("make remove do nothing when the name is not in the inventory", (22, 27))
+        await until(lambda: "if name in" in session.raw_text)
+        assert session.state is GENERATING
+        assert session.prewarm_redirect("also add a docstring to cheapest", complete=True)
+        region, instruction = session._asked_first("also add a docstring to cheapest")
+        assert region == (34, 36) and instruction == "Add a docstring to cheapest"
+        assert session.prewarms.covers == (session.document.text, region) and session.prewarms.typed == instruction
+        # One on the turn's own region: the engine holds its block already.
+        assert not session.prewarm_redirect("also make it return the quantity left", complete=True)
+        # A class's docstring alone, on an engine that goes on from a prefix: the class's header.
+        assert session.prewarm_redirect("also add a docstring to the Inventory class", complete=True)
+        assert session.prewarms.covers == (session.document.text, (12, 14))
+        await session.stop()
