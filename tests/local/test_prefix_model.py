@@ -12,27 +12,11 @@ import pytest
 from app import prompts
 from app.edits.class_doc import DOC_CLOSE, docstring_place, docstring_prefix
 from app.server.engines.base import EngineRequest
+from bench.redirect import STACK
 
 from tests.local.test_speculation import _kv_consistent
 
 pytestmark = pytest.mark.local_model
-
-STACK = '''"""A bounded stack."""
-
-
-class Stack:
-    def __init__(self, limit):
-        self.limit = limit
-        self.items = []
-
-    def push(self, item):
-        if len(self.items) >= self.limit:
-            raise OverflowError("stack is full")
-        self.items.append(item)
-
-    def pop(self):
-        return self.items.pop()
-'''
 
 
 async def _answer(engine, messages, session, *, prefix=None, stop=(), speculation=True):
