@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 
 from app.backend import SessionError, cancel_quietly
 from app.edits.anchor import may_delete
-from app.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, only_the_docstring
+from app.edits.class_doc import (
+    DOC_CLOSE,
+    asked_class,
+    docstring_place,
+    docstring_prefix,
+    only_the_docstring,
+    repeats_module_doc,
+    saying_what,
+)
 from app.edits.cosmetic import COSMETIC_REASON
 from app.edits.judge import (
     DEGENERATE_FEEDBACK,
@@ -207,6 +215,8 @@ class Turn:
         kept_region = self.region  # the region that answer rewrote (an addition may widen the turn's)
         built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         avoid: dict | None = None  # the next attempt asks the same, departing from this answer
+        doc_first: TurnResult | None = None  # a class's docstring that repeated the module's, asked again
+        doc_again = False  # that was done in this turn
         reuse: str | None = None  # the next attempt's answer, known already (self.known)
         try:
             while True:
@@ -238,6 +248,19 @@ class Turn:
                 first_ttft = first_ttft if first_ttft is not None else result.ttft_s
                 if result.tokens_per_s:
                     rates.append(result.tokens_per_s)
+                if doc_first is not None:  # the class's docstring asked again: its first answer stands if it fails
+                    first, doc_first = doc_first, None
+                    if result.status != "proposal" and not self.stopped:
+                        result = self._restore(first, self.region, "the docstring asked again was not one")
+                elif self.prefix and result.status == "proposal" and not self.stopped and not doc_again \
+                        and repeats_module_doc(s.document.text, self._written()):
+                    doc_first, doc_again = result, True
+                    name = asked_class(self.asking, s.document.text)
+                    ask = saying_what(ask, name)
+                    s._notice("info", NoticeCode.CLASS_DOC_AGAIN,
+                              f"the docstring of `{name}` repeats the module's; asking for one of its own")
+                    s._discard_proposal(quiet=True)
+                    continue
                 if self.again is not None:
                     again, self.again = self.again, None
                     if not self.stopped and (result.status in ("nothing", "refused")
@@ -400,6 +423,12 @@ class Turn:
     def _docstring_attempt(self) -> tuple[tuple[int, int], str] | None:
         """docstring_request for the request the attempt answers, on the proposal it builds on."""
         return docstring_request(self.session, self.asking, self.base)
+
+    def _written(self) -> str:
+        """What the model wrote after the attempt's prefix (a docstring's text), without the closing."""
+        raw = self.answer.raw_text if self.answer is not None else ""
+        body = raw[len(self.prefix):] if self.prefix and raw.startswith(self.prefix) else raw
+        return body.split(DOC_CLOSE, 1)[0]
 
     def _answered_region(self) -> str:
         """The region as the proposal under way leaves it (its lines in the proposed text): hunks

@@ -18,7 +18,8 @@ from app.edits.lines import document_lines, join_lines
 from app.edits.locate import _indent
 from app.edits.pydefs import definitions
 
-__all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring"]
+__all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring", "repeats_module_doc",
+           "saying_what"]
 
 DOC_CLOSE = '"""'  # what ends the docstring an answer prefix opens (docstring_prefix)
 
@@ -157,3 +158,24 @@ def docstring_prefix(text: str, place: tuple[int, int, str]) -> str:
     start, header_end, _, indent = place
     header = [line.rstrip("\r\n") for line in document_lines(text)[0][start:header_end]]
     return "```python\n" + "\n".join(header) + "\n" + indent + DOC_CLOSE
+
+
+def repeats_module_doc(text: str, written: str) -> bool:
+    """`written` (a docstring's text) is the module's own docstring in `text`, word for word.
+
+    Asked for a class's docstring, the small model wrote the module's in 12 of 15 classes
+    ("Bank accounts." for `Account`), and in 5 of 5 written afterwards to check it."""
+    try:
+        doc = ast.get_docstring(ast.parse(text))
+    except (SyntaxError, ValueError):
+        return False
+    return bool(doc) and " ".join(doc.split()) == " ".join(written.split())
+
+
+def saying_what(request: str, name: str) -> str:
+    """`request` for class `name`'s docstring, asked again after an answer that repeated the module's
+    docstring: the words say what the class's own docstring is about. With them, 1 of those 15 and
+    0 of those 5 repeated it (bench/results/class-docstring-prefix.md)."""
+    short = name.rsplit(".", 1)[-1]
+    article = "an" if short[:1].lower() in "aeiou" else "a"
+    return f"{request.strip().rstrip('.')} saying what {article} {short} object is and what it holds"

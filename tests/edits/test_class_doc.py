@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, only_the_docstring
+from app.edits.class_doc import (
+    DOC_CLOSE,
+    asked_class,
+    docstring_place,
+    docstring_prefix,
+    only_the_docstring,
+    repeats_module_doc,
+    saying_what,
+)
 
 SOURCE = '''"""Shapes."""
 
@@ -114,3 +122,20 @@ def test_the_prefix_is_the_fence_the_header_as_it_is_and_the_opening_quotes():
     assert docstring_prefix(text, docstring_place(text, "Rect")) == \
         '```python\n@dataclass\nclass Rect(\n    Base,\n):  # note\n    """'
     assert docstring_prefix(text, docstring_place(text, "Rect")).endswith(DOC_CLOSE)
+
+
+def test_a_docstring_that_is_the_modules_word_for_word_repeats_it():
+    text = '"""Bank   accounts,\n   kept simple."""\n\nclass Account:\n    pass\n'
+    assert repeats_module_doc(text, "Bank accounts, kept simple.")
+    assert repeats_module_doc(text, " Bank accounts,\n    kept simple.\n    ")  # spacing and line breaks aside
+    assert not repeats_module_doc(text, "A bank account.")
+    assert not repeats_module_doc(text, "Bank accounts, kept simple. An Account holds a balance.")
+    assert not repeats_module_doc("class Account:\n    pass\n", "")  # no module docstring
+    assert not repeats_module_doc("class (", "x")  # does not parse
+
+
+def test_asked_again_the_words_say_what_the_class_docstring_is_about():
+    assert saying_what("add a docstring to the Stack class.", "Stack") == \
+        "add a docstring to the Stack class saying what a Stack object is and what it holds"
+    assert saying_what("give Inventory a docstring", "Inventory").endswith("what an Inventory object is and what it holds")
+    assert saying_what("add a docstring to Inner", "make.Inner").endswith("what an Inner object is and what it holds")

@@ -67,6 +67,11 @@ PREFIXED = frozenset({"prefix", "stop"})
 # What the embedded model wrote after that prefix (app.turn.Turn._docstring_attempt).
 AFTER_PREFIX = "inventory_class_doc_after_prefix.txt"
 MODULE_DOC = '    """A tiny inventory module to try steer on."""'
+# What it wrote asked again, after that repeated the module's docstring (Turn: class_doc.saying_what).
+SAYING_WHAT = "inventory_class_doc_saying_what.txt"
+OWN_DOC = ('    """A tiny inventory module to try steer on.\n\n'
+           '    An Inventory object holds a dictionary of items, where each item is an Item object.\n'
+           '    Each Item object has a name, a price, and a quantity.\n    """')
 REMOVE = (22, 27)
 REMOVE_MISSING = "make remove do nothing when the name is not in the inventory"
 
@@ -76,7 +81,7 @@ def with_doc(text: str, doc: str) -> str:
 
 
 async def test_an_engine_that_goes_on_from_a_prefix_is_asked_for_the_docstring_alone(replay, inventory):
-    url, engine = await replay([AFTER_PREFIX], features=PREFIXED)
+    url, engine = await replay([AFTER_PREFIX, SAYING_WHAT], features=PREFIXED)
     events = []
     async with session_on(url, inventory, events, edit_format="rewrite", prewarm=False) as (session, client):
         client.server_info = await gateway_info(url)  # what open_backend asks on connect
@@ -86,8 +91,29 @@ async def test_an_engine_that_goes_on_from_a_prefix_is_asked_for_the_docstring_a
         assert asked.prefix == '```python\n@dataclass\nclass Inventory:\n    """' and asked.stop == ('"""',)
         shown = asked.messages[-1]["content"]
         assert "Region (lines 13-14):" in shown and "def add(" not in shown  # the class is not evaluated again
+        # It wrote the module's docstring: asked again, once, saying what the class's own is about.
+        again = engine.requests[1]
+        assert again.prefix == asked.prefix and again.messages[:-1] == asked.messages[:-1]
+        assert again.messages[-1]["content"].endswith(
+            "add a docstring to the Inventory class saying what an Inventory object is and what it holds")
+        assert any(isinstance(e, Notice) and e.code == "class_doc_again" and "`Inventory`" in e.text for e in events)
+        assert [(h.start, h.end, h.new) for h in session.proposal] == [(14, 14, tuple(OWN_DOC.split("\n")))]
+        assert "".join(session.live.new_lines()) == "".join(with_doc(EXAMPLE.read_text(), OWN_DOC).splitlines())
+        assert session.accept_all()
+        assert inventory.read_text() == with_doc(EXAMPLE.read_text(), OWN_DOC)
+
+
+@pytest.mark.parametrize("second", [AFTER_PREFIX, "empty"])
+async def test_asked_again_the_module_docstring_or_a_failed_answer_leaves_the_first(replay, inventory, second):
+    (inventory.parent / "empty.txt").write_text('"""\n```\n')
+    url, engine = await replay([AFTER_PREFIX, str(inventory.parent / "empty.txt") if second == "empty" else second],
+                               features=PREFIXED)
+    async with session_on(url, inventory, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        result = await session.edit("add a docstring to the Inventory class", CLASS, retries=0)
+        assert result.status == "proposal", result.reason
+        assert len(engine.requests) == 2  # asked again once, never more
         assert [(h.start, h.end, h.new) for h in session.proposal] == [(14, 14, (MODULE_DOC,))]
-        assert "".join(session.live.new_lines()) == "".join(with_doc(EXAMPLE.read_text(), MODULE_DOC).splitlines())
         assert session.accept_all()
         assert inventory.read_text() == with_doc(EXAMPLE.read_text(), MODULE_DOC)
 
@@ -112,7 +138,7 @@ async def test_an_empty_docstring_is_a_failed_attempt_and_the_file_is_untouched(
 
 
 async def test_a_class_docstring_added_under_review_is_merged_with_the_proposal(replay, inventory):
-    url, engine = await replay(["inventory_remove_missing.txt", AFTER_PREFIX], features=PREFIXED)
+    url, engine = await replay(["inventory_remove_missing.txt", AFTER_PREFIX, SAYING_WHAT], features=PREFIXED)
     events = []
     async with session_on(url, inventory, events, edit_format="rewrite", prewarm=False) as (session, client):
         client.server_info = await gateway_info(url)  # what open_backend asks on connect
@@ -120,10 +146,12 @@ async def test_a_class_docstring_added_under_review_is_merged_with_the_proposal(
         assert (await session.wait()).status == "proposal"
         await session.send("also add a docstring to the Inventory class", REMOVE)
         assert (await session.wait()).status == "proposal"
-        first, addition = engine.requests  # the request's answer under review is merged, not asked again
-        assert first.prefix is None and addition.prefix.endswith('class Inventory:\n    """')
+        # The request's answer under review is merged, not asked again; the addition's docstring
+        # repeated the module's and was asked again.
+        first, addition, again = engine.requests
+        assert first.prefix is None and addition.prefix == again.prefix and addition.prefix.endswith('class Inventory:\n    """')
         assert session.accept_all()
         text = inventory.read_text()
-        assert text.startswith(with_doc(EXAMPLE.read_text(), MODULE_DOC).split("    def remove")[0])
+        assert text.startswith(with_doc(EXAMPLE.read_text(), OWN_DOC).split("    def remove")[0])
         assert "        if name in self.items:\n            item = self.items[name]\n" in text
         assert text.count('"""') == 4  # the module's docstring and the class's, nothing else
