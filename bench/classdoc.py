@@ -1,9 +1,11 @@
 """Class docstrings asked alone: `steer edit FILE -m "add a docstring to the X class"` on ten classes.
 
 A case passes when the class gains a docstring and nothing else in the file changes
-(bench.redirect.Check: every other definition and the module's own code as they were). Seven
-classes are the ones the change for these requests was looked at with (app/edits/class_doc.py);
-three (Timer, LRUCache, Matrix) were written after it and never tuned on. Each case is one real
+(bench.redirect.Check: every other definition and the module's own code as they were); the table
+also says where the docstring repeats the module's (whole, or as its first line). Seven classes
+are the ones the change for these requests was looked at with (app/edits/class_doc.py); three
+(Timer, LRUCache, Matrix) were written after it and never tuned on; ten more are in
+bench/classdoc_more.py (five held out). Each case is one real
 `steer edit` run with the embedded model, in a fresh temporary directory.
 
 `python -m bench classdoc [--only NAME,...]`. Needs the `local` extra.
@@ -20,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.classdoc_more import CASES as MORE
 from bench.redirect import INVENTORY, RECT, STACK, Check
 from bench.table import print_table
 
@@ -137,7 +140,7 @@ CASES = [  # (file name, source, class, held out)
     ("inventory.py", INVENTORY, "Item", False), ("shapes.py", SHAPES, "Circle", False), ("queue.py", QUEUE, "Queue", False),
     ("config.py", CONFIG, "Config", False), ("timer.py", TIMER, "Timer", True), ("cache.py", CACHE, "LRUCache", True),
     ("matrix.py", MATRIX, "Matrix", True),
-]
+] + MORE
 
 
 def _docstring(text: str, name: str) -> str | None:
@@ -166,8 +169,19 @@ def run_case(fname: str, source: str, name: str) -> dict:
     else:
         check = Check(source, new)
         why = check.docstring(name) or check.others_unchanged(doc_only=(name,))
-    return {"why": why, "doc": _docstring(new, name) if new != source else None, "attempts": result.get("attempts"),
-            "seconds": seconds}
+    doc = _docstring(new, name) if new != source else None
+    return {"why": why, "doc": doc, "attempts": result.get("attempts"), "seconds": seconds,
+            "repeats": _repeats(source, doc)}
+
+
+def _repeats(source: str, doc: str | None) -> str:
+    """How the class's docstring repeats the module's: "whole", "first line", or ""."""
+    module = " ".join((ast.get_docstring(ast.parse(source)) or "").split())
+    if not doc or not module:
+        return ""
+    if " ".join(doc.split()) == module:
+        return "whole"
+    return "first line" if " ".join(doc.split("\n\n", 1)[0].split()) == module else ""
 
 
 def main(argv: list[str]) -> int:
@@ -175,7 +189,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", help="comma-separated class names")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
-    rows, passed = [], {False: [0, 0], True: [0, 0]}
+    rows, passed, repeats = [], {False: [0, 0], True: [0, 0]}, {False: [0, 0], True: [0, 0]}
     for fname, source, name, held in CASES:
         if only and name not in only:
             continue
@@ -183,12 +197,16 @@ def main(argv: list[str]) -> int:
         ok = not got["why"]
         passed[held][0] += ok
         passed[held][1] += 1
+        repeats[held][0] += got["repeats"] == "whole"
+        repeats[held][1] += got["repeats"] == "first line"
         doc = (got["doc"] or "").splitlines()[0][:60] if got["doc"] else ""
         print(f"{name}: {'passed' if ok else got['why']}", flush=True)
         rows.append([name, "held out" if held else "looked at", "passed" if ok else "failed", got["why"][:70], doc,
-                     got["attempts"], f"{got['seconds']:.1f}"])
+                     got["repeats"], got["attempts"], f"{got['seconds']:.1f}"])
     print_table("class docstrings asked alone, steer edit, embedded model",
-                ["class", "case", "outcome", "why", "docstring (first line)", "attempts", "s"], rows)
+                ["class", "case", "outcome", "why", "docstring (first line)", "repeats the module's", "attempts", "s"],
+                rows)
     for held, label in ((False, "looked at"), (True, "held out")):
-        print(f"{label}: {passed[held][0]}/{passed[held][1]}")
+        print(f"{label}: {passed[held][0]}/{passed[held][1]} passed; the module's docstring repeated whole in "
+              f"{repeats[held][0]}, as the first line in {repeats[held][1]}")
     return 0
