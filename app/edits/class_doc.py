@@ -103,9 +103,9 @@ def only_the_docstring(old: str, new: str, name: str) -> str | None:
 def docstring_place(text: str, name: str) -> tuple[int, int, int, str] | None:
     """(start, header_end, end, indent): the lines [start, end) (0-based) of class `name`'s header,
     from its first decorator to the line its colon ends ([start, header_end)), with the docstring it
-    has directly under it, and the indent of its body; None where that cannot be rewritten alone: no such class, a body that
-    begins on the header's line, code after the colon, a docstring that shares a line with code or
-    has a comment or blank line above it."""
+    has directly under it, and the indent of its body. None where that cannot be rewritten alone:
+    no such class, a body that begins on the header's line, code after the colon, a docstring that
+    shares a line with code or has a comment or blank line above it."""
     defs = definitions(text)
     cls = (defs or {}).get(name)
     if not isinstance(cls, ast.ClassDef) or not cls.body:
@@ -151,7 +151,7 @@ def _colon_line(lines: list[str], at: int) -> int | None:
     return None
 
 
-def docstring_prefix(text: str, place: tuple[int, int, str]) -> str:
+def docstring_prefix(text: str, place: tuple[int, int, int, str]) -> str:
     """The start of an answer that rewrites `place` (docstring_place) with a new docstring: the
     fence, the class's header as it is, and the docstring's opening quotes at the body's indent.
     The model writes the docstring's text from there; it ends at DOC_CLOSE."""
@@ -163,8 +163,9 @@ def docstring_prefix(text: str, place: tuple[int, int, str]) -> str:
 def repeats_module_doc(text: str, written: str) -> bool:
     """`written` (a docstring's text) is the module's own docstring in `text`, word for word.
 
-    Asked for a class's docstring, the small model wrote the module's in 12 of 15 classes
-    ("Bank accounts." for `Account`), and in 5 of 5 written afterwards to check it."""
+    Asked for a class's docstring with the answer opened at its quotes, the small model wrote the
+    module's in 12 of 15 classes ("Bank accounts." for `Account`), and in 5 of 5 written afterwards
+    to check it (bench/results/class-docstring-words.md)."""
     try:
         doc = ast.get_docstring(ast.parse(text))
     except (SyntaxError, ValueError):
@@ -175,7 +176,7 @@ def repeats_module_doc(text: str, written: str) -> bool:
 def saying_what(request: str, name: str) -> str:
     """`request` for class `name`'s docstring, asked again after an answer that repeated the module's
     docstring: the words say what the class's own docstring is about. With them, 1 of those 15 and
-    0 of those 5 repeated it (bench/results/class-docstring-prefix.md)."""
+    0 of those 5 repeated it (bench/results/class-docstring-words.md)."""
     short = name.rsplit(".", 1)[-1]
     article = "an" if short[:1].lower() in "aeiou" else "a"
     return f"{request.strip().rstrip('.')} saying what {article} {short} object is and what it holds"
