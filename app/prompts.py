@@ -13,6 +13,7 @@ from pathlib import PurePath
 
 from app.edits.anchor import may_delete
 from app.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
+from app.edits.pydefs import first_line
 
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
@@ -190,7 +191,7 @@ def _innermost(tree: ast.AST, line: int, kinds: tuple[type, ...]) -> tuple[int, 
 
 def _span(node: ast.AST) -> tuple[int, int]:
     """A definition's 0-based end-exclusive lines, its decorators included."""
-    return min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1, node.end_lineno or node.lineno
+    return first_line(node), node.end_lineno or node.lineno
 
 
 # "this method", "the current function", "that class": the definition at the cursor. "this"/"it"

@@ -16,7 +16,7 @@ import tokenize
 
 from app.edits.lines import document_lines, join_lines
 from app.edits.locate import _indent
-from app.edits.pydefs import definitions
+from app.edits.pydefs import definitions, first_line
 
 __all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring", "repeats_module_doc",
            "saying_what"]
@@ -64,6 +64,15 @@ def _doc_node(node: ast.ClassDef) -> ast.Expr | None:
     return None
 
 
+def _alone(lines: list[str], doc: ast.Expr) -> str | None:
+    """What precedes docstring `doc` on its first line of `lines`, where it shares no line with code
+    (a comment after it may follow); None where it does."""
+    # ast's column offsets count UTF-8 bytes.
+    was = lines[doc.lineno - 1].encode()[: doc.col_offset].decode(errors="replace")
+    rest = lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode(errors="replace").strip()
+    return None if was.strip() or (rest and not rest.startswith("#")) else was
+
+
 def only_the_docstring(old: str, new: str, name: str) -> str | None:
     """`old` with class `name`'s docstring as `new` gives it, and nothing else of `new`; `new` as it
     is where that cannot be told apart line by line (a body on the header's line, a docstring that
@@ -83,13 +92,11 @@ def only_the_docstring(old: str, new: str, name: str) -> str | None:
         return None
     new_lines, _ = document_lines(new)
     old_lines, ending = document_lines(old)
-    # ast's column offsets count UTF-8 bytes.
-    was = new_lines[doc.lineno - 1].encode()[: doc.col_offset].decode(errors="replace")
-    rest = new_lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode(errors="replace").strip()
-    if was.strip() or (rest and not rest.startswith("#")):
+    was = _alone(new_lines, doc)
+    if was is None:
         return new  # the docstring shares a line with code
     body = cls.body[0]
-    start = min([body.lineno] + [d.lineno for d in getattr(body, "decorator_list", [])]) - 1
+    start = first_line(body)
     if start < cls.lineno or not old_lines[start][: body.col_offset].isspace():
         return new  # the body begins on the header's line
     indent = _indent(old_lines[start])
@@ -111,19 +118,16 @@ def docstring_place(text: str, name: str) -> tuple[int, int, int, str] | None:
     if not isinstance(cls, ast.ClassDef) or not cls.body:
         return None
     lines = document_lines(text)[0]
-    start = min([cls.lineno] + [d.lineno for d in cls.decorator_list]) - 1
+    start = first_line(cls)
     colon = _colon_line(lines, cls.lineno - 1)
-    body = cls.body[0]
-    first = min([body.lineno] + [d.lineno for d in getattr(body, "decorator_list", [])]) - 1
+    first = first_line(cls.body[0])
     if colon is None or first <= colon:
         return None
     indent = _indent(lines[first])
     doc = _doc_node(cls)
     if doc is None:
         return start, colon + 1, colon + 1, indent
-    head = lines[doc.lineno - 1].encode()[: doc.col_offset].decode(errors="replace")
-    tail = lines[doc.end_lineno - 1].encode()[doc.end_col_offset:].decode(errors="replace").strip()
-    if doc.lineno - 1 != colon + 1 or head.strip() or (tail and not tail.startswith("#")):
+    if doc.lineno - 1 != colon + 1 or _alone(lines, doc) is None:
         return None
     return start, colon + 1, doc.end_lineno, indent
 

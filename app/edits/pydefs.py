@@ -6,7 +6,7 @@ import ast
 import warnings
 from functools import lru_cache
 
-__all__ = ["definitions"]
+__all__ = ["definitions", "first_line"]
 
 
 @lru_cache(maxsize=2)
@@ -31,3 +31,8 @@ def definitions(text: str) -> dict[str, ast.AST] | None:
 
     walk(tree, "")
     return out
+
+
+def first_line(node: ast.stmt) -> int:
+    """The 0-based line where a statement begins, its decorators included."""
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
