@@ -289,7 +289,7 @@ class Session:
                 # region other than the turn's, whose block the engine holds already. Asked of the
                 # whole class around the region, its block was evaluated after Enter (1-3 s).
                 region, instruction = self._asked_first(words, naming)
-                if region is None or region == self.region:
+                if region == self.region:
                     return False
                 self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
                 return True

@@ -26,7 +26,7 @@ import ctypes
 import os
 import threading
 from collections import Counter, OrderedDict, deque
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -86,7 +86,7 @@ class _Job:
     loop: asyncio.AbstractEventLoop
     queue: asyncio.Queue
     abandoned: bool = False  # the consumer stopped iterating: stop as if cancelled
-    cut: StopCut | None = None  # the request's stop strings (stops.py), set when it is processed
+    cut: StopCut = field(default_factory=lambda: StopCut(None))  # the request's stop strings (stops.py)
 
     def stopped(self) -> bool:
         return self.abandoned or self.cancel.is_set()
@@ -508,7 +508,7 @@ class LocalEngine(Engine):
             return False
         text = decoder.decode(llm._model.detokenize([token], special=False))
         if text:
-            sent, ended = job.cut.feed(text) if job.cut is not None else (text, False)
+            sent, ended = job.cut.feed(text)
             if sent:
                 job.send(sent)
             if ended:  # a stop string: the answer ends before it
@@ -522,11 +522,8 @@ class LocalEngine(Engine):
     @staticmethod
     def _send_tail(job: _Job, decoder) -> None:
         """Send what the answer's last bytes and its stop strings held back, unless it was cancelled."""
-        tail = decoder.decode(b"", final=True)
-        cut = job.cut
-        if cut is not None:
-            sent, ended = cut.feed(tail) if tail else ("", cut.hit is not None)
-            tail = sent if ended else sent + cut.flush()
+        sent, ended = job.cut.feed(decoder.decode(b"", final=True))
+        tail = sent if ended else sent + job.cut.flush()
         if tail and job.request.finish_reason != "cancelled":
             job.send(tail)
 
