@@ -11,6 +11,9 @@ import time
 from statistics import median
 
 from bench.table import percentile, print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 LINES = 20_000
 BLOCKS = 10
@@ -69,7 +72,7 @@ def make_blocks(lines: list[str], fmt: str, mistake: str = "") -> str:
 
 
 def time_apply(text: str, response: str, reps: int) -> list[float]:
-    from app.edits.apply import apply_response
+    from steer_tui.edits.apply import apply_response
 
     expect = apply_response(text, response).new_text
     assert expect != text
@@ -83,7 +86,7 @@ def time_apply(text: str, response: str, reps: int) -> list[float]:
 
 
 def stream_throughput(response: str, chunk: int) -> float:
-    from app.edits.parse import StreamParser
+    from steer_tui.edits.parse import StreamParser
 
     pieces = [response[i : i + chunk] for i in range(0, len(response), chunk)]
     best = float("inf")
@@ -146,7 +149,7 @@ def main() -> int:
             f.write("a = 1\nb = 2\n")
         with open(resp, "w") as f:
             f.write("<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n")
-        cmd = [sys.executable, "-m", "app", "apply", "--dry-run", target, resp]
+        cmd = [*STEER, "apply", "--dry-run", target, resp]
         nop = [sys.executable, "-c", "pass"]
         # As installed, Python loads cached bytecode; this box may set PYTHONDONTWRITEBYTECODE,
         # which makes every run compile every module. Measure both.

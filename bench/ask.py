@@ -39,7 +39,7 @@ NEW_FILE_ASK = ("write a snake game for the terminal with curses: arrow keys ste
 
 
 async def _first_token_of_answer(session, question: str, text: str, region) -> float:
-    from app.ask import Asking
+    from steer_tui.ask import Asking
 
     asking = Asking(session.client, stream_id=session.stream_id)
     started = time.perf_counter()
@@ -53,11 +53,11 @@ async def _first_token_of_answer(session, question: str, text: str, region) -> f
 
 
 async def run(rounds: int, new_file: bool) -> tuple[list[tuple[str, float]], dict | None]:
-    from app.config import Settings
-    from app.files import Document
-    from app.session import Session
-    from app.transport.backends import open_backend, resolve_backend
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.config import Settings
+    from steer_tui.files import Document
+    from steer_tui.session import Session
+    from steer_tui.transport.backends import open_backend, resolve_backend
+    from steer_tui.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-ask-"))
     path = tmp / "inventory.py"

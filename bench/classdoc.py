@@ -3,7 +3,7 @@
 A case passes when the class gains a docstring and nothing else in the file changes
 (bench.redirect.Check: every other definition and the module's own code as they were); the table
 also says where the docstring repeats the module's (whole, or as its first line). Seven classes
-are the ones the change for these requests was looked at with (app/edits/class_doc.py); three
+are the ones the change for these requests was looked at with (steer_tui/edits/class_doc.py); three
 (Timer, LRUCache, Matrix) were written after it and never tuned on; ten more are in
 bench/classdoc_more.py (five held out). Each case is one real
 `steer edit` run with the embedded model, in a fresh temporary directory.
@@ -100,6 +100,9 @@ class Timer:
 CACHE = '''"""A small cache."""
 
 from collections import OrderedDict
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 
 class LRUCache:
@@ -156,7 +159,7 @@ def run_case(fname: str, source: str, name: str) -> dict:
         path = Path(tmp) / fname
         path.write_text(source, encoding="utf-8")
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "app", "edit", str(path), "-m", f"add a docstring to the {name} class",
+        done = subprocess.run([*STEER, "edit", str(path), "-m", f"add a docstring to the {name} class",
                                "--json"], capture_output=True, text=True)
         seconds = time.perf_counter() - t0
         try:

@@ -1,6 +1,6 @@
 """Ten more classes for `python -m bench classdoc`, each in a module with a docstring of its own (the one the
 small model repeated as the class's). The first five chose the words a docstring is asked again with
-(app.edits.class_doc.saying_what); the last five were written after that and only checked it (held out)."""
+(steer_tui.edits.class_doc.saying_what); the last five were written after that and only checked it (held out)."""
 
 BANK = '''"""Bank accounts."""
 

@@ -26,6 +26,9 @@ import time
 from pathlib import Path
 
 from bench.table import print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +49,7 @@ def run_task(task, workdir: Path, backend: str | None, fmt: str | None, region: 
 
     target = workdir / f"{task.name}.py"
     target.write_text(task.source, encoding="utf-8")
-    cmd = [sys.executable, "-m", "app", "edit", str(target), "-m", task.instruction, "--json"]
+    cmd = [*STEER, "edit", str(target), "-m", task.instruction, "--json"]
     if backend:
         cmd += ["--backend", backend]
     if fmt:
@@ -79,7 +82,7 @@ def run_task(task, workdir: Path, backend: str | None, fmt: str | None, region: 
 
 
 async def _start_gateway():
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.transport.launcher import GatewayProcess
 
     return await GatewayProcess.start(["--engine", "local"], timeout=900)
 

@@ -40,6 +40,9 @@ import time
 from pathlib import Path
 
 from bench.table import percentile, print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl"}
@@ -47,14 +50,14 @@ ALL_SETS = ("humanevalfix", "polyglot", "usertasks")
 AIDER_SPEC = "aider-chat==0.86.*"
 SERVER_DEPS = ["uvicorn", "fastapi", "sse-starlette", "starlette-context", "pydantic-settings"]
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
-N_CTX = 16384  # the embedded engine's context window (app/server/engines/local.py DEFAULT_CTX)
+N_CTX = 16384  # the embedded engine's context window (steer_tui/server/engines/local.py DEFAULT_CTX)
 TEST_TIMEOUT_S = 20
 # Per task and tool, the same for both: an answer the model never ends (Aider with no output cap ran
 # every polyglot task into a 600 s limit) is an error, not a wait that starves the run.
 TOOL_TIMEOUT_S = 300
-# Output tokens per model answer for both tools: the embedded engine's default (app/server/engines/
+# Output tokens per model answer for both tools: the embedded engine's default (steer_tui/server/engines/
 # local.py DEFAULT_MAX_OUTPUT), which steer gets as `max_output_tokens` in a config file of the run's
-# own (by itself it gives a long rewrite region more: app.turn.output_cap); Aider as `max_tokens`
+# own (by itself it gives a long rewrite region more: steer_tui.turn.output_cap); Aider as `max_tokens`
 # through its `aider/extra_params` model setting, which adds to Aider's settings for the model and
 # changes nothing else.
 MAX_OUTPUT_TOKENS = 1024
@@ -159,7 +162,7 @@ class Steer:
         import threading
 
         # `steer serve` of that checkout; it exits when its stdin (held here) closes.
-        cmd = [sys.executable, "-m", "app", "serve", "--engine", "local", "--threads", str(self.threads),
+        cmd = [*STEER, "serve", "--engine", "local", "--threads", str(self.threads),
                "--host", "127.0.0.1", "--port", "0", "--exit-with-stdin"]
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(cmd, cwd=self.root, env=self._env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -186,7 +189,7 @@ class Steer:
 
     def run(self, task: dict, workdir: Path) -> dict:
         target = workdir / task["file"]
-        cmd = [sys.executable, "-m", "app", "edit", task["file"], "-m", task["instruction"], "--json",
+        cmd = [*STEER, "edit", task["file"], "-m", task["instruction"], "--json",
                "--backend", self.url]
         env = self._env()
         t0 = time.perf_counter()
@@ -199,7 +202,7 @@ class Steer:
         seconds = time.perf_counter() - t0
         if self.proc is not None and self.proc.poll() is not None:
             # Every later task would only fail to connect: stop the run with why the server died.
-            from app.transport.launcher import exit_description
+            from steer_tui.transport.launcher import exit_description
 
             self.log.seek(0)
             raise RuntimeError(f"{self.name}: {exit_description(self.proc.returncode)} during "
@@ -231,7 +234,7 @@ class Steer:
 
 
 def _bench_cache() -> Path:
-    from app.config import cache_dir
+    from steer_tui.config import cache_dir
 
     return cache_dir() / "bench"
 
@@ -459,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("bench editbench: the local extra is missing (pip install 'steer-tui[local]')", file=sys.stderr)
         return 2
-    from app.server import model_store
+    from steer_tui.server import model_store
 
     sets = list(ALL_SETS) if args.set == "all" else [args.set]
     work = {s: load_set(s) for s in sets}

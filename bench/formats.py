@@ -1,7 +1,7 @@
 """Which edit format suits the embedded 1.5B model: SEARCH/REPLACE blocks vs region rewrite, measured.
 
 Every task in bench/tasks runs once per format through the real LocalEngine (greedy, bounded
-output), the product's parser + applier (app.edits.apply.apply_response), then the task's check
+output), the product's parser + applier (steer_tui.edits.apply.apply_response), then the task's check
 on the edited file. The region rewrite gets the enclosing function (the task's `region`) as its
 region, as the session would give it.
 Reports pass rate and median seconds per task for each format: from the request (the file already
@@ -37,8 +37,8 @@ def function_region(source: str, name: str) -> tuple[int, int]:
 
 
 def apply_edit(fmt: str, source: str, response: str, region: tuple[int, int] | None, path: str) -> str:
-    """The edited file, through the product's parser + applier (app.edits.apply.apply_response; raises on refusal)."""
-    from app.edits.apply import apply_response
+    """The edited file, through the product's parser + applier (steer_tui.edits.apply.apply_response; raises on refusal)."""
+    from steer_tui.edits.apply import apply_response
 
     if fmt == "rewrite":
         lines = source.splitlines(keepends=True)
@@ -48,8 +48,8 @@ def apply_edit(fmt: str, source: str, response: str, region: tuple[int, int] | N
 
 
 async def _run_one(engine, fmt: str, task) -> dict:
-    from app import prompts
-    from app.server.engines.base import EngineRequest
+    from steer_tui import prompts
+    from steer_tui.server.engines.base import EngineRequest
     from bench.tasks import run_check
 
     path = f"{task.name.split('_')[0]}.py"
@@ -74,7 +74,7 @@ async def _run_one(engine, fmt: str, task) -> dict:
 
 
 async def _eval(tasks, verbose: bool, formats=FORMATS, show=False) -> dict:
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.local import LocalEngine
 
     engine = LocalEngine(n_ctx=4096)
     await engine.start()
@@ -95,7 +95,7 @@ async def _eval(tasks, verbose: bool, formats=FORMATS, show=False) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from app.server import model_store
+    from steer_tui.server import model_store
     from bench.tasks import load_tasks
 
     parser = argparse.ArgumentParser(prog="bench.formats")
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         model_store.require_llama_cpp()
         model_store.ensure_model(progress=True)
-        import app.edits.apply  # noqa: F401  (H1's applier must be there)
+        import steer_tui.edits.apply  # noqa: F401  (H1's applier must be there)
     except (model_store.ModelStoreError, ImportError) as exc:
         print(f"bench formats: skipped: {exc}", file=sys.stderr)
         return 0

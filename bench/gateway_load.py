@@ -42,6 +42,9 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 from bench.table import percentile, print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 # ~60 deltas per answer, the shape of a short code edit.
 ANSWER = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(8))
@@ -87,7 +90,7 @@ class Gateway:
 
     def __enter__(self) -> "Gateway":
         env = dict(os.environ, PYTHONPATH=str(self.src))
-        cmd = [sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(self.replay),
+        cmd = [*STEER, "serve", "--engine", "replay", "--replay", str(self.replay),
                "--rate", "max", "--port", "0", "--exit-with-stdin", *self.extra]
         self.proc = subprocess.Popen(cmd, cwd=self.src, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)

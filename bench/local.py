@@ -1,6 +1,6 @@
 """Embedded engine vs llama-cpp-python's own server: time to first token (cold, prewarmed, steer) and decode speed.
 
-Ours: app.server.engines.local.LocalEngine driven in-process through the Engine API (the
+Ours: steer_tui.server.engines.local.LocalEngine driven in-process through the Engine API (the
 gateway adds a loopback WebSocket hop, measured in bench/transport.py). Baseline:
 `python -m llama_cpp.server` with the same GGUF, threads and context, streamed over HTTP
 SSE; its cold prompts are prompts it has never seen. Each file gets a fresh nonce per
@@ -63,7 +63,7 @@ def make_file(lines: int, nonce: str) -> tuple[str, str]:
 
 def _messages(text: str, target: str, extra: list[dict] | None = None) -> list[dict]:
     """The local default format's turn; for a region rewrite the region is the function being edited."""
-    from app import prompts
+    from steer_tui import prompts
 
     fmt = prompts.default_format("local")
     instruction = INSTRUCTION.format(name=target)
@@ -74,7 +74,7 @@ def _messages(text: str, target: str, extra: list[dict] | None = None) -> list[d
 
 def _prewarm_messages(text: str, target: str) -> list[dict]:
     """What the session prewarms while the user types: system + file (+ the cursor's region)."""
-    from app import prompts
+    from steer_tui import prompts
 
     fmt = prompts.default_format("local")
     region = prompts.rewrite_region(text, INSTRUCTION.format(name=target)) if fmt == prompts.REWRITE else None
@@ -90,7 +90,7 @@ class _Ours:
 
     async def run(self, messages, session, *, generate=True, max_tokens=MAX_TOKENS, stop_after=None):
         """Returns (ttft_s, decode_tok_s, text, request, cancel_time)."""
-        from app.server.engines.base import EngineRequest
+        from steer_tui.server.engines.base import EngineRequest
 
         req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=max_tokens, generate=generate)
         cancel = threading.Event()
@@ -113,7 +113,7 @@ class _Ours:
 
 
 async def _bench(sizes: list[int], n_threads: int, n_ctx: int, baseline: "_Baseline") -> dict:
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.local import LocalEngine
 
     engine = LocalEngine(n_threads=n_threads, n_ctx=n_ctx)
     t = time.perf_counter()
@@ -266,7 +266,7 @@ def _sse_chat(client, base: str, messages: list[dict]) -> tuple[float, float, st
 async def _decode_rounds(baseline: "_Baseline", n_threads: int, n_ctx: int, rounds: int) -> tuple[list[float], list[float]]:
     """Decode speed only, ours and the baseline alternating on the same prompt (cached after round 1),
     so both see the same machine load; prefill is excluded from tokens/s."""
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.local import LocalEngine
 
     engine = LocalEngine(n_threads=n_threads, n_ctx=n_ctx)
     await engine.start()
@@ -316,7 +316,7 @@ def _spec_messages(fmt: str, nonce: str) -> tuple[list[dict], list[dict]]:
 def _edit_messages(fmt: str, text: str, instruction: str) -> tuple[list[dict], list[dict]]:
     """(prewarm messages, turn messages) of `instruction` on ledger.py holding `text`, as the app sends
     them (a rewrite's region is the one the instruction names)."""
-    from app import prompts
+    from steer_tui import prompts
 
     region = prompts.rewrite_region(text, instruction) if fmt == prompts.REWRITE else None
     warm = [{"role": "system", "content": prompts.system_prompt(fmt)}, *prompts.prewarm_input(fmt, "ledger.py", text, region)]
@@ -355,7 +355,7 @@ MANY = "rewrite, many changes"  # a rewrite that departs from its region at ever
 def _many_messages(nonce: str) -> tuple[list[dict], list[dict]]:
     """(prewarm messages, turn messages) for type hints on every method of a class: the copy is
     broken at each signature, so re-sync drafts are tried many times and often miss."""
-    from app import prompts
+    from steer_tui import prompts
 
     return _edit_messages(prompts.REWRITE, f'"""Ledger ({nonce})."""\n\n\n' + MANY_CLASS, MANY_INSTRUCTION)
 
@@ -380,7 +380,7 @@ async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, 
 
 async def _stop_mid_verify(engine, msgs: list[dict], session: str) -> float | None:
     """Seconds from a stop set while a multi-token verify is running to the end of the stream."""
-    from app.server.engines.base import EngineRequest
+    from steer_tui.server.engines.base import EngineRequest
 
     req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", msgs, session, max_output_tokens=512, temperature=0.0)
     cancel = threading.Event()
@@ -432,8 +432,8 @@ def _decode_costs(engine, sizes=(1, 9, 17, 33), reps: int = 3) -> dict[int, floa
 
 
 async def _bench_speculation(n_threads: int, rounds: int) -> dict:
-    from app import prompts
-    from app.server.engines.local import LocalEngine
+    from steer_tui import prompts
+    from steer_tui.server.engines.local import LocalEngine
 
     engine = LocalEngine(n_threads=n_threads, n_ctx=8192)
     await engine.start()
@@ -507,8 +507,8 @@ def _main_speculation(n_threads: int, rounds: int) -> int:
 
 async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[list]:
     """Every catalog task (bench/tasks) in both local formats, plain and speculative: same answer? how fast?"""
-    from app import prompts
-    from app.server.engines.local import LocalEngine
+    from steer_tui import prompts
+    from steer_tui.server.engines.local import LocalEngine
     from bench.formats import MAX_TOKENS, function_region
     from bench.tasks import load_tasks
 
@@ -538,8 +538,8 @@ async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[li
 
 
 def main(argv: list[str] | None = None) -> int:
-    from app.server import model_store
-    from app.server.engines.local import default_threads
+    from steer_tui.server import model_store
+    from steer_tui.server.engines.local import default_threads
 
     argv = list(argv or [])
     if "-h" in argv or "--help" in argv:
@@ -614,8 +614,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main_decode(rounds: int) -> int:
-    from app.server import model_store
-    from app.server.engines.local import default_threads
+    from steer_tui.server import model_store
+    from steer_tui.server.engines.local import default_threads
 
     model_path = str(model_store.ensure_model(progress=True))
     n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())

@@ -152,11 +152,11 @@ class Probe:
 
 async def run_stream(path: Path, response: str, *, esc_at: float | None = None, rate: float = 0,
                      esc_delay: float = 0.0) -> dict:
-    from app.config import Settings
-    from app.server.engines.replay import ReplayEngine
-    from app.server.gateway import Gateway
-    from app.transport.client import ResponsesClient
-    from app.ui.app import make_app
+    from steer_tui.config import Settings
+    from steer_tui.server.engines.replay import ReplayEngine
+    from steer_tui.server.gateway import Gateway
+    from steer_tui.transport.client import ResponsesClient
+    from steer_tui.ui.app import make_app
 
     engine = ReplayEngine(response, rate=rate)
     gateway = Gateway(engine)
@@ -240,8 +240,11 @@ STARTUP = r"""
 import sys, time
 t_start = time.time()
 sys.path.insert(0, {root!r})
-from app.config import Settings
-from app.ui.app import make_app
+from steer_tui.config import Settings
+from steer_tui.ui.app import make_app
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 t_imported = time.time()
 app = make_app({path!r}, Settings(backend="replay", model="bench"), watch=False, connect=False)
 t_built = time.time()
@@ -286,7 +289,7 @@ def startup(path: Path, runs: int = 7) -> dict:
 
 
 def startup_pty(path: Path, runs: int = 7) -> float | None:
-    """The real command in a pseudo-terminal: `python -m app FILE`, spawn -> the file's text on the
+    """The real command in a pseudo-terminal: `python -m steer_tui FILE`, spawn -> the file's text on the
     terminal (argument parsing, config, the real terminal driver included). The backend is an
     unreachable gateway URL: connecting starts only after the first frame, so it costs nothing
     here and no model is loaded. None where there is no pty (not Unix)."""
@@ -308,7 +311,7 @@ def startup_pty(path: Path, runs: int = 7) -> float | None:
         if pid == 0:  # the child: exec at once
             os.chdir(root)
             os.environ["TERM"] = "xterm-256color"
-            os.execv(sys.executable, [sys.executable, "-m", "app", str(path),
+            os.execv(sys.executable, [*STEER, str(path),
                                       "--backend", "ws://127.0.0.1:9/v1/responses"])
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
         seen, shown = b"", None
@@ -382,7 +385,7 @@ def main() -> int:
         ["start-up: app built -> first frame written, median", f"{(start['build'] + start['to_frame']) * 1000:.0f} ms", "", ""],
         ["start-up: process spawn -> first frame written, median of 7", f"{start['total'] * 1000:.0f} ms", "<= 300 ms",
          "ok" if start["total"] <= 0.3 else "MISSED"],
-        ["start-up, the real command in a pty (python -m app FILE): spawn -> file on the terminal, median of 7",
+        ["start-up, the real command in a pty (python -m steer_tui FILE): spawn -> file on the terminal, median of 7",
          "no pty here" if start_pty is None else f"{start_pty * 1000:.0f} ms", "<= 300 ms",
          "" if start_pty is None else "ok" if start_pty <= 0.3 else "MISSED"],
         ["final state / hunks", f"{full['state']} / {full['hunks']}", f"review / {BLOCKS}",

@@ -579,10 +579,10 @@ KINDS = ("narrow", "replace", "extend", "correct")
 
 async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | None, fmt: str | None,
                   verbose: bool, typing: float = 0, pause: float = 0, when: str = "during") -> dict:
-    from app import turn as turn_module
-    from app.files import Document
-    from app.session import Session
-    from app.turn import Turn
+    from steer_tui import turn as turn_module
+    from steer_tui.files import Document
+    from steer_tui.session import Session
+    from steer_tui.turn import Turn
 
     path = tmp / f"{sc.name}.py"
     path.write_text(sc.source, encoding="utf-8")
@@ -629,7 +629,7 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
                     f"{time.perf_counter() - self.t0:.2f}s")
             return result
 
-    turn_module.Turn = MarkedTurn  # Session.send makes its turns from app.turn.Turn
+    turn_module.Turn = MarkedTurn  # Session.send makes its turns from steer_tui.turn.Turn
     try:
         return await _run_marked(session, sc, path, marks, verbose, typing, pause, when)
     finally:
@@ -639,7 +639,7 @@ async def run_one(client, settings, sc: Scenario, tmp: Path, strategy: str | Non
 async def _typed(session, words: str, region: tuple[int, int], cps: float, pause: float = 0) -> bool:
     """Type `words` into the app's TypingPrewarmer at `cps` characters a second while the model writes,
     then wait one keystroke more, and `pause` seconds, before Enter; False if the answer ended first."""
-    from app.typing_prewarm import TypingPrewarmer
+    from steer_tui.typing_prewarm import TypingPrewarmer
 
     typist = TypingPrewarmer(session)
     for n in range(1, len(words) + 1):
@@ -654,7 +654,7 @@ async def _typed(session, words: str, region: tuple[int, int], cps: float, pause
 
 async def _run_marked(session, sc: Scenario, path: Path, marks: dict, verbose: bool, typing: float = 0,
                       pause: float = 0, when: str = "during") -> dict:
-    from app.prompts import region_lines, rewrite_region
+    from steer_tui.prompts import region_lines, rewrite_region
 
     await session.start()
     await session.warmed()
@@ -726,9 +726,9 @@ def _share(followed: int, redirected: int) -> str:
 async def run(scenarios: list[Scenario], strategy: str | None, fmt: str | None, verbose: bool,
               typing: float = 0, pause: float = 0, additions: str | None = None, speculation: bool = True,
               when: str = "during") -> list[dict]:
-    from app.config import Settings
-    from app.transport.backends import open_backend, resolve_backend
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.config import Settings
+    from steer_tui.transport.backends import open_backend, resolve_backend
+    from steer_tui.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-redirect-"))
     gateway = await GatewayProcess.start(["--engine", "local", *([] if speculation else ["--no-speculation"])],
@@ -788,7 +788,7 @@ def main(argv: list[str] | None = None) -> int:
     how = (f"typed at {args.typing:g} characters/s, Enter {args.pause:g} s after the last key" if args.typing
            else {"during": "pasted with Enter", "end": "sent once the answer was done (review)",
                  "esc": "sent after Esc at the point"}[args.when])
-    from app.config import Settings
+    from steer_tui.config import Settings
 
     additions = args.additions or Settings().redirect_additions
     print_table(f"redirects, embedded model, strategy {args.strategy or 'default'}, additions {additions}, format {args.format or 'default'}, {how}",

@@ -43,11 +43,11 @@ async def first_token_of_edit(session, instruction: str, region) -> float:
 
 
 async def run(rounds: int) -> list[tuple[str, str, float]]:
-    from app.config import Settings
-    from app.files import Document
-    from app.session import Session
-    from app.transport.backends import open_backend, resolve_backend
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.config import Settings
+    from steer_tui.files import Document
+    from steer_tui.session import Session
+    from steer_tui.transport.backends import open_backend, resolve_backend
+    from steer_tui.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-region-"))
     path = tmp / "inventory.py"
@@ -83,8 +83,8 @@ TTFT_ASKS = ["make total_value skip items with zero quantity", "add a docstring 
 
 def token_counts() -> list[list]:
     """Tokens the engine evaluates after Enter, per prewarm state, for TTFT_ASKS (tokenizer only, no decoding)."""
-    from app import prompts
-    from app.server.engines.local import LocalEngine, _common_prefix
+    from steer_tui import prompts
+    from steer_tui.server.engines.local import LocalEngine, _common_prefix
 
     text = (ROOT / "examples" / "inventory.py").read_text(encoding="utf-8")
     fmt = prompts.REWRITE

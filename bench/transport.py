@@ -73,6 +73,9 @@ except ImportError:  # built without its C extension
     from websockets.utils import apply_mask
 
 from bench.table import percentile, print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ANSWER = "ok, done."  # three deltas: the engine costs next to nothing
 TURNS = int(os.environ.get("STEER_BENCH_TURNS", "400"))
@@ -199,7 +202,7 @@ class _Echo(asyncio.Protocol):
 async def start_echo(cert: Path | None, key: Path | None) -> tuple[asyncio.subprocess.Process, int]:
     """The floor's server: this module with --echo in a child process, as the gateway is one."""
     root = str(Path(__file__).resolve().parents[1])
-    cmd = [sys.executable, "-m", "bench.transport", "--echo"] + ([str(cert), str(key)] if cert else [])
+    cmd = [*python_argv(module="bench.transport"), "--echo"] + ([str(cert), str(key)] if cert else [])
     proc = await asyncio.create_subprocess_exec(*cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     line = await asyncio.wait_for(proc.stdout.readline(), 30)
     if not line.strip().isdigit():
@@ -252,7 +255,7 @@ class Runners:
     async def open(self) -> None:
         from websockets.asyncio.client import connect
 
-        from app.transport.client import ResponsesClient
+        from steer_tui.transport.client import ResponsesClient
 
         t = self.t
         self.client = ResponsesClient(t.ws_url, ssl=t.context, api_key=t.token)
@@ -381,7 +384,7 @@ async def measure(target: Target, turns: int, rounds: int, warmup: int) -> dict[
 
 async def run_loopback(folder: Path) -> tuple[list[list], list[list]]:
     """The headline rows and the floor rows."""
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.transport.launcher import GatewayProcess
 
     answer = folder / "answer.txt"
     answer.write_text(ANSWER, encoding="utf-8")
@@ -469,7 +472,7 @@ async def run_netns(folder: Path) -> list[list]:
             _sh("ip", "-n", ns, "link", "set", "lo", "up")
             _sh("tc", "-n", ns, "qdisc", "add", "dev", dev, "root", "netem", "delay", NETEM_DELAY)
         for tls in (False, True):
-            cmd = ["ip", "netns", "exec", ns_s, sys.executable, "-m", "app", "serve", "--engine", "replay",
+            cmd = ["ip", "netns", "exec", ns_s, *STEER, "serve", "--engine", "replay",
                    "--replay", str(answer), "--rate", "max", "--host", ip_s, "--port", "0"]
             if tls:
                 cmd += ["--tls-cert", str(cert), "--tls-key", str(key)]
@@ -485,7 +488,7 @@ async def run_netns(folder: Path) -> list[list]:
                 job = {"ws_url": ws_url, "host": ip_s, "port": port, "cafile": str(cert) if tls else None,
                        "token": token}
                 worker = await asyncio.create_subprocess_exec(
-                    "ip", "netns", "exec", ns_c, sys.executable, "-m", "bench.transport", "--worker", json.dumps(job),
+                    "ip", "netns", "exec", ns_c, *python_argv(module="bench.transport"), "--worker", json.dumps(job),
                     env=env, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 out, err = await asyncio.wait_for(worker.communicate(), 300)
                 if worker.returncode != 0:

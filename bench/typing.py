@@ -76,7 +76,7 @@ async def one_turn(session, rec: Recording, instruction: str, cursor, *, block: 
                    pause: bool, key_s: float, enter_s: float) -> tuple[float, int, int, int]:
     """(Enter -> first token s, tokens the turn evaluated, tokens of prewarms in flight at Enter,
     prewarms sent while typing)."""
-    from app.typing_prewarm import TypingPrewarmer
+    from steer_tui.typing_prewarm import TypingPrewarmer
 
     session.prewarm()  # back to the file alone (drops the last turn's region and words from the cache)
     await session.warmed()
@@ -112,11 +112,11 @@ async def one_turn(session, rec: Recording, instruction: str, cursor, *, block: 
 
 
 async def run(rounds: int, key_s: float, enter_s: float, engine: list[str]) -> list[tuple]:
-    from app.config import Settings
-    from app.files import Document
-    from app.session import Session
-    from app.transport.backends import open_backend, resolve_backend
-    from app.transport.launcher import GatewayProcess
+    from steer_tui.config import Settings
+    from steer_tui.files import Document
+    from steer_tui.session import Session
+    from steer_tui.transport.backends import open_backend, resolve_backend
+    from steer_tui.transport.launcher import GatewayProcess
 
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-typing-"))
     path = tmp / "inventory.py"

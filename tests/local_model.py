@@ -7,7 +7,7 @@ import importlib.util
 
 def missing_reason() -> str | None:
     """Why tests of the real model cannot run here (skip with this), or None when they can."""
-    from app.server import model_store
+    from steer_tui.server import model_store
 
     if importlib.util.find_spec("llama_cpp") is None:
         return "the local extra is missing: llama-cpp-python is not installed (pip install 'steer-tui[local]')"

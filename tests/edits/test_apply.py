@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.apply import ApplyError, apply_blocks, apply_response
-from app.edits.blocks import EditBlock
+from steer_tui.edits.apply import ApplyError, apply_blocks, apply_response
+from steer_tui.edits.blocks import EditBlock
 
 TEXT = "def a():\n    return 1\n\n\ndef b():\n    return 2\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.class_doc import (
+from steer_tui.edits.class_doc import (
     DOC_CLOSE,
     asked_class,
     docstring_place,

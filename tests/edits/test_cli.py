@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from app.cli import main
+from steer_tui.cli import main
 
 RESP = "<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n"
 
@@ -101,7 +101,7 @@ def test_json_output(target, tmp_path, capsys):
 
 def test_stdin_and_no_textual_import(target):
     code = (
-        "import sys; from app.cli import main; rc = main(['apply', sys.argv[1]]); "
+        "import sys; from steer_tui.cli import main; rc = main(['apply', sys.argv[1]]); "
         "assert 'textual' not in sys.modules, 'textual imported'; raise SystemExit(rc)"
     )
     proc = subprocess.run(

@@ -1,12 +1,12 @@
-"""app.edits.cosmetic: which changes are whitespace, comments or docstrings alone, and which
+"""steer_tui.edits.cosmetic: which changes are whitespace, comments or docstrings alone, and which
 instructions ask for such a change."""
 
 import pytest
 
-from app.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
-from app.edits.judge import judge
-from app.edits.lines import document_lines
-from app.edits.parse import parse
+from steer_tui.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
+from steer_tui.edits.judge import judge
+from steer_tui.edits.lines import document_lines
+from steer_tui.edits.parse import parse
 
 CODE = '''def below(l: list, t: int):
     """True if every number is below t.

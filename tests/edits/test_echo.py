@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from app.edits.anchor import asks_to_repeat, strip_echoed_context
-from app.edits.apply import apply_response
-from app.edits.livediff import LiveDiff
-from app.edits.proposal import ProposalBuilder
+from steer_tui.edits.anchor import asks_to_repeat, strip_echoed_context
+from steer_tui.edits.apply import apply_response
+from steer_tui.edits.livediff import LiveDiff
+from steer_tui.edits.proposal import ProposalBuilder
 
 PRICES = '''"""Price helpers."""
 
@@ -137,7 +137,7 @@ def test_a_method_answered_with_its_whole_class_changes_only_the_method():
 
 
 def test_a_method_answered_with_classes_around_it_is_refused():
-    from app.edits.restated import restated_classes
+    from steer_tui.edits.restated import restated_classes
 
     # What the model wrote for `pop` on another run: the file's classes, not an exact copy.
     answer = ("```python\nclass Point:\n    def __init__(self, x, y):\n        self.x = x\n\n\nclass Stack:\n"
@@ -191,7 +191,7 @@ def test_a_copy_asked_for_is_not_refused():
 
 
 def test_restated_definitions_counts_each_body_and_skips_what_repeats_by_design():
-    from app.edits.restated import restated_definitions
+    from steer_tui.edits.restated import restated_definitions
 
     twice = PRICES + "\n\ndef total(prices):\n    return 0\n"
     assert restated_definitions(PRICES, twice) == ["total"]

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from app.files import BinaryFileError, Document, DocumentError, EncodingError, FileChangedError
+from steer_tui.files import BinaryFileError, Document, DocumentError, EncodingError, FileChangedError
 
 
 def roundtrip(tmp_path, raw: bytes, old: str, new: str) -> bytes:
@@ -130,7 +130,7 @@ def test_killed_mid_write_leaves_old_file_whole(tmp_path):
     script = textwrap.dedent(
         f"""
         import os, sys
-        import app.files as files
+        import steer_tui.files as files
         real_write = os.write
         def slow_write(fd, data):
             # Write in small pieces and announce that writing has begun, so the parent

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.edits.hollow import asks_to_stub, hollowed
-from app.edits.livediff import LiveDiff
-from app.edits.proposal import ProposalBuilder
+from steer_tui.edits.hollow import asks_to_stub, hollowed
+from steer_tui.edits.livediff import LiveDiff
+from steer_tui.edits.proposal import ProposalBuilder
 
 CALC = '''class Stats:
     def mean(self, values):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.locate import LocateError, is_elision, locate
+from steer_tui.edits.locate import LocateError, is_elision, locate
 
 FILE = """import os
 

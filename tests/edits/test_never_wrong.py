@@ -16,7 +16,7 @@ import os
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.edits.apply import ApplyError, apply_response
+from steer_tui.edits.apply import ApplyError, apply_response
 
 EXAMPLES = int(os.environ.get("STEER_HYPOTHESIS_EXAMPLES", "40"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.edits.params import unused_new_parameters
+from steer_tui.edits.params import unused_new_parameters
 
 OLD = '''def join_words(words):
     return " ".join(w for w in words if w)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.blocks import (
+from steer_tui.edits.blocks import (
     APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF,
     BlockComplete, BlockDropped, BlockStarted, ReplaceDelta, SearchComplete,
 )
-from app.edits.parse import ParseError, StreamParser, parse, parse_response
+from steer_tui.edits.parse import ParseError, StreamParser, parse, parse_response
 
 SR = """Sure, here is the change.
 
@@ -342,7 +342,7 @@ def test_region_rewrite_short_unfenced_code_is_still_a_rewrite(code):
 
 
 def test_a_prose_answer_to_a_rewrite_is_refused_where_no_syntax_check_would_catch_it():
-    from app.edits.judge import NO_CODE_FEEDBACK, judge
+    from steer_tui.edits.judge import NO_CODE_FEEDBACK, judge
 
     text = "let x = 1;\n\nfunction f(x) {\n  return x + 1;\n}\n"
     lines = text.splitlines()

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.edits.apply import ApplyError, apply_response
-from app.edits.blocks import ReplaceDelta
-from app.edits.parse import StreamParser, parse
+from steer_tui.edits.apply import ApplyError, apply_response
+from steer_tui.edits.blocks import ReplaceDelta
+from steer_tui.edits.parse import StreamParser, parse
 
 # Moderate by default (2 shared cores); STEER_HYPOTHESIS_EXAMPLES=2000 for a deep run.
 EXAMPLES = int(os.environ.get("STEER_HYPOTHESIS_EXAMPLES", "60"))

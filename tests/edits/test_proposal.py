@@ -1,13 +1,13 @@
-"""app.edits.proposal, judge and rebase driven with strings: no session, no backend."""
+"""steer_tui.edits.proposal, judge and rebase driven with strings: no session, no backend."""
 
 from __future__ import annotations
 
-from app.edits.judge import asks_for_nothing, judge
-from app.edits.lines import document_lines, join_lines, unified_diff
-from app.edits.livediff import LiveDiff
-from app.edits.parse import StreamParser
-from app.edits.proposal import ProposalBuilder
-from app.edits.rebase import carry_over, diff_hunks, relocate
+from steer_tui.edits.judge import asks_for_nothing, judge
+from steer_tui.edits.lines import document_lines, join_lines, unified_diff
+from steer_tui.edits.livediff import LiveDiff
+from steer_tui.edits.parse import StreamParser
+from steer_tui.edits.proposal import ProposalBuilder
+from steer_tui.edits.rebase import carry_over, diff_hunks, relocate
 
 FILE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 ANSWER = """Here it is.
@@ -124,7 +124,7 @@ SPAN = """class Inventory:
 
 
 def test_a_method_named_like_a_deletion_is_not_a_request_to_delete():
-    from app.edits.anchor import asks_to_delete
+    from steer_tui.edits.anchor import asks_to_delete
 
     lines = SPAN.splitlines()
     for asked in ("make remove raise KeyError", "add a docstring to remove", "fix `remove`",
@@ -153,7 +153,7 @@ def test_an_answer_bringing_back_one_method_of_a_span_keeps_the_others_when_remo
 
 
 def test_a_deletion_names_what_may_go():
-    from app.edits.anchor import may_delete
+    from steer_tui.edits.anchor import may_delete
 
     lines = SPAN.splitlines()
     assert may_delete("make remove raise KeyError", lines) is False
@@ -197,7 +197,7 @@ def test_an_answer_that_copies_functions_from_elsewhere_into_the_class_is_refuse
     verdict = _judged(text, (7, 9), "remove cheapest and total_value", answer)
     assert verdict.status == "refused" and "copies `Inventory.load`" in verdict.reason, verdict.reason
     # Moved, not copied: the original is gone from the new text.
-    from app.edits.restated import copied_definitions
+    from steer_tui.edits.restated import copied_definitions
 
     moved = SPAN.replace("    def cheapest", "    def load(lines):\n        return Inventory()\n\n    def cheapest")
     assert copied_definitions(text, moved) == [] and copied_definitions(text, moved + text[len(SPAN):]) == ["Inventory.load"]
@@ -216,7 +216,7 @@ def test_a_deletion_answered_with_an_empty_stub_is_refused():
 
 
 def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_out():
-    from app.edits.rebase import with_earlier
+    from steer_tui.edits.rebase import with_earlier
 
     old = ["a", "b", "c", "d", "e", "f"]
     # Apart: both stand.
@@ -228,7 +228,7 @@ def test_an_answer_built_on_an_earlier_one_keeps_the_earlier_changes_it_leaves_o
 
 
 def test_two_edits_made_apart_merge_only_where_their_order_is_not_a_guess():
-    from app.edits.rebase import merge_apart
+    from steer_tui.edits.rebase import merge_apart
 
     old = ["def f():", "    a", "    b", "    c"]
     doc = ["def f():", '    """F."""', "    a", "    b", "    c"]
@@ -249,7 +249,7 @@ def test_two_edits_made_apart_merge_only_where_their_order_is_not_a_guess():
 
 
 def test_a_method_named_like_a_copy_is_not_a_request_to_repeat_lines():
-    from app.edits.anchor import asks_to_repeat
+    from steer_tui.edits.anchor import asks_to_repeat
 
     text = "class Box:\n    def copy(self):\n        return Box()\n\n    def size(self):\n        return 0\n"
     lines = text.splitlines()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.edits.apply import ApplyError, apply_response
+from steer_tui.edits.apply import ApplyError, apply_response
 
 PY = '''import json
 

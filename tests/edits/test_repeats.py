@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.edits.repeats import RepeatWatch
+from steer_tui.edits.repeats import RepeatWatch
 
 FILE = "class Game:\n    def roll(self, pins):\n        pass\n"
 

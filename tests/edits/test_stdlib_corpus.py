@@ -9,7 +9,7 @@ import glob
 import os
 import random
 
-from app.edits.apply import ApplyError, apply_response
+from steer_tui.edits.apply import ApplyError, apply_response
 
 CASES = int(os.environ.get("STEER_CORPUS_CASES", "300"))  # a deep run: STEER_CORPUS_CASES=5000
 SEED = int(os.environ.get("STEER_CORPUS_SEED", "20261121"))

@@ -1,6 +1,6 @@
-"""app.edits.syntax: a proposal that stops a Python file from parsing is found, and the hunk that does it."""
+"""steer_tui.edits.syntax: a proposal that stops a Python file from parsing is found, and the hunk that does it."""
 
-from app.edits.syntax import SyntaxProblem, blame, check, is_python, parse_error, parses
+from steer_tui.edits.syntax import SyntaxProblem, blame, check, is_python, parse_error, parses
 
 STACK = '''class Stack:
     def __init__(self, limit):

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.server import model_store
+from steer_tui.server import model_store
 from tests.local_model import missing_reason
 
 
@@ -20,7 +20,7 @@ def real_model_path():
 
 @pytest.fixture(scope="session")
 def engine(real_model_path):
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.local import LocalEngine
 
     eng = LocalEngine(n_ctx=8192, progress=True)
     eng.load()  # blocking, outside any event loop: the fixture outlives each test's loop

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.server.engines.depart import least_confident, no_departure, start_index
-from app.server.engines.speculative import Drafter
+from steer_tui.server.engines.depart import least_confident, no_departure, start_index
+from steer_tui.server.engines.speculative import Drafter
 
 EOG = 0
 NL = 10

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from app import prompts
-from app.server.engines.base import EngineRequest
+from steer_tui import prompts
+from steer_tui.server.engines.base import EngineRequest
 
 from tests.local.test_speculation import _kv_consistent, _rewrite
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.server.engines.speculative import DRAFT_MAX, DRAFT_START, PAYING, Drafter, region_anchor, system_end
+from steer_tui.server.engines.speculative import DRAFT_MAX, DRAFT_START, PAYING, Drafter, region_anchor, system_end
 
 NL = 10  # a stand-in "newline" token in these lists
 
@@ -289,7 +289,7 @@ def test_a_pointer_that_keeps_copying_is_not_held_back():
 def test_resync_drafts_are_declined_when_their_batch_costs_more_than_it_saves():
     from types import SimpleNamespace
 
-    from app.server.engines.speculative import SpeculativeDecoder
+    from steer_tui.server.engines.speculative import SpeculativeDecoder
 
     llm = SimpleNamespace(n_batch=512, n_vocab=lambda: 10)
     d = _drafter([1, 2, 3, 4, 5, 6, 7, 8, 9])
@@ -321,7 +321,7 @@ def test_resync_drafts_are_declined_when_their_batch_costs_more_than_it_saves():
 
 
 def test_decode_costs_interpolate_between_the_sizes_measured():
-    from app.server.engines.speculative import DecodeCosts
+    from steer_tui.server.engines.speculative import DecodeCosts
 
     c = DecodeCosts()
     assert c.estimate(9) is None
@@ -358,7 +358,7 @@ def test_no_ngram_draft_on_the_first_line_while_the_anchor_waits():
 def test_resuming_the_copy_near_where_it_stopped_starts_trusted_and_loses_it_after_misses():
     from types import SimpleNamespace
 
-    from app.server.engines.speculative import SpeculativeDecoder
+    from steer_tui.server.engines.speculative import SpeculativeDecoder
 
     line = [50, 51, 52, NL]
     prompt = [1, 2, 3, *line, 60, 61, 62, 63, 64, 65, 4, 5, 6, *line, 70, 71]
@@ -397,7 +397,7 @@ def test_the_prompt_after_its_last_code_block_is_never_a_draft_source():
 
 
 def test_last_block_end_is_where_the_closing_fence_starts():
-    from app.server.engines.speculative import last_block_end
+    from steer_tui.server.engines.speculative import last_block_end
 
     text = "user\n```\nx = 1\n```\nReply.\nassistant\n"
     tokenize = lambda s: [ord(ch) for ch in s]
@@ -406,7 +406,7 @@ def test_last_block_end_is_where_the_closing_fence_starts():
 
 
 def test_probes_of_a_declined_kind_of_draft_grow_rarer_while_they_miss():
-    from app.server.engines.speculative import PROBE_EVERY, PROBE_MAX
+    from steer_tui.server.engines.speculative import PROBE_EVERY, PROBE_MAX
 
     d = _drafter([1, 2, 3, 4, 5, 6, 7, 8, 9])
     assert d.probe_every == PROBE_EVERY

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from app import prompts
-from app.server.engines.base import EngineError, EngineRequest
+from steer_tui import prompts
+from steer_tui.server.engines.base import EngineError, EngineRequest
 
 pytestmark = pytest.mark.local_model
 
@@ -155,7 +155,7 @@ async def test_queued_request_cancelled_before_start_produces_nothing(engine):
 
 
 def test_model_path_loads_any_gguf_with_its_own_chat_template(real_model_path, tmp_path):
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.local import LocalEngine
 
     link = tmp_path / "other-model.gguf"
     link.symlink_to(real_model_path)
@@ -172,7 +172,7 @@ def test_model_path_loads_any_gguf_with_its_own_chat_template(real_model_path, t
 
 
 def test_embedded_model_is_verified_in_the_cache(real_model_path):
-    from app.server import model_store
+    from steer_tui.server import model_store
 
     assert real_model_path.stat().st_size == model_store.MODEL_SIZE
     marker = model_store._read_marker(real_model_path)
@@ -180,8 +180,8 @@ def test_embedded_model_is_verified_in_the_cache(real_model_path):
 
 
 def test_the_client_knows_the_engines_default_cap():
-    # app.turn.output_cap never asks the embedded engine for less than it gives by default.
-    from app.server.engines.local import DEFAULT_MAX_OUTPUT
-    from app.turn import ENGINE_DEFAULT_CAP
+    # steer_tui.turn.output_cap never asks the embedded engine for less than it gives by default.
+    from steer_tui.server.engines.local import DEFAULT_MAX_OUTPUT
+    from steer_tui.turn import ENGINE_DEFAULT_CAP
 
     assert ENGINE_DEFAULT_CAP == DEFAULT_MAX_OUTPUT

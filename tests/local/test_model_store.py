@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from app.server import model_store as ms
-from app.server.engines.local import LocalEngine
-from app.server.engines.base import EngineError
+from steer_tui.server import model_store as ms
+from steer_tui.server.engines.local import LocalEngine
+from steer_tui.server.engines.base import EngineError
 
 
 def _make_dist(site: Path, name: str, index: int, payload: bytes, version: str = "0.2.0") -> Path:

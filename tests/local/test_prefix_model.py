@@ -9,9 +9,9 @@ import uuid
 
 import pytest
 
-from app import prompts
-from app.edits.class_doc import DOC_CLOSE, docstring_place, docstring_prefix
-from app.server.engines.base import EngineRequest
+from steer_tui import prompts
+from steer_tui.edits.class_doc import DOC_CLOSE, docstring_place, docstring_prefix
+from steer_tui.server.engines.base import EngineRequest
 from bench.redirect import STACK
 
 from tests.local.test_speculation import _kv_consistent

@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from app import prompts
-from app.server.engines.base import EngineRequest
+from steer_tui import prompts
+from steer_tui.server.engines.base import EngineRequest
 
 pytestmark = pytest.mark.local_model
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app import prompts
+from steer_tui import prompts
 
 SRC = '''import os
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from app.server.engines.base import EngineRequest
-from app.server.engines.local import _FairQueue, _Job
+from steer_tui.server.engines.base import EngineRequest
+from steer_tui.server.engines.local import _FairQueue, _Job
 
 
 def _job(session: str, n: int) -> _Job:
@@ -44,8 +44,8 @@ def test_close_hands_back_queued_jobs():
 async def test_a_closed_engine_refuses_requests_instead_of_reloading():
     import pytest
 
-    from app.server.engines.base import EngineError
-    from app.server.engines.local import LocalEngine
+    from steer_tui.server.engines.base import EngineError
+    from steer_tui.server.engines.local import LocalEngine
 
     engine = LocalEngine(progress=False)
     await engine.close()

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from app import prompts
-from app.server.engines.base import EngineRequest
+from steer_tui import prompts
+from steer_tui.server.engines.base import EngineRequest
 
 pytestmark = pytest.mark.local_model
 
@@ -77,7 +77,7 @@ async def test_rewrite_is_the_plain_greedy_answer_in_fewer_steps(engine):
 
 
 async def test_search_replace_is_the_plain_greedy_answer(engine, monkeypatch):
-    from app.server.engines.speculative import SpeculativeDecoder
+    from steer_tui.server.engines.speculative import SpeculativeDecoder
 
     # Whether a draft is worth its batch depends on this machine's measured costs; here every
     # draft is verified, so the REPLACE side's copy of its SEARCH side is always exercised.
@@ -161,7 +161,7 @@ async def test_prefix_cache_does_not_depend_on_the_wrappers_return_value(engine,
 async def test_stop_aborts_a_prefill_chunk_in_flight(engine):
     # A prewarm superseded by a turn must not hold the engine for the rest of a 256-token chunk
     # (seconds on a CPU): the stop reaches llama_decode through the abort callback.
-    from app.server.engines.local import PREFILL_CHUNK
+    from steer_tui.server.engines.local import PREFILL_CHUNK
 
     text = "".join(f"def f{i}(x):\n    return x * {i} + {i * 7}\n\n\n" for i in range(120))
     msgs = [{"role": "system", "content": "prefill abort"}, prompts.file_message("big.py", text)]

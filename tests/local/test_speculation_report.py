@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from app.config import Settings
-from app.files import Document
-from app.server.engines.base import Usage
-from app.events import TurnResult
-from app.session import Session
-from app.turn import Turn
+from steer_tui.config import Settings
+from steer_tui.files import Document
+from steer_tui.server.engines.base import Usage
+from steer_tui.events import TurnResult
+from steer_tui.session import Session
+from steer_tui.turn import Turn
 
 
 def test_usage_reports_drafts_only_when_there_were_some():

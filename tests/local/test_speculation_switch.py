@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from app.commands import serve
+from steer_tui.commands import serve
 
 
 def _engine(argv, monkeypatch, tmp_path, config: str | None = None):

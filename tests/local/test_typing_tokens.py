@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app import prompts
-from app.server.engines.local import _common_prefix
-from app.typing_prewarm import plan
+from steer_tui import prompts
+from steer_tui.server.engines.local import _common_prefix
+from steer_tui.typing_prewarm import plan
 
 pytestmark = pytest.mark.local_model
 

@@ -4,7 +4,7 @@ The decoder runs on a stand-in model whose verify reports the abort llama.cpp's 
 
 from __future__ import annotations
 
-from app.server.engines.speculative import SpeculativeDecoder
+from steer_tui.server.engines.speculative import SpeculativeDecoder
 
 EOG = 0
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from app import prompts
-from app.config import Settings
-from app.files import Document
-from app.server.engines.base import Engine, EngineRequest
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
-from app.session import Session
-from app.transport.client import ResponsesClient
+from steer_tui import prompts
+from steer_tui.config import Settings
+from steer_tui.files import Document
+from steer_tui.server.engines.base import Engine, EngineRequest
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.session import Session
+from steer_tui.transport.client import ResponsesClient
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = DATA.parents[2] / "examples" / "inventory.py"

@@ -13,7 +13,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from app.transport import events as E
+from steer_tui.transport import events as E
 
 DATA = Path(__file__).parent / "data"
 EVENTS = DATA / "events"
@@ -39,9 +39,9 @@ def load(name: str) -> list:
 
 
 async def _record(name: str) -> list[dict]:
-    from app.server.engines.replay import ReplayEngine
-    from app.server.gateway import Gateway
-    from app.transport.client import ResponsesClient
+    from steer_tui.server.engines.replay import ReplayEngine
+    from steer_tui.server.gateway import Gateway
+    from steer_tui.transport.client import ResponsesClient
 
     answer, limit, cancel_after = RECORDINGS[name]
     engine = ReplayEngine((DATA / answer).read_text(encoding="utf-8"), rate=0 if cancel_after is None else 200)
@@ -79,7 +79,7 @@ if __name__ == "__main__":
 
 
 class FakeStream:
-    """One recorded sequence played as app.backend.TurnStream. `gate` (an asyncio.Event) holds the
+    """One recorded sequence played as steer_tui.backend.TurnStream. `gate` (an asyncio.Event) holds the
     stream after `pause_after` deltas until it is set; cancel() ends it the way the recorded
     cancellation ended (its terminal event)."""
 
@@ -120,7 +120,7 @@ class FakeStream:
 
 
 class FakeBackend:
-    """app.backend.Backend in memory: each generating request plays the next recorded sequence (the
+    """steer_tui.backend.Backend in memory: each generating request plays the next recorded sequence (the
     last one repeats); prewarms are only counted. Not a model: recorded answers only."""
 
     url = "memory://recorded"

@@ -7,12 +7,15 @@ import hashlib
 import os
 import sys
 
-from app.ask import Asking, QUESTION_NOTE, do_it_instruction, question_input
-from app.prompts import prewarm_input, system_prompt
-from app.transport.client import ResponsesClient
+from steer_tui.ask import Asking, QUESTION_NOTE, do_it_instruction, question_input
+from steer_tui.prompts import prewarm_input, system_prompt
+from steer_tui.transport.client import ResponsesClient
 
 from .conftest import DATA, recorded, until
 from .test_edit_command import ROOT
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 CALC = (DATA / "calc.py").read_text()
 MEAN = (11, 16)  # def mean ... return total / len(values)
@@ -100,7 +103,7 @@ async def test_redirect_answers_on_with_the_new_words(replay, calc):
 async def steer_ask(*args, env=None):
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "ask", *args, stdin=asyncio.subprocess.DEVNULL,
+        *STEER, "ask", *args, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)
     out, err = await proc.communicate()
     return proc.returncode, out.decode(), err.decode()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.events import Notice
-from app.transport.backends import gateway_info
+from steer_tui.events import Notice
+from steer_tui.transport.backends import gateway_info
 
 from .conftest import DATA, EXAMPLE, session_on
 
@@ -64,7 +64,7 @@ async def test_an_answer_that_gives_the_class_no_docstring_changes_nothing(repla
 # An engine that goes on from a prefix (the embedded one) is asked for the docstring alone: the
 # class's header is the region, the answer starts with it and the docstring's opening quotes.
 PREFIXED = frozenset({"prefix", "stop"})
-# What the embedded model wrote after that prefix (app.turn.Turn._docstring_attempt).
+# What the embedded model wrote after that prefix (steer_tui.turn.Turn._docstring_attempt).
 AFTER_PREFIX = "inventory_class_doc_after_prefix.txt"
 MODULE_DOC = '    """A tiny inventory module to try steer on."""'
 # What it wrote asked again, after that repeated the module's docstring (Turn: class_doc.saying_what).

@@ -13,17 +13,20 @@ from pathlib import Path
 import pytest
 
 from .conftest import DATA
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def steer_edit(*args, stdin: bytes | None = None, tty: bool = False, env=None):
-    """Run `python -m app edit ARGS`; returns (exit code, stdout, stderr)."""
+    """Run `python -m steer_tui edit ARGS`; returns (exit code, stdout, stderr)."""
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
     if tty:
         master, slave = pty.openpty()
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "app", "edit", *args, stdin=asyncio.subprocess.DEVNULL, stdout=slave,
+            *STEER, "edit", *args, stdin=asyncio.subprocess.DEVNULL, stdout=slave,
             stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)
         os.close(slave)
         chunks = []
@@ -46,7 +49,7 @@ async def steer_edit(*args, stdin: bytes | None = None, tty: bool = False, env=N
         os.close(master)
         return code, b"".join(chunks).decode().replace("\r\n", "\n"), err.decode()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "edit", *args,
+        *STEER, "edit", *args,
         stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)
     out, err = await proc.communicate(stdin)
@@ -187,7 +190,7 @@ async def test_ctrl_c_mid_stream_cancels_and_leaves_the_file(replay, calc):
     url, engine = await replay(["long_answer.txt"], rate=100)
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "edit", str(calc), "-m", "x", "--backend", url,
+        *STEER, "edit", str(calc), "-m", "x", "--backend", url,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         env=env, cwd=ROOT)
     # wait until the answer is streaming (the engine is producing deltas for it)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.events import Notice, StateChanged
-from app.prompts import redirect_corrects, refers_back
-from app.state import IDLE, INTERRUPTED, REVIEW
+from steer_tui.events import Notice, StateChanged
+from steer_tui.prompts import redirect_corrects, refers_back
+from steer_tui.state import IDLE, INTERRUPTED, REVIEW
 
 from .conftest import recorded, session_on, until
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.config import Settings
-from app.files import Document
-from app.session import Session
-from app.transport.backends import gateway_info, open_backend, resolve_backend
-from app.transport.launcher import GatewayProcess
+from steer_tui.config import Settings
+from steer_tui.files import Document
+from steer_tui.session import Session
+from steer_tui.transport.backends import gateway_info, open_backend, resolve_backend
+from steer_tui.transport.launcher import GatewayProcess
 
 from .conftest import until
 from tests.local_model import missing_reason

@@ -1,6 +1,6 @@
-"""app.journal: undo/redo steps move only when the caller says the write happened."""
+"""steer_tui.journal: undo/redo steps move only when the caller says the write happened."""
 
-from app.journal import Journal
+from steer_tui.journal import Journal
 
 
 def test_undo_redo_and_a_new_edit_clears_redo():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from app.edits.livediff import ADDED, CONTEXT, REMOVED, LiveDiff, intraline
+from steer_tui.edits.livediff import ADDED, CONTEXT, REMOVED, LiveDiff, intraline
 
 
 def brute_rows(lines, hunks):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.edits.livediff import ADDED, CONTEXT, REMOVED, LiveDiff
+from steer_tui.edits.livediff import ADDED, CONTEXT, REMOVED, LiveDiff
 
 OLD = [
     "def f(x):",

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.local_model import missing_reason
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +39,7 @@ def test_embedded_model_edits_a_small_file(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     env.pop("STEER_BACKEND", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "app", "edit", str(target), "--json",
+        [*STEER, "edit", str(target), "--json",
          "-m", "Fix the bug in `perimeter`: it must return 2 * (w + h)."],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -7,11 +7,11 @@ import stat
 
 import pytest
 
-from app.config import Settings
-from app.files import Document, DocumentError, FileChangedError
-from app.prompts import NEW_FILE_NOTE
-from app.session import Session
-from app.transport.client import ResponsesClient
+from steer_tui.config import Settings
+from steer_tui.files import Document, DocumentError, FileChangedError
+from steer_tui.prompts import NEW_FILE_NOTE
+from steer_tui.session import Session
+from steer_tui.transport.client import ResponsesClient
 
 from .conftest import recorded, until
 from .test_edit_command import steer_edit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.prewarms import Prewarms
+from steer_tui.prewarms import Prewarms
 
 
 async def _held(gate: asyncio.Event) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.prompts import names_a_definition, redirect_adds, redirect_instruction, redirect_region
-from app.events import Notice, ProposalUpdated, StateChanged, TurnEnded
-from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
-from app.transport.backends import gateway_info
+from steer_tui.prompts import names_a_definition, redirect_adds, redirect_instruction, redirect_region
+from steer_tui.events import Notice, ProposalUpdated, StateChanged, TurnEnded
+from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
+from steer_tui.transport.backends import gateway_info
 
 from .conftest import DATA, REWRITE_OPENS, recorded, session_on, until
 
@@ -207,7 +207,7 @@ async def test_auto_restarts_a_rewrite_on_words_that_change_the_request(replay, 
 
 
 def test_formats_not_measured_keep_steering():
-    from app.session import REDIRECT_MODES
+    from steer_tui.session import REDIRECT_MODES
 
     assert REDIRECT_MODES["rewrite"] == "auto"
     assert {REDIRECT_MODES[f] for f in ("search_replace", "apply_patch", "udiff")} == {"continue"}
@@ -455,7 +455,7 @@ async def test_an_addition_first_that_changes_nothing_still_asks_the_request(rep
 
 
 def test_an_additions_region_is_what_it_names_apart_from_the_region_and_never_its_verb():
-    from app.prompts import addition_region
+    from steer_tui.prompts import addition_region
 
     text = (DATA / "calc.py").read_text()
     # Apart from the region: what they name, alone.
@@ -478,7 +478,7 @@ def test_an_additions_region_is_what_it_names_apart_from_the_region_and_never_it
 
 
 def test_addition_instruction_drops_also_and_too():
-    from app.prompts import addition_instruction
+    from steer_tui.prompts import addition_instruction
 
     assert addition_instruction("also make it ignore commas") == "Make it ignore commas"
     assert addition_instruction("and handle None too") == "Handle None"
@@ -502,7 +502,7 @@ async def test_a_redirect_being_typed_is_prewarmed_only_when_it_will_start_the_t
 
 
 def test_redirect_additions_comes_from_the_config_file_and_a_bad_value_is_named(tmp_path):
-    from app.config import ConfigError, load_settings
+    from steer_tui.config import ConfigError, load_settings
 
     path = tmp_path / "config.toml"
     path.write_text('redirect_additions = "before"\n', encoding="utf-8")

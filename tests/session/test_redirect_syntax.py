@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from app.events import Notice
-from app.state import REVIEW
+from steer_tui.events import Notice
+from steer_tui.state import REVIEW
 
 from .conftest import session_on
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from app.server.engines.base import EngineRequest
-from app.server.gateway import Gateway
+from steer_tui.server.engines.base import EngineRequest
+from steer_tui.server.gateway import Gateway
 
 from .conftest import REWRITE_OPENS, RecordedSequence, open_session, until
 

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
-from app.edits.judge import departure_point
-from app.events import Notice
-from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
-from app.transport.backends import gateway_info
+from steer_tui.edits.judge import departure_point
+from steer_tui.events import Notice
+from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
+from steer_tui.transport.backends import gateway_info
 
 from .conftest import DATA, EXAMPLE, open_session, recorded, session_on, until
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from app.events import Applied, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
-from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW
+from steer_tui.events import Applied, Notice, ProposalUpdated, StateChanged, Stats, TurnEnded
+from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 from .conftest import DATA, open_session, session_on, until
 

@@ -1,5 +1,5 @@
 """Session in memory: turns driven by event sequences recorded from the real client and gateway
-(tests/session/recorded_events.py), through a fake backend that satisfies app.backend.Backend."""
+(tests/session/recorded_events.py), through a fake backend that satisfies steer_tui.backend.Backend."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 
-from app.backend import Backend, TurnStream
-from app.events import VERDICTS, Applied, Notice, NoticeCode, ProposalUpdated, StateChanged, Stats, TurnEnded
-from app.files import Document
-from app.session import Session
-from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW, StateTransitionError
-from app.transport.client import ResponsesClient, ResponseStream
+from steer_tui.backend import Backend, TurnStream
+from steer_tui.events import VERDICTS, Applied, Notice, NoticeCode, ProposalUpdated, StateChanged, Stats, TurnEnded
+from steer_tui.files import Document
+from steer_tui.session import Session
+from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW, StateTransitionError
+from steer_tui.transport.client import ResponsesClient, ResponseStream
 
 from .conftest import DATA, until
 from .recorded_events import FakeBackend
@@ -132,8 +132,8 @@ async def test_a_cut_off_answer_never_applies(calc):
 
 
 async def test_a_rewrite_on_the_embedded_engine_has_room_for_its_region(tmp_path):
-    from app.config import Settings
-    from app.turn import ENGINE_DEFAULT_CAP
+    from steer_tui.config import Settings
+    from steer_tui.turn import ENGINE_DEFAULT_CAP
 
     # 150 lines, no definition named: the region is the whole file, ~1,500 tokens to restate,
     # more than the embedded engine's own default cap.

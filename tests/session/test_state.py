@@ -1,10 +1,10 @@
-"""The session's transition table (app.state), checked without a session or a socket."""
+"""The session's transition table (steer_tui.state), checked without a session or a socket."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.state import GENERATING, IDLE, INTERRUPTED, REVIEW, TRANSITIONS, State, StateTransitionError, check_transition
+from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW, TRANSITIONS, State, StateTransitionError, check_transition
 
 ALLOWED = {
     (IDLE, GENERATING),  # send

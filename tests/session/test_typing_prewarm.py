@@ -1,4 +1,4 @@
-"""Prewarm as you type (app/typing_prewarm.py): what is prewarmed for the words typed so far, and
+"""Prewarm as you type (steer_tui/typing_prewarm.py): what is prewarmed for the words typed so far, and
 that it is the opening of the turn Enter sends."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app import prompts
-from app.typing_prewarm import Warm, guess_name, leads, plan, whole_words
+from steer_tui import prompts
+from steer_tui.typing_prewarm import Warm, guess_name, leads, plan, whole_words
 
 INVENTORY = (Path(__file__).resolve().parents[2] / "examples" / "inventory.py").read_text(encoding="utf-8")
 TOTAL_VALUE = prompts.rewrite_region(INVENTORY, "make total_value skip items")
@@ -123,7 +123,7 @@ def test_questions_commands_and_empty_files_are_not_prewarmed():
 
 
 def test_a_redirect_is_prewarmed_by_whole_words_and_all_of_it_after_a_pause():
-    from app.typing_prewarm import redirect_plan
+    from steer_tui.typing_prewarm import redirect_plan
 
     assert redirect_plan(INVENTORY, "no, on", None) == ("no,", False, "no,")
     first = redirect_plan(INVENTORY, "no, only add a docstring to ", None)

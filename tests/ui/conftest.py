@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.config import Settings
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
-from app.transport.client import ResponsesClient
+from steer_tui.config import Settings
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.client import ResponsesClient
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "inventory.py"
 
@@ -150,7 +150,7 @@ def settings(**kw) -> Settings:
 
 def replay_app(path: Path, backend: Backend, *, watch: bool = False, **settings_kw):
     """The app from make_app on `path`, on `backend`'s client, timings masked (stable screens)."""
-    from app.ui.app import make_app
+    from steer_tui.ui.app import make_app
 
     return make_app(path, settings(**settings_kw), client=backend.client, watch=watch, mask_timings=True)
 

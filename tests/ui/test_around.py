@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from app import prompts
-from app.ui.app import ACTIONS, make_app
+from steer_tui import prompts
+from steer_tui.ui.app import ACTIONS, make_app
 
 from .conftest import replay_app, settings, wait_paused, wait_until
 from .test_flow import send, send_until_review
@@ -328,8 +328,8 @@ async def test_cursor_resting_in_a_block_prewarms_it_as_the_next_region(sample, 
 
 
 async def test_status_names_the_model_a_gateway_url_serves(sample, backends):
-    from app.config import Settings
-    from app.transport.backends import open_backend, resolve_backend
+    from steer_tui.config import Settings
+    from steer_tui.transport.backends import open_backend, resolve_backend
 
     b = await backends()
     client = await open_backend(resolve_backend(Settings(backend=b.url)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 
-from app.server.engines.replay import ReplayEngine, split_tokens
+from steer_tui.server.engines.replay import ReplayEngine, split_tokens
 
 from .conftest import TWO_BLOCKS, Backend, PausingReplay, replay_app, wait_paused, wait_until
 

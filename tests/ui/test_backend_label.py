@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.ui.widgets.status import backend_label, rate_text
+from steer_tui.ui.widgets.status import backend_label, rate_text
 
 
 def test_local_names_the_embedded_model_unless_one_is_set():

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from app.region import region_for_send
+from steer_tui.region import region_for_send
 
 from .conftest import EXAMPLE, replay_app, wait_until
 

@@ -8,8 +8,8 @@ import os
 from textual import on
 from textual.app import App
 
-from app.ui.file_watcher import FileWatcher, changes
-from app.ui.messages import FileChangedOnDisk
+from steer_tui.ui.file_watcher import FileWatcher, changes
+from steer_tui.ui.messages import FileChangedOnDisk
 
 
 async def _collect(path, stop, seen: list) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from app.ui.app import make_app
+from steer_tui.ui.app import make_app
 
 from .conftest import Backend, PausingReplay, TWO_BLOCKS, settings, wait_until
 

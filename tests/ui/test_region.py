@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.region import block_around, region_for_send
+from steer_tui.region import block_around, region_for_send
 
 SOURCE = '''import os
 

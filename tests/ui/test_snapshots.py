@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from app.ui.app import make_app
+from steer_tui.ui.app import make_app
 
 from .conftest import EXAMPLE, PAUSE_MID_SECOND_BLOCK, TWO_BLOCKS, Backend, PausingReplay, settings, wait_paused, wait_until
 

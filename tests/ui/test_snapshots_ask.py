@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.ui.app import make_app
+from steer_tui.ui.app import make_app
 
 from .conftest import Backend, PausingReplay, settings, wait_paused, wait_until
 from .test_ask import ANSWER, PAUSE_IN_ANSWER

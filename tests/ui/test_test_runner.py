@@ -7,8 +7,8 @@ import sys
 from textual import on
 from textual.app import App
 
-from app.ui.messages import TestOutput, TestsFinished
-from app.ui.test_runner import TestRunner, run_command
+from steer_tui.ui.messages import TestOutput, TestsFinished
+from steer_tui.ui.test_runner import TestRunner, run_command
 
 PY = sys.executable
 

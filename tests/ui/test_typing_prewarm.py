@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from app import prompts
-from app.session import REDIRECT_LANE
+from steer_tui import prompts
+from steer_tui.session import REDIRECT_LANE
 import pytest
 
-from app import typing_prewarm
-from app.typing_prewarm import PAUSE_S
+from steer_tui import typing_prewarm
+from steer_tui.typing_prewarm import PAUSE_S
 
 from .conftest import replay_app, wait_paused, wait_until
 

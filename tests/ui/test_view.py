@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.config import config_dir
-from app.ui.app import make_app
-from app.ui.widgets.rows import PlainRows, Row, row_for_old_line
+from steer_tui.config import config_dir
+from steer_tui.ui.app import make_app
+from steer_tui.ui.widgets.rows import PlainRows, Row, row_for_old_line
 
 from .conftest import settings
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
-from app.transport.client import ResponsesClient
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.client import ResponsesClient
 
 # ~60 deltas; long enough to interrupt mid-way at a slow rate.
 TEXT = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(8))

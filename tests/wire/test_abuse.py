@@ -20,12 +20,15 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from app.server.engines.replay import ReplayEngine
-from app.server.engines.upstream import UpstreamEngine
-from app.server.gateway import Gateway
-from app.transport.events import Completed, Notice
-from app.wsframes import text_frame
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.engines.upstream import UpstreamEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.events import Completed, Notice
+from steer_tui.wsframes import text_frame
 from tests.wire.conftest import events_of, within
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 ROOT = Path(__file__).resolve().parents[2]
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -292,7 +295,7 @@ async def test_health_is_answered_while_a_flood_holds_more_connections_than_desc
     replay.write_text("ok")
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(replay), "--port", "0",
+        *STEER, "serve", "--engine", "replay", "--replay", str(replay), "--port", "0",
         "--max-connections", "5000", "--head-timeout", "60", "--exit-with-stdin", cwd=ROOT,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard)))
@@ -367,7 +370,7 @@ async def test_a_long_chain_over_a_big_file_counts_the_file_once(gateway_factory
 
 
 def test_the_store_charges_shared_text_while_anything_built_on_it_is_stored():
-    from app.server.transcripts import MESSAGE_OVERHEAD, TranscriptStore
+    from steer_tui.server.transcripts import MESSAGE_OVERHEAD, TranscriptStore
 
     store = TranscriptStore(max_entries=1, max_bytes=1 << 30)
     big = "f" * 1_000_000
@@ -413,7 +416,7 @@ async def test_big_prewarms_leave_the_gateway_process_within_its_budget(tmp_path
     replay = tmp_path / "answer.txt"
     replay.write_text("ok")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(replay), "--port", "0",
+        *STEER, "serve", "--engine", "replay", "--replay", str(replay), "--port", "0",
         "--store-mb", "8", "--exit-with-stdin", cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:
@@ -513,7 +516,7 @@ async def test_upstream_credentials_are_used_but_never_shown():
     ("upstream http://127.0.0.1:8000/v1 (Qwen/Qwen2.5-Coder-7B)", "upstream http://127.0.0.1:8000/v1 (Qwen/Qwen2.5-Coder-7B)"),
 ])
 def test_redact(text, shown):
-    from app.netutil import redact
+    from steer_tui.netutil import redact
     assert redact(text) == shown
 
 
@@ -530,7 +533,7 @@ def test_the_gateway_log_hides_credentials(caplog):
 
 async def test_the_ready_line_hides_credentials():
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "serve", "--engine", "upstream", "--model", "m", "--port", "0",
+        *STEER, "serve", "--engine", "upstream", "--model", "m", "--port", "0",
         "--upstream", "http://alice:pw-s3cret@127.0.0.1:9/v1?key=qk-98765", "--exit-with-stdin", cwd=ROOT,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env=dict(os.environ, STEER_UPSTREAM_API_KEY="sk-test-key-123"))

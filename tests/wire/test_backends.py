@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.config import Settings
-from app.transport.backends import BackendError, open_backend, resolve_backend
+from steer_tui.config import Settings
+from steer_tui.transport.backends import BackendError, open_backend, resolve_backend
 from tests.wire.conftest import within
 
 
@@ -59,7 +59,7 @@ def test_local_and_urls():
 
 
 async def test_open_backend_spawns_and_close_stops_it(tmp_path):
-    from app.transport.backends import BackendSpec
+    from steer_tui.transport.backends import BackendSpec
 
     answer = tmp_path / "a.txt"
     answer.write_text("spawned answer", encoding="utf-8")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from app.server import gateway as gateway_module
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
-from app.transport.events import Completed, Incomplete, Notice, TextDelta
+from steer_tui.server import gateway as gateway_module
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.events import Completed, Incomplete, Notice, TextDelta
 from tests.wire.conftest import TEXT, events_of, within
 
 

@@ -14,11 +14,11 @@ from websockets.asyncio.server import serve
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from app.server.engines.base import Engine
-from app.server.gateway import Gateway
-from app.server.httpio import _encode, ws_text_frame
-from app.transport.client import _loads
-from app.transport.events import Completed, Created, Incomplete, TextDelta
+from steer_tui.server.engines.base import Engine
+from steer_tui.server.gateway import Gateway
+from steer_tui.server.httpio import _encode, ws_text_frame
+from steer_tui.transport.client import _loads
+from steer_tui.transport.events import Completed, Created, Incomplete, TextDelta
 from tests.wire.conftest import events_of, within
 
 

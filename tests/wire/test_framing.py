@@ -16,8 +16,8 @@ from websockets.protocol import Protocol, Side, State
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from app.server.httpio import Buffered, Head, WebSocket
-from app.transport.events import Completed, Created, Disconnected, TextDelta
+from steer_tui.server.httpio import Buffered, Head, WebSocket
+from steer_tui.transport.events import Completed, Created, Disconnected, TextDelta
 from tests.wire.conftest import events_of, within
 
 LONG = "y" * 70000  # an 8-byte length field

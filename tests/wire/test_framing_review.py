@@ -14,8 +14,8 @@ import pytest
 from websockets.frames import Close, Opcode
 from websockets.protocol import State
 
-from app.transport.wsconn import _client_text_frame, _MaskKeys
-from app.transport.events import Disconnected
+from steer_tui.transport.wsconn import _client_text_frame, _MaskKeys
+from steer_tui.transport.events import Disconnected
 from tests.wire.conftest import events_of
 from tests.wire.test_framing import (  # noqa: F401 (raw_server is a fixture)
     _frame,

@@ -7,8 +7,8 @@ import asyncio
 import json
 import socket
 
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
 
 
 async def test_a_response_whose_first_send_fails_is_not_left_in_flight():

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from app.server.engines.base import EngineRequest
-from app.server.engines.replay import ReplayEngine
-from app.server.gateway import Gateway
-from app.transport.events import Completed, Error, Failed, TextDelta
+from steer_tui.server.engines.base import EngineRequest
+from steer_tui.server.engines.replay import ReplayEngine
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.events import Completed, Error, Failed, TextDelta
 from tests.wire.conftest import events_of
 
 

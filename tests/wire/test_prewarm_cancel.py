@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from app.server.engines.base import Engine, EngineRequest
-from app.server.gateway import Gateway
-from app.transport.client import ResponsesClient
+from steer_tui.server.engines.base import Engine, EngineRequest
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.client import ResponsesClient
 from tests.wire.conftest import within
 
 

@@ -6,9 +6,12 @@ import sys
 
 import pytest
 
-from app.transport.events import Created, Disconnected, Notice, TextDelta
-from app.transport.launcher import GatewayProcess, GatewayStartError
+from steer_tui.transport.events import Created, Disconnected, Notice, TextDelta
+from steer_tui.transport.launcher import GatewayProcess, GatewayStartError
 from tests.wire.conftest import TEXT, events_of, within
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 
 @pytest.fixture
@@ -48,7 +51,7 @@ async def test_non_loopback_bind_without_token_refused_by_serve(replay_file):
     import asyncio
 
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app", "serve", "--engine", "replay", "--replay", str(replay_file),
+        *STEER, "serve", "--engine", "replay", "--replay", str(replay_file),
         "--host", "0.0.0.0", "--port", "0", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await within(proc.communicate())
     assert proc.returncode == 2
@@ -96,7 +99,7 @@ async def test_request_sent_while_server_is_down_waits_for_it(replay_file, clien
         await client.connect()
         gw.kill()
         await gw.proc.wait()
-        from app.transport.client import ConnectError
+        from steer_tui.transport.client import ConnectError
 
         # The server stays down: after the retries the caller gets a clear error.
         async def turn():
@@ -119,7 +122,7 @@ async def test_cancelled_start_leaves_no_child(tmp_path, monkeypatch):
     import asyncio
     import os
 
-    import app.transport.launcher as launcher
+    import steer_tui.transport.launcher as launcher
 
     started = []
     real_spawn = launcher.GatewayProcess._spawn
@@ -153,7 +156,7 @@ async def test_gateway_does_not_outlive_a_killed_parent(replay_file, tmp_path):
 
     script = (
         "import asyncio, sys\n"
-        "from app.transport.launcher import GatewayProcess\n"
+        "from steer_tui.transport.launcher import GatewayProcess\n"
         "async def main():\n"
         f"    gw = await GatewayProcess.start(['--engine', 'replay', '--replay', {str(replay_file)!r}])\n"
         "    print(gw.proc.pid, flush=True)\n"
@@ -193,7 +196,7 @@ async def test_a_child_killed_by_a_signal_is_named_in_the_stream_and_the_next_re
     import os
     import signal
 
-    from app.transport.client import ConnectError
+    from steer_tui.transport.client import ConnectError
 
     gw = await within(GatewayProcess.start(["--engine", "replay", "--replay", str(replay_file), "--rate", "30"]))
     client = await client_factory(gw.url)
@@ -222,7 +225,7 @@ async def test_a_child_stopped_on_purpose_adds_nothing(replay_file, client_facto
 
 
 def test_exit_descriptions():
-    from app.transport.launcher import exit_description
+    from steer_tui.transport.launcher import exit_description
 
     assert exit_description(2) == "steer serve exited with status 2"
     assert exit_description(-9).startswith("steer serve was killed by SIGKILL (Killed): ")

@@ -10,7 +10,7 @@ import pytest
 import websockets
 from websockets.asyncio.client import connect
 
-from app.transport.events import Completed, Created, Error, Incomplete, TextDelta, TextDone
+from steer_tui.transport.events import Completed, Created, Error, Incomplete, TextDelta, TextDone
 from tests.wire.conftest import TEXT, events_of, within
 
 
@@ -317,7 +317,7 @@ async def test_http_sse_and_keep_alive(gateway_factory):
 
 
 async def test_token_is_checked_on_upgrade_and_http(gateway_factory, client_factory):
-    from app.transport.client import ConnectError
+    from steer_tui.transport.client import ConnectError
 
     gw, _ = await gateway_factory(text="secret ok", token="s3cret")
     anonymous = await client_factory(gw.url, reconnect_attempts=1)
@@ -342,8 +342,8 @@ async def test_browser_origins_are_refused(gateway_factory):
 
 
 async def test_non_loopback_bind_without_token_is_refused():
-    from app.server.engines.replay import ReplayEngine
-    from app.server.gateway import Gateway, GatewayError
+    from steer_tui.server.engines.replay import ReplayEngine
+    from steer_tui.server.gateway import Gateway, GatewayError
 
     gw = Gateway(ReplayEngine("x"))
     with pytest.raises(GatewayError, match="--token"):

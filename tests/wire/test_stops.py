@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.server.engines.stops import StopCut
+from steer_tui.server.engines.stops import StopCut
 
 
 def _run(stops, pieces):

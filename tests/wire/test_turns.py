@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from app.transport.protocol import (PROVIDERS, Reconnect, Retire, Send, SendCreate, StartSuccessor, TurnProtocol,
+from steer_tui.transport.protocol import (PROVIDERS, Reconnect, Retire, Send, SendCreate, StartSuccessor, TurnProtocol,
                                     Wake)
-from app.transport.turn import END, TRANSITIONS, InvalidTransition, Status, Turn
+from steer_tui.transport.turn import END, TRANSITIONS, InvalidTransition, Status, Turn
 
 # -- server events ---------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from app.server.engines.upstream import UpstreamEngine, key_from_env
-from app.server.gateway import Gateway
-from app.transport.events import Completed, Failed, Incomplete, TextDelta
+from steer_tui.server.engines.upstream import UpstreamEngine, key_from_env
+from steer_tui.server.gateway import Gateway
+from steer_tui.transport.events import Completed, Failed, Incomplete, TextDelta
 from tests.wire.conftest import events_of, within
 
 PIECES = ["def ", "add", "(a, b", "):\n", "    return", " a + b", "\n"]

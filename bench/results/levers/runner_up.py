@@ -4,8 +4,8 @@ model's own doubt point at the bug?"""
 import asyncio, json, sys, re
 import numpy as np
 sys.path.insert(0, ".")
-from app import prompts
-from app.server.engines.local import LocalEngine
+from steer_tui import prompts
+from steer_tui.server.engines.local import LocalEngine
 from bench.editbench import load_set, judge
 
 IDS = sys.argv[1].split(",")

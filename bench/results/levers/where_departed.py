@@ -1,10 +1,10 @@
 """Where does the departing retry depart? Run from the repository root: python bench/results/levers/where_departed.py HumanEvalFix/10,HumanEvalFix/20 (greedy answer, then the departure, through the embedded engine; one JSON line a task)."""
 import asyncio, sys, re, threading, json
 sys.path.insert(0, ".")
-from app import prompts
-from app.edits.judge import departure_point
-from app.server.engines.local import LocalEngine
-from app.server.engines.base import EngineRequest
+from steer_tui import prompts
+from steer_tui.edits.judge import departure_point
+from steer_tui.server.engines.local import LocalEngine
+from steer_tui.server.engines.base import EngineRequest
 from bench.editbench import load_set
 
 IDS = sys.argv[1].split(",")

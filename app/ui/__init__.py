@@ -1,1 +1,0 @@
-"""The Textual app: a thin layer over app.session."""

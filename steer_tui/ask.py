@@ -1,0 +1,210 @@
+"""Asking about the code: the question's messages, and a prose answer streamed with no edit parser.
+
+An answer is text to read, never an edit: nothing here parses it, locates it or touches the
+Document. The messages start with exactly the prefix the session prewarms (system prompt of
+the edit format, the file, and the region block when there is one), so on a prefix-caching
+engine only the question itself is evaluated after Enter. No Textual here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+ANSWER_MAX_TOKENS = 700  # a prose answer is short; an edit turn's cap does not apply
+
+QUESTION_NOTE = (
+    "This is a question, not a request to change the file. Answer it in plain prose, in a few short "
+    "sentences or a short list; quote code only where it helps. Do not write an edit, a diff or the file."
+)
+
+
+def question_input(fmt: str, path: str, text: str, question: str, region: tuple[int, int] | None = None,
+                   history: list[dict] | None = None) -> list[dict]:
+    """Responses `input` for a question about `path` (its `region`, when given)."""
+    from steer_tui.prompts import prewarm_input
+
+    warm = prewarm_input(fmt, path, text, region)  # [the file, the region block + "\n\n"]
+    opening = warm[1]["content"] if region is not None else ""
+    about = "The question is about the region above." if region is not None else ""
+    body = "\n\n".join(x for x in (about, f"Question: {question.strip()}", QUESTION_NOTE) if x)
+    return [warm[0], *(history or []), {"role": "user", "content": opening + body}]
+
+
+def do_it_instruction(question: str, answer: str) -> str:
+    """The edit instruction "do it" sends: the answer is the plan."""
+    return (f"Make the change this answer describes (it answered the question: {question.strip()}).\n\n"
+            f"Answer:\n{answer.strip()}")
+
+
+@dataclass
+class Answer:
+    """A question and its answer so far; a redirect adds the new words and the answer goes on."""
+
+    question: str
+    region: tuple[int, int] | None = None
+    parts: list[tuple[str, str]] = field(default_factory=list)  # ("answer" | "redirect", text)
+    status: str = "asking"  # asking | answered | stopped | cut_off | error
+    reason: str = ""
+    ttft_s: float | None = None
+    tokens: int = 0
+    tokens_per_s: float | None = None
+
+    @property
+    def text(self) -> str:
+        """The answer as markdown: answer pieces, each redirect as a quoted line between them."""
+        out = []
+        for kind, text in self.parts:
+            out.append(f"\n\n> {text}\n\n" if kind == "redirect" else text)
+        return "".join(out).strip("\n")
+
+    @property
+    def answer_text(self) -> str:
+        """What the model wrote (redirect words left out)."""
+        return "\n\n".join(t.strip() for k, t in self.parts if k == "answer" and t.strip())
+
+    @property
+    def done(self) -> bool:
+        return self.status != "asking"
+
+
+class Asking:
+    """One question's answer streaming from a ResponsesClient; `on_change()` after every change.
+
+    `stop()` ends it at once (no delta after it is kept); `redirect(words)` steers it like an
+    edit: the partial answer and the words go back to the model, which answers on.
+    """
+
+    def __init__(self, client, *, model: str | None = None, stream_id: str | None = None,
+                 max_output_tokens: int | None = None, temperature: float | None = None,
+                 on_change: Callable[[], None] | None = None):
+        self.client = client
+        self.model = model
+        self.stream_id = stream_id
+        self.max_output_tokens = max_output_tokens or ANSWER_MAX_TOKENS
+        self.temperature = temperature
+        self.on_change = on_change or (lambda: None)
+        self.answer: Answer | None = None
+        self._stream = None
+        self._task: asyncio.Task | None = None
+        self._stopped = False
+        self._t0 = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.answer is not None and not self.answer.done
+
+    async def start(self, fmt: str, path: str, text: str, question: str,
+                    region: tuple[int, int] | None = None) -> Answer:
+        """Send the question; returns once the request is out (the answer streams on)."""
+        from steer_tui.prompts import system_prompt
+
+        answer = Answer(question.strip(), region, [("answer", "")])
+        self.answer = answer
+        self._stopped = False
+        self._t0 = time.perf_counter()
+        try:
+            self._stream = await self.client.create(
+                model=self.model, instructions=system_prompt(fmt),
+                input=question_input(fmt, path, text, question, region), stream_id=self.stream_id,
+                max_output_tokens=self.max_output_tokens, temperature=self.temperature)
+        except Exception as exc:
+            answer.status, answer.reason = "error", f"request failed: {exc}"
+            self._changed()
+            return answer
+        self._task = asyncio.ensure_future(self._read(self._stream, answer))
+        return answer
+
+    async def wait(self) -> Answer | None:
+        if self._task is not None:
+            await asyncio.wait([self._task])
+        return self.answer
+
+    async def stop(self) -> None:
+        """Esc: nothing more is added to the answer from here on; the server stops the engine."""
+        answer = self.answer
+        if answer is None or answer.done:
+            return
+        self._stopped = True
+        answer.status = "stopped"
+        self._changed()
+        stream = self._stream
+        if stream is not None:
+            try:
+                await stream.cancel()
+            except Exception:
+                pass
+
+    async def redirect(self, words: str) -> None:
+        """Typing while it answers: stop now and answer on with these words."""
+        answer = self.answer
+        if answer is None or answer.done or self._stream is None:
+            return
+        answer.parts.append(("redirect", words.strip()))
+        answer.parts.append(("answer", ""))
+        self._changed()
+        try:
+            await self._stream.steer(words)
+        except Exception as exc:
+            answer.status, answer.reason = "error", f"redirect failed: {exc}"
+            self._changed()
+
+    def _changed(self) -> None:
+        try:
+            self.on_change()
+        except Exception:  # a broken listener must not end the answer
+            import logging
+
+            logging.getLogger(__name__).exception("answer listener failed")
+
+    def _append(self, answer: Answer, delta: str) -> None:
+        kind, text = answer.parts[-1]
+        answer.parts[-1] = (kind, text + delta)
+        if answer.ttft_s is None:
+            answer.ttft_s = time.perf_counter() - self._t0
+        answer.tokens += 1
+
+    async def _read(self, stream, answer: Answer) -> None:
+        from steer_tui.transport import events as E
+
+        try:
+            async for ev in stream:
+                if self._stopped:
+                    break
+                if isinstance(ev, E.TextDelta):
+                    if answer.parts[-1][0] != "answer":
+                        answer.parts.append(("answer", ""))
+                    self._append(answer, ev.delta)
+                    self._changed()
+                elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
+                    continue  # the successor answers on after the redirect words
+                elif isinstance(ev, E.Completed):
+                    answer.status = "answered"
+                    break
+                elif isinstance(ev, E.Incomplete):
+                    if ev.reason == "cancelled":
+                        answer.status = "stopped"
+                    else:
+                        answer.status, answer.reason = "cut_off", f"cut off ({ev.reason})"
+                    break
+                elif isinstance(ev, (E.Failed, E.Error)):
+                    answer.status, answer.reason = "error", ev.message or ev.code or "backend error"
+                    break
+                elif isinstance(ev, E.Disconnected):
+                    answer.status, answer.reason = "error", f"connection lost: {ev.message}"
+                    break
+        except Exception as exc:
+            answer.status, answer.reason = "error", str(exc)
+        finally:
+            if answer.status == "asking":
+                answer.status = "stopped" if self._stopped else "answered"
+            stats = getattr(stream, "stats", None)
+            usage = getattr(stats, "usage", None) or {}
+            answer.tokens = int(usage.get("output_tokens") or answer.tokens)
+            rate = getattr(stats, "deltas_per_s", None)
+            if rate:
+                answer.tokens_per_s = rate
+            self._stream = None
+            self._changed()

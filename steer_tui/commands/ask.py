@@ -1,0 +1,153 @@
+"""`steer ask FILE -m "..."`: a question about the code, answered in prose on stdout; the file is never touched.
+
+On a terminal the answer is drawn as markdown (Rich) while it streams; piped, stdout gets the
+plain text as it arrives and progress goes to stderr. Exit codes: 0 answered, 2 usage or file
+error, 3 backend error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+EXIT_OK, EXIT_USAGE, EXIT_BACKEND, EXIT_INTERRUPTED = 0, 2, 3, 130
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the file the question is about")
+    parser.add_argument("-m", "--message", metavar="TEXT", help="the question (read from stdin when omitted)")
+    parser.add_argument("--backend", help="local (default: the embedded model), openai, xai, cerebras, groq, "
+                        "ollama, vllm, llamacpp, or a ws(s):// gateway URL")
+    parser.add_argument("--model", help="model name, or a GGUF path for the local engine")
+    parser.add_argument("--region", metavar="START:END",
+                        help="the lines the question is about (1-based, inclusive); default: the whole file")
+    parser.add_argument("--markdown", choices=("auto", "always", "never"), default="auto",
+                        help="draw the answer as markdown (auto: on a terminal)")
+
+
+def run(args) -> int:
+    from steer_tui.commands.edit import UsageError, read_instruction
+
+    try:
+        question = read_instruction(args)
+    except UsageError as exc:
+        print(f"steer: {str(exc).replace('instruction', 'question')}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return asyncio.run(_main(args, question))
+    except KeyboardInterrupt:
+        print("steer: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _markdown(args, out) -> bool:
+    if args.markdown != "auto":
+        return args.markdown == "always"
+    try:
+        tty = out.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+async def _main(args, question: str) -> int:
+    from steer_tui.ask import Asking
+    from steer_tui.commands.edit import UsageError, parse_region
+    from steer_tui.commands.interrupt import SigintCancels
+    from steer_tui.config import ConfigError, load_settings
+    from steer_tui.files import Document, DocumentError
+    from steer_tui.prompts import default_format
+    from steer_tui.backend import SessionError, open_backend
+
+    err = sys.stderr
+    try:
+        settings = load_settings(backend=args.backend, model=args.model)
+    except ConfigError as exc:
+        print(f"steer: {exc}", file=err)
+        return EXIT_USAGE
+    try:
+        doc = Document.read(args.file)
+    except (DocumentError, OSError) as exc:
+        print(f"steer: cannot read {args.file}: {exc}", file=err)
+        return EXIT_USAGE
+    try:
+        region = parse_region(args.region, len(doc.text.splitlines()))
+    except UsageError as exc:
+        print(f"steer: {exc}", file=err)
+        return EXIT_USAGE
+
+    def status(state: str, detail: str = "") -> None:
+        print(f"steer: {state} {detail}".rstrip(), file=err)
+
+    try:
+        client = await open_backend(settings, status)
+    except SessionError as exc:
+        print(f"steer: backend error: {exc.message}", file=err)
+        return EXIT_BACKEND
+    out = sys.stdout
+    pretty = _markdown(args, out)
+    live = None
+    shown = 0
+    asking: Asking | None = None
+
+    def on_change() -> None:
+        nonlocal shown
+        answer = asking.answer if asking is not None else None
+        if answer is None:
+            return
+        text = answer.text
+        if live is not None:
+            from rich.markdown import Markdown
+
+            live.update(Markdown(text))  # drawn by Live's own refresh, a few times a second
+        elif len(text) > shown and text.startswith(text[:shown]):
+            out.write(text[shown:])
+            out.flush()
+            shown = len(text)
+
+    sigint = SigintCancels.install()
+    try:
+        info = getattr(client, "server_info", None)
+        engine = info.get("engine") if isinstance(info, dict) else None
+        backend = "local" if engine == "local" else settings.backend
+        model = settings.model if settings.backend != "local" else None
+        fmt = settings.edit_format or default_format(backend, model)
+        rel = os.path.relpath(args.file)
+        path = rel if not rel.startswith("..") else os.path.basename(args.file)  # as the model sees it
+        asking = Asking(client, model=model, max_output_tokens=settings.max_output_tokens,
+                        temperature=settings.temperature, on_change=on_change)
+        if pretty:
+            from rich.console import Console
+            from rich.live import Live
+
+            live = Live(console=Console(file=out), refresh_per_second=10, vertical_overflow="visible")
+            live.start()
+        try:
+            await asking.start(fmt, path, doc.text, question, region)
+            answer = await asking.wait()
+        except asyncio.CancelledError:
+            if not sigint.interrupted:
+                raise
+            await asking.stop()
+            print("\nsteer: interrupted; the request was cancelled", file=err)
+            return EXIT_INTERRUPTED
+        finally:
+            if live is not None:
+                live.stop()  # draws the last state once more
+        if live is None and shown and not answer.text.endswith("\n"):
+            out.write("\n")
+            out.flush()
+        if answer.status == "error":
+            print(f"steer: backend error: {answer.reason}", file=err)
+            return EXIT_BACKEND
+        if answer.status == "cut_off":
+            print(f"steer: the answer was {answer.reason}", file=err)
+        return EXIT_OK
+    finally:
+        sigint.remove()
+        try:
+            await asyncio.wait_for(client.close(), 5)
+        except Exception:
+            pass

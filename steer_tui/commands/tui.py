@@ -1,0 +1,37 @@
+"""`steer [FILE]`: open the interactive app (Textual is imported only when it runs)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", nargs="?", metavar="FILE", help="the file to edit")
+    parser.add_argument("--backend", help="local (default: the embedded model), openai, xai, cerebras, groq, "
+                        "ollama, vllm, llamacpp, or a ws(s):// gateway URL")
+    parser.add_argument("--model", help="model name, or a GGUF path for the local engine")
+    parser.add_argument("--theme", help="dark, light, a theme from the config dir, or any Textual theme")
+    parser.add_argument("--format", dest="edit_format", help="edit format to ask the model for")
+    parser.add_argument("--test-command", dest="test_command", help="command Ctrl+T runs (only when asked)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from steer_tui.config import ConfigError, load_settings
+
+    if not args.file:
+        print("steer: give a FILE to edit (steer FILE), or a sub-command; see steer --help", file=sys.stderr)
+        return 2
+    try:
+        settings = load_settings(
+            backend=args.backend, model=args.model, theme=args.theme,
+            edit_format=getattr(args, "edit_format", None), test_command=getattr(args, "test_command", None),
+        )
+    except ConfigError as exc:
+        print(f"steer: {exc}", file=sys.stderr)
+        return 2
+    from steer_tui.ui.app import make_app
+
+    app = make_app(args.file, settings)
+    app.run()
+    return int(app.return_code or 0)

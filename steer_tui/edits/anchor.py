@@ -1,0 +1,420 @@
+"""Anchoring a region rewrite: the span of the region the model's answer restates; code it left out stays.
+
+A model asked to rewrite a region sometimes answers with part of it: the one method it
+changed out of a class, the region without its head or tail, or with a run of whole
+definitions gone. Taken as written, that deletes the code it left out. Unless the
+instruction asks to delete, the answer is anchored instead:
+
+- lines of the region before the first line the answer matches (its head) and after the
+  last (its tail) are left out of the span and kept;
+- a run of whole definitions missing between matched lines is kept in place;
+- if the answer still drops a whole definition (its name gone and most of its body), it
+  cannot be anchored: PartialRewrite, with feedback the model can act on.
+
+Lines are compared with surrounding whitespace stripped. Pure: no I/O, no state.
+"""
+
+from __future__ import annotations
+
+import os.path
+import re
+from functools import lru_cache
+from difflib import SequenceMatcher
+
+from steer_tui.edits.locate import _indent
+
+__all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "may_delete", "reindent",
+           "strip_echoed_context", "whole_definitions"]
+
+# Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
+_DELETE = re.compile(
+    r"\b(?:delet|remov|drop|eliminat|eras|discard|purg|prun)\w*"
+    r"|\bget\s+rid\b|\b(?:take|cut|strip|rip)\s+out\b|\binlin\w*|\bmerg\w*",
+    re.I,
+)
+# A definition header in the languages steer sees most (Python, JS/TS, Go, Rust, C-likes).
+_DEF = re.compile(
+    r"^\s*(?:@\w|(?:async\s+)?def\s|class\s|(?:export\s+)?(?:async\s+)?function\b|func\s|fn\s|pub\s+fn\s|impl\b|struct\s)"
+)
+_NAME = re.compile(r"^\s*(?:@\w+\s*)?(?:(?:export|pub|async|def|class|function|func|fn|impl|struct)\s+)+(\w+)")
+_MIN_RATIO = 0.6  # a changed line at the head or tail must be at least this like the region line it stands for
+
+
+class PartialRewrite(ValueError):
+    """The rewrite leaves out code it cannot be anchored around. message: one line;
+    feedback: what to send back to the model."""
+
+    def __init__(self, message: str, feedback: str):
+        self.message = message
+        self.feedback = feedback
+        super().__init__(message)
+
+
+# What may stand before a verb that starts a clause: the start, a punctuation mark or "then", and
+# fillers ("please", "also", "no, just", ", and"). A bare "and" or "or" is not one: it joins names
+# as often as clauses ("make add and remove return the new quantity").
+_CLAUSE_START = re.compile(
+    r"(?:^|[,;:.!?]|\bthen\b)\W*(?:\b(?:please|also|just|only|now|no|then|and|but)\b\W*)*$", re.I)
+
+
+def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> bool:
+    """Whether the instruction asks for code to be deleted (then a rewrite may drop code).
+
+    With the file's `lines`, a word that names one of its definitions counts only where it starts a
+    clause: "make remove raise KeyError" and "make add and remove return the new quantity" name the
+    method `remove` and ask for no deletion, while "remove total_value" and "add a docstring, then
+    remove cheapest" do ask. Taken as a verb there, it let an answer that brought back one method of
+    a span delete the others; a deletion it misses is refused as a partial rewrite, and "delete"
+    says it plainly."""
+    return _asks(_DELETE, instruction, lines)
+
+
+def may_delete(instruction: str | None, lines: list[str] | None = None) -> bool | frozenset[str]:
+    """What a rewrite may drop for this instruction: False (nothing); the names of the file's
+    definitions a deletion word takes as its object ("delete cheapest", "remove the cheapest and
+    total_value methods"; not `Inventory` in "delete remove from Inventory", nor `load` in "remove
+    parse_line and do the parsing inside load"), where a definition the answer leaves out that is
+    not one of them stays, as without a deletion word; or True (anything: the instruction asks to
+    delete and names no definition to delete, "remove the debug prints")."""
+    verbs = _requests(_DELETE, instruction, lines)
+    if not verbs:
+        return False
+    names = defined_names(tuple(lines)) if lines else frozenset()
+    objects = set()
+    for verb in verbs:
+        for m in _WORD.finditer(instruction, verb.end()):
+            word = m.group(0)
+            if _OBJECT_ENDS.search(instruction, verb.end(), m.start()) or not (word in names or word.lower() in _OBJECT_WORDS):
+                break
+            if word in names:
+                objects.add(word)
+    return frozenset(objects) or True
+
+
+_WORD = re.compile(r"\w+")
+# A deletion word's object: the names right after it, and these words among them ("the cheapest
+# and total_value methods", "the memoize decorator"); any other word or a clause mark ends it
+# ("remove pop from Stack", "remove parse_price and make total use it").
+_OBJECT_ENDS = re.compile(r"[;:.!?]")
+_OBJECT_WORDS = frozenset((
+    "the", "a", "an", "this", "that", "it", "and", "or", "both", "whole", "entire", "unused", "old", "dead", "deprecated", "obsolete",
+    "method", "methods", "function", "functions", "class", "classes", "def", "decorator", "decorators",
+    "helper", "helpers", "property", "definition", "definitions"))
+
+
+def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None) -> bool:
+    """`words` occur in the instruction as a request (asks_to_delete, asks_to_repeat): with the
+    file's `lines`, a match that is the name of one of its definitions only where it starts a clause."""
+    return bool(_requests(words, instruction, lines, first=True))
+
+
+def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | None, first: bool = False) -> list[re.Match]:
+    """The matches of `words` that count as a request (see _asks); with `first`, at most one."""
+    if not instruction:
+        return []
+    names = None  # the file's definitions, read once a word is found
+    found = []
+    for m in words.finditer(instruction):
+        if names is None:
+            names = defined_names(tuple(lines)) if lines else frozenset()
+        before = instruction[: m.start()]
+        if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
+            continue
+        found.append(m)
+        if first:
+            break
+    return found
+
+
+@lru_cache(maxsize=4)
+def defined_names(lines: tuple[str, ...]) -> frozenset[str]:
+    """The names the lines define (def, class, function, fn, ... headers)."""
+    return frozenset(m.group(1) for ln in lines if (m := _NAME.match(ln)))
+
+
+def _common_indent(lines: list[str]) -> str:
+    return os.path.commonprefix([_indent(ln) for ln in lines if ln.strip()])
+
+
+def reindent(region: list[str], new: list[str]) -> list[str]:
+    """A rewrite the model dedented (or over-indented) as a whole gets the region's own
+    common indentation back."""
+    if not any(x.strip() for x in region) or not any(x.strip() for x in new):
+        return new  # no indentation to go by
+    want, have = _common_indent(region), _common_indent(new)
+    if want == have:
+        return new
+    return [want + ln[len(have) :] if ln.strip() else "" for ln in new]
+
+
+def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of the definitions whose header is in lines[lo:hi]: the header (with
+    its decorators) and the lines after it indented deeper (blank lines inside included).
+    Those one after another, or with `nested` also those inside them."""
+    out = []
+    i = lo
+    while i < hi:
+        if not _DEF.match(lines[i]):
+            i += 1
+            continue
+        head = i
+        while i < hi and lines[i].lstrip().startswith("@"):
+            i += 1  # decorators belong to the definition below them
+        if i >= hi:
+            break
+        depth = len(_indent(lines[head]))
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or len(_indent(lines[j])) > depth):
+            j += 1
+        while j > i + 1 and not lines[j - 1].strip():
+            j -= 1  # trailing blank lines separate definitions; they are not part of one
+        out.append((head, j))
+        i = i + 1 if nested else j
+    return out
+
+
+def whole_definitions(lines: list[str], i1: int, i2: int) -> bool:
+    """lines[i1:i2] is one or more whole definitions (blank lines between or around them)."""
+    body = [k for k in range(i1, i2) if lines[k].strip()]
+    if not body:
+        return False
+    k = i1
+    found = False
+    for start, end in _definitions(lines, i1, i2):
+        if any(lines[x].strip() for x in range(k, start)) or end > i2:
+            return False
+        k, found = end, True
+    return found and not any(lines[x].strip() for x in range(k, i2))
+
+
+def _best_match(line: str, region_keys: list[str], lo: int, hi: int) -> int | None:
+    """The region line in [lo, hi) most like `line` (stripped), if it is like enough and the only best."""
+    best, best_k, tie = 0.0, None, False
+    for k in range(lo, hi):
+        if not region_keys[k]:
+            continue
+        r = SequenceMatcher(None, line, region_keys[k], autojunk=False).ratio()
+        if r > best:
+            best, best_k, tie = r, k, False
+        elif r == best:
+            tie = True
+    return best_k if best >= _MIN_RATIO and not tie else None
+
+
+def _name(line: str) -> str | None:
+    m = _NAME.match(line)
+    return m.group(1) if m else None
+
+
+def anchor_rewrite(
+    region: list[str], new: list[str], allow_delete: bool | frozenset[str] = False
+) -> tuple[int, int, list[str], list[tuple[int, int]]]:
+    """(start, end, lines, kept): the rewrite `new` of `region` replaces region[start:end]
+    by `lines` (re-indented to that span, with the runs of whole definitions it left out
+    in place); `kept` lists the region runs [i1, i2) the answer left out and that stay.
+    Raises PartialRewrite when it drops a whole definition that cannot be anchored.
+    `allow_delete` (may_delete): True takes the answer as the whole region; a set of names lets
+    only the definitions of those names go, the rest anchored as without it."""
+    whole = (0, len(region), reindent(region, new), [])
+    if allow_delete is True or not any(x.strip() for x in region) or not any(x.strip() for x in new):
+        return whole
+    deletable = allow_delete or frozenset()
+    rk = [x.strip() for x in region]
+    nk = [x.strip() for x in new]
+    ops = SequenceMatcher(None, rk, nk, autojunk=False).get_opcodes()
+    if not any(tag == "equal" and any(rk[i1:i2]) for tag, i1, i2, _j1, _j2 in ops):
+        return whole  # nothing in common: a new version of the whole region, not a part of it
+
+    start, end = 0, len(region)
+    kept: list[tuple[int, int]] = []
+    # The head: region lines before the answer's first matched line are left out, not deleted.
+    tag, i1, i2, j1, j2 = ops[0]
+    if tag == "delete":
+        start = i2
+    elif tag == "replace" and i2 - i1 > j2 - j1:
+        k = _best_match(nk[j1], rk, i1, i2) if nk[j1] else None
+        if k is not None:
+            start = k
+    # The tail, the same way from the end.
+    tag, i1, i2, j1, j2 = ops[-1]
+    if tag == "delete" and i1 >= start:
+        end = i1
+    elif tag == "replace" and i2 - i1 > j2 - j1 and i1 >= start:
+        k = _best_match(nk[j2 - 1], rk, i1, i2) if nk[j2 - 1] else None
+        if k is not None:
+            end = k + 1
+    # Between matched lines: a missing run of whole definitions stays where it is.
+    middle: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in ops[1:-1]:
+        if not (start <= i1 and i2 <= end):
+            continue
+        if tag == "delete" and whole_definitions(region, i1, i2):
+            middle += _unnamed(region, i1, i2, deletable)
+        elif tag == "replace" and i2 - i1 > j2 - j1 and nk[j1]:
+            # Definitions gone just before a changed line: the changed line stands for the
+            # region line it is most like; the whole definitions before that one stay.
+            k = _best_match(nk[j1], rk, i1, i2)
+            if k is not None and k > i1 and whole_definitions(region, i1, k):
+                middle += _unnamed(region, i1, k, deletable)
+    # A head or tail left out that holds definitions the instruction asks to delete: those go, and
+    # the others in it stay in place.
+    if deletable and start and whole_definitions(region, 0, start):
+        if (stay := _unnamed(region, 0, start, deletable)) != [(0, start)]:
+            middle, start = stay + middle, 0
+    if deletable and end < len(region) and whole_definitions(region, end, len(region)):
+        if (stay := _unnamed(region, end, len(region), deletable)) != [(end, len(region))]:
+            middle, end = middle + stay, len(region)
+    if start:
+        kept.append((0, start))
+    kept += middle
+    if end < len(region):
+        kept.append((end, len(region)))
+    if not kept:
+        _refuse_if_dropped(region, new, 0, len(region), [], deletable)
+        return whole
+    span = region[start:end]
+    lines = reindent(span, new) if any(x.strip() for x in span) else new
+    if middle:
+        # Put each kept run back after the answer's line that stands for the last region line
+        # before it (a matched line, or the last line of a changed run).
+        at = {}
+        for tag, i1, i2, j1, j2 in ops:
+            if tag in ("equal", "replace"):
+                for d in range(i2 - i1):
+                    at[i1 + d] = j1 + d if tag == "equal" else j2 - 1
+        out, pos = [], 0
+        for i1, i2 in middle:
+            j = max((at[i] for i in at if i < i1), default=-1) + 1
+            j = max(j, pos)
+            out += lines[pos:j] + region[i1:i2]
+            pos = j
+        lines = out + lines[pos:]
+    _refuse_if_dropped(region, lines, start, end, kept, deletable)
+    return start, end, lines, kept
+
+
+def _header(region: list[str], d1: int, d2: int) -> int:
+    """The line of the definition region[d1:d2] that names it: the first after its decorators."""
+    return next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
+
+
+def _unnamed(region: list[str], i1: int, i2: int, names: frozenset[str]) -> list[tuple[int, int]]:
+    """region[i1:i2], whole definitions, as the runs that stay: without the definitions named in
+    `names` (each run a definition not named, with the blank lines before it; the whole run when
+    none is named)."""
+    defs = _definitions(region, i1, i2)
+    gone = [_name(region[_header(region, d1, d2)]) in names for d1, d2 in defs]
+    if not any(gone):
+        return [(i1, i2)]
+    out, k = [], i1
+    for (d1, d2), goes in zip(defs, gone):
+        if not goes:
+            out.append((k, d2))
+        k = d2
+    return out
+
+
+def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int, kept: list[tuple[int, int]],
+                       deletable: frozenset[str] = frozenset()) -> None:
+    """A definition in region[start:end] whose name the answer never mentions and most of
+    whose body it lacks is dropped: refuse rather than delete it (unless it is `deletable`)."""
+    text = "\n".join(lines)
+    have = {x.strip() for x in lines if x.strip()}
+    going: list[tuple[int, int]] = []  # definitions asked to be deleted: what is inside them goes too
+    for d1, d2 in _definitions(region, start, end, nested=True):
+        if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept + going):
+            continue
+        header = _header(region, d1, d2)
+        name = _name(region[header])
+        if name in deletable:
+            going.append((d1, d2))
+            continue
+        if name is None or re.search(rf"\b{re.escape(name)}\b", text):
+            continue
+        body = [region[k].strip() for k in range(header, d2) if region[k].strip()]
+        if sum(1 for x in body if x in have) * 2 >= len(body):
+            continue
+        first = region[header].strip()
+        raise PartialRewrite(
+            f"the rewrite leaves out `{first}` (lines {d1 + 1}-{d2} of the region) without being asked to delete it",
+            f"Your rewrite of the region leaves out `{first}` and the rest of that definition, so it would "
+            "delete code that the instruction did not ask to delete. Reply with the whole region "
+            "rewritten: every line of it, changed or not, in order.",
+        )
+
+
+# How many file lines each side of the region an echo is looked for in: the line next to it (a
+# module docstring) up to the rest of the class around a method the model wrote back whole.
+ECHO_LINES = 400
+# Words that ask for lines to be repeated: then an answer that restates the lines around the
+# region may mean it.
+_REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
+
+
+def asks_to_repeat(instruction: str | None, lines: list[str] | None = None) -> bool:
+    """The instruction asks for lines to be copied or repeated (then an echo may be meant); with the
+    file's `lines`, "make copy return a deep copy" names the method `copy` and asks for no repeat."""
+    return _asks(_REPEAT, instruction, lines)
+
+
+def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> list[str]:
+    """`new`, the rewrite of lines[start:end], without the file lines around that region that it
+    restates: a small model asked to rewrite a function often opens its answer with the line above
+    it (the module docstring, the rest of its class) and closes with the line below; taken as
+    written, those lines are doubled.
+
+    Only an exact echo goes: the answer's first non-blank lines equal (whitespace stripped) the
+    last non-blank lines before the region, in order, and the next answer line is the region's
+    own first line; the same at the end. Not when the region itself starts (ends) with those
+    lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
+    before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
+    new = _strip_preamble(_preamble(lines, start), region, _strip_head(before, region, new))
+    return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
+
+
+def _preamble(lines: list[str], start: int) -> list[str]:
+    """The file's opening lines before its first definition (module docstring, imports), where that
+    definition comes before line `start`; else empty (a definition opens the file, or none is
+    above `start`)."""
+    for i in range(start):
+        if _DEF.match(lines[i]) and not lines[i][:1].isspace():
+            return lines[:i]
+    return []
+
+
+def _strip_preamble(preamble: list[str], region: list[str], new: list[str]) -> list[str]:
+    """`new` without a leading copy of the file's opening lines: asked to rewrite a class further down
+    a file, a small model opens its answer with the module's docstring and imports (a second copy
+    mid-file). Only where every answer line before the region's first line is one of a run of the
+    preamble's non-blank lines, in order, and the region does not itself open with them."""
+    context = [x.strip() for x in preamble if x.strip()]
+    body = [x.strip() for x in region if x.strip()]
+    shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
+    if not context or not body:
+        return new
+    k = next((j for j, (_i, x) in enumerate(shown) if x == body[0]), 0)
+    echo = [x for _i, x in shown[:k]]
+    if not k or body[:k] == echo or not any(context[j : j + k] == echo for j in range(len(context) - k + 1)):
+        return new
+    lead = next(i for i, x in enumerate(region) if x.strip())
+    return region[:lead] + new[shown[k][0]:]
+
+
+def _strip_head(before: list[str], region: list[str], new: list[str]) -> list[str]:
+    """`new` without a leading echo of the non-blank lines at the end of `before` (see above)."""
+    context = [x.strip() for x in before if x.strip()]
+    body = [x.strip() for x in region if x.strip()]
+    if not context or not body:
+        return new
+    shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
+    # The echo ends where the answer reaches the region's first line: k answer lines before it
+    # that equal the last k context lines (at the first place the answer reaches that line).
+    for k in range(1, min(len(context), len(shown) - 1) + 1):
+        if shown[k][1] != body[0] or [x for _i, x in shown[:k]] != context[-k:]:
+            continue
+        if body[:k] == context[-k:]:
+            return new
+        # The blank lines between the echo and the region's first line are the region's own.
+        lead = next(i for i, x in enumerate(region) if x.strip())
+        return region[:lead] + new[shown[k][0]:]
+    return new

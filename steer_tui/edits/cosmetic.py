@@ -1,0 +1,66 @@
+"""Whether a proposed change is cosmetic (whitespace, comments, docstrings alone), and whether an
+instruction asks for a change of that kind.
+
+A 1.5B model asked to fix a bug sometimes answers with a changed docstring example or a space
+after a comma: an edit, but not the one asked for. Such an answer is judged as one that changes
+nothing (a failed attempt, retried), unless the words ask for text, layout or documentation.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+from steer_tui.edits.syntax import is_python
+
+COSMETIC_REASON = "the edit changes only whitespace, comments or docstrings"
+
+# Words of an instruction that may rightly be answered by a cosmetic change. Broad on purpose: a
+# false match only keeps the answer as a proposal, as before this check existed.
+_ASKS_FOR_TEXT = re.compile(
+    r"\b(docs?|docstrings?|document\w*|comment\w*|typos?|spell\w*|wording|rephrase|reword\w*|grammar|"
+    r"format\w*|style|pep ?8|black|ruff|lint\w*|whitespace|indent\w*|dedent\w*|spac(e|es|ing)|tabs?|"
+    r"blank|newlines?|lines? length|long lines?|wrap\w*|quot(e|es|ing)|commas?|parenthes\w*|brackets?|"
+    r"readab\w*|clean\w*|tidy|prett\w*|cosmetic\w*|consisten\w*|todos?|fixme|notes?|licen[cs]e|"
+    r"copyright|header|noqa|pragma|ignore|shebang|explain\w*|describe|annotat\w*|examples?|doctests?|"
+    r"sort\w*|order\w*|align\w*|usage|summar\w*|clarif\w*|mention\w*|info\w*|help\w*|hints?|"
+    r"warn\w*|deprecat\w*|author\w*|credits?|readme|markdown|rst|sphinx|numpy|google|"
+    r"param\w*|args?|arguments?|attributes?)\b", re.I)
+
+
+# Names of code are not words of the request: "Fix bugs in sort_third" asks for no sorting of text.
+_NAMES = re.compile(r"`[^`]*`|\b\w*_\w*\b")
+
+
+def asks_for_text(instruction: str | None) -> bool:
+    """The instruction may be answered by a change to whitespace, comments or docstrings alone."""
+    return bool(_ASKS_FOR_TEXT.search(_NAMES.sub(" ", instruction or "")))
+
+
+def cosmetic(path: str | None, old: str, new: str) -> bool:
+    """`new` differs from `old` only in whitespace, comments or docstrings: for Python both parse
+    to the same tree once docstrings are left out; for other files only trailing whitespace differs."""
+    if old == new:
+        return False
+    if is_python(path):
+        a, b = _code_tree(old), _code_tree(new)
+        if a is not None and b is not None:
+            return a == b
+    return [line.rstrip() for line in old.splitlines()] == [line.rstrip() for line in new.splitlines()]
+
+
+def _code_tree(text: str) -> str | None:
+    """The parsed tree of `text` without its docstrings, dumped without positions; None if it does not parse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                node.body = node.body[1:]
+    return ast.dump(tree)

@@ -1,0 +1,163 @@
+"""Backends by name: where a session's responses come from, and how to open a client for one.
+
+- `openai`, `xai`: the provider's own Responses WebSocket, straight from the client.
+- `cerebras`, `groq`, `ollama`, `vllm`, `llamacpp`: an OpenAI-compatible Chat Completions
+  server behind our gateway's upstream engine; the gateway is a `steer serve` child on an
+  ephemeral loopback port unless `[backends.NAME] gateway = "ws://..."` names a running one.
+- `local`: the embedded model, in a `steer serve --engine local` child.
+- `ws://...` / `wss://...`: a running gateway.
+
+Keys come from OPENAI_API_KEY, XAI_API_KEY, CEREBRAS_API_KEY, GROQ_API_KEY or the config
+file (`[keys]`); they are handed over in headers or the child's environment, never on a
+command line, and never printed. So is an upstream URL, which may hold credentials of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from steer_tui.commands.serve import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
+from steer_tui.config import KEY_ENV, Settings
+from steer_tui.transport.client import ResponsesClient
+from steer_tui.transport.launcher import GatewayProcess
+
+DIRECT = {
+    "openai": "wss://api.openai.com/v1/responses",
+    "xai": "wss://api.x.ai/v1/responses",
+}
+UPSTREAM = {
+    "cerebras": "https://api.cerebras.ai/v1",
+    "groq": "https://api.groq.com/openai/v1",
+    "ollama": "http://127.0.0.1:11434/v1",
+    "vllm": "http://127.0.0.1:8000/v1",
+    "llamacpp": "http://127.0.0.1:8080/v1",
+}
+NEEDS_KEY = {"openai", "xai", "cerebras", "groq"}
+# llama.cpp's server answers whatever model name it is sent; the others need a real one.
+DEFAULT_MODEL = {"llamacpp": "default"}
+NAMES = [*DIRECT, *UPSTREAM, "local"]
+GATEWAY_TOKEN_ENV = "STEER_GATEWAY_TOKEN"
+
+
+class BackendError(Exception):
+    """The configured backend cannot be used as it stands (unknown name, missing key or model)."""
+
+
+@dataclass
+class BackendSpec:
+    name: str  # openai | xai | cerebras | ... | local | url
+    kind: str  # "direct": connect to `url`; "spawn": start `steer serve serve_args` and connect to it
+    provider: str  # client dialect: gateway | openai | xai
+    url: str | None = None
+    model: str | None = None
+    serve_args: list[str] = field(default_factory=list)
+    api_key: str | None = field(default=None, repr=False)  # for the WebSocket (direct) or the child (spawn)
+    serve_env: dict[str, str] = field(default_factory=dict, repr=False)  # the child's, beside the key
+    label: str = ""
+
+    def __str__(self) -> str:
+        return self.label or self.name
+
+
+def resolve_backend(settings: Settings) -> BackendSpec:
+    """Turn `settings.backend` (+ model, upstream_url, keys, [backends.NAME]) into a BackendSpec."""
+    name = (settings.backend or "local").strip()
+    table = {}
+    backends = settings.extra.get("backends") if isinstance(settings.extra, dict) else None
+    if isinstance(backends, dict) and isinstance(backends.get(name), dict):
+        table = backends[name]
+    model = settings.model or table.get("model") or DEFAULT_MODEL.get(name)
+    if name.startswith(("ws://", "wss://")):
+        return BackendSpec("url", "direct", "gateway", url=name, model=model, api_key=_gateway_token(settings),
+                           label=name)
+    if name in DIRECT or name in UPSTREAM:
+        key = settings.api_key(name) or None
+        if name in NEEDS_KEY and not key:
+            raise BackendError(f"backend {name!r} needs an API key: set {KEY_ENV[name]} or [keys] {name} = ... "
+                               "in the config file")
+        if not model:
+            raise BackendError(f"backend {name!r} needs a model name (--model or `model = ...` in the config)")
+    if name in DIRECT:
+        url = table.get("url") or DIRECT[name]
+        return BackendSpec(name, "direct", name, url=url, model=model, api_key=key, label=f"{name} ({model})")
+    if name in UPSTREAM:
+        if table.get("gateway"):
+            return BackendSpec(name, "direct", "gateway", url=str(table["gateway"]), model=model,
+                               api_key=_gateway_token(settings),
+                               label=f"{name} via {table['gateway']}")
+        upstream = table.get("url") or settings.upstream_url or UPSTREAM[name]
+        return BackendSpec(name, "spawn", "gateway", model=model, api_key=key, label=f"{name} ({model})",
+                           serve_args=["--engine", "upstream", "--model", model,
+                                       "--upstream-key-env", UPSTREAM_KEY_ENV],
+                           serve_env={UPSTREAM_URL_ENV: upstream})
+    if name == "local":
+        args = ["--engine", "local"]
+        if settings.model:
+            args += ["--model", settings.model]
+        if table.get("threads"):
+            args += ["--threads", str(table["threads"])]
+        return BackendSpec("local", "spawn", "gateway", model=None, serve_args=args, label="local (embedded model)")
+    raise BackendError(f"unknown backend {name!r}; use one of {', '.join(NAMES)} or a ws:// / wss:// gateway URL")
+
+
+def _gateway_token(settings: Settings) -> str | None:
+    import os
+
+    return settings.api_key("gateway") or os.environ.get(GATEWAY_TOKEN_ENV) or None
+
+
+async def gateway_info(ws_url: str, token: str | None = None, timeout: float = 3.0) -> dict | None:
+    """What a steer gateway serves (`GET /v1/health` on the same port: engine, label, model), or
+    None when it does not answer that (another server, an old gateway, an error)."""
+    import asyncio
+    import json
+    import ssl
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(ws_url)
+    secure = parts.scheme == "wss"
+    host, port = parts.hostname or "127.0.0.1", parts.port or (443 if secure else 80)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    request = (f"GET /v1/health HTTP/1.1\r\nHost: {parts.netloc}\r\n{auth}Connection: close\r\n\r\n").encode()
+    writer = None
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=ssl.create_default_context() if secure else None), timeout)
+        writer.write(request)
+        raw = await asyncio.wait_for(reader.read(65536), timeout)
+        head, _, body = raw.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            return None
+        info = json.loads(body)
+        return info if isinstance(info, dict) else None
+    except (OSError, asyncio.TimeoutError, ValueError, ssl.SSLError):
+        return None
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None) -> ResponsesClient:
+    """A connected client for `spec`; for "spawn" backends it owns the `steer serve` child
+    (`client.gateway`), which `client.close()` stops. A client of a steer gateway carries what
+    the gateway serves in `client.server_info` (None if unknown): a `ws://` URL of a gateway in
+    front of the embedded model then gets that model's edit format."""
+    if spec.kind == "direct":
+        client = ResponsesClient(spec.url, api_key=spec.api_key, provider=spec.provider, model=spec.model)
+        await client.connect()
+        client.server_info = await gateway_info(spec.url, spec.api_key) if spec.provider == "gateway" else None
+        return client
+    env = dict(spec.serve_env)
+    if spec.api_key:
+        env[UPSTREAM_KEY_ENV] = spec.api_key
+    timeout = start_timeout or (600.0 if spec.name == "local" else 60.0)  # the first local start assembles the model
+    gateway = await GatewayProcess.start(spec.serve_args, env=env, timeout=timeout)
+    client = ResponsesClient(gateway.url, provider="gateway", model=spec.model)
+    client.gateway = gateway
+    try:
+        await client.connect()
+    except BaseException:
+        await gateway.stop()
+        raise
+    client.server_info = await gateway_info(gateway.url)
+    return client

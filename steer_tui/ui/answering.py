@@ -1,0 +1,71 @@
+"""Questions in the app: the Asking being (or last) answered, drawn in the answer panel and the status line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from steer_tui.ui.widgets.status import NUMBERS_EVERY_S
+
+if TYPE_CHECKING:
+    from steer_tui.ask import Asking
+    from steer_tui.ui.app import SteerApp
+
+
+class AnswerFlow:
+    """Starts a question on the session's client, draws its answer when asked to, and turns it into an edit."""
+
+    def __init__(self, app: SteerApp, on_change: Callable[[], None]) -> None:
+        self._app = app
+        self._on_change = on_change  # the answer grew or ended: called from the client's stream
+        self.asking: Asking | None = None
+        self._numbers_shown = 0.0
+
+    @property
+    def active(self) -> bool:
+        return self.asking is not None and self.asking.active
+
+    async def ask(self, question: str, region: tuple[int, int] | None) -> None:
+        """Stop an answer still running, then ask `question` about `region` (None: the whole file)."""
+        from steer_tui.ask import Asking
+
+        app = self._app
+        session = app.session
+        if self.active:
+            await self.asking.stop()
+        asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
+                        max_output_tokens=app.settings.max_output_tokens, temperature=app.settings.temperature,
+                        on_change=self._on_change)
+        self.asking = asking
+        about = f"lines {region[0] + 1}-{region[1]}" if region else "the whole file"
+        app.answer.begin(question, about)
+        app.status.state = "answering"
+        app.status.set_numbers(None, None, None)
+        app.refresh_bindings()
+        await asking.start(session.format, session.prompt_path, session.document.text, question, region)
+
+    def show(self, now: float, state_after: Callable[[], str]) -> bool:
+        """Draw the answer; True when it just ended (the keys change; the status shows `state_after()` again)."""
+        answer = self.asking.answer if self.asking is not None else None
+        if answer is None:
+            return False
+        app = self._app
+        app.answer.show(status=answer.status, text=answer.text)
+        if answer.done or now - self._numbers_shown >= NUMBERS_EVERY_S:
+            self._numbers_shown = now
+            app.status.set_numbers(answer.ttft_s, answer.tokens_per_s, answer.tokens or None)
+        if answer.done and app.status.state == "answering":
+            app.status.state = state_after()
+            if answer.status == "error":
+                app.notify(f"no answer: {answer.reason}", severity="error", timeout=10)
+            return True
+        return False
+
+    def take_as_edit(self) -> tuple[str, tuple[int, int] | None] | None:
+        """Close the panel and give (the edit instruction the answer is the plan of, its region); None: no answer."""
+        from steer_tui.ask import do_it_instruction
+
+        answer = self.asking.answer if self.asking is not None else None
+        if answer is None or not answer.answer_text:
+            return None
+        self._app.answer.close()
+        return do_it_instruction(answer.question, answer.answer_text), answer.region

@@ -1,0 +1,516 @@
+"""The steer app: file view, prompt, status line and footer over one Session; `make_app` builds it."""
+
+from __future__ import annotations
+
+import gc
+
+# Start-up: importing Textual creates ~100k objects that live as long as the app, and the cyclic
+# collector walked them over and over while they loaded. No collections while this module's
+# imports run; then they are frozen (kept out of every later collection: the full ones
+# during a stream get cheaper too) and collection is on again.
+_gc_was_enabled = gc.isenabled()
+gc.disable()
+try:
+    import asyncio
+    from pathlib import Path
+    from typing import Callable, Iterable
+
+    from textual import on, work
+    from textual.app import App, ComposeResult, SystemCommand
+    from textual.screen import Screen
+
+    from steer_tui.config import Settings
+    from steer_tui.region import region_for_send
+    from steer_tui.state import State
+    from steer_tui.ui import gc_policy, keys
+    from steer_tui.ui.answering import AnswerFlow
+    from steer_tui.ui.conditions import applies
+    from steer_tui.ui.event_applier import ANSWER_CHANGED, EventApplier
+    from steer_tui.ui.file_watcher import FileWatcher
+    from steer_tui.ui.frame_batch import FrameBatch
+    from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
+    from steer_tui.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
+    from steer_tui.ui.paint import paint_now
+    from steer_tui.ui.review_keys import ReviewKeys
+    from steer_tui.ui.send_queue import Queued
+    from steer_tui.ui.sender import Sender
+    from steer_tui.ui.tests_flow import TestsFlow
+    from steer_tui.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
+    from steer_tui.ui.widgets.answer import AnswerPanel
+    from steer_tui.ui.widgets.code_view import CodeView
+    from steer_tui.ui.widgets.keybar import KeyBar
+    from steer_tui.ui.widgets.prompt import Prompt
+    from steer_tui.ui.widgets.status import StatusLine, backend_label
+    from steer_tui.ui.widgets.test_panel import TestPanel
+finally:
+    gc.freeze()
+    if _gc_was_enabled:
+        gc.enable()
+
+REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
+
+class SteerApp(App):
+    """One file, one session. Session events are buffered and applied once per frame."""
+
+    TITLE = "steer"
+    ENABLE_COMMAND_PALETTE = True
+    CSS = """
+    Screen { layout: vertical; background: $code-bg; }
+    CodeView { height: 1fr; }
+    Prompt { dock: none; height: 3; border: tall $primary 40%; background: $surface; }
+    Prompt:focus { border: tall $primary; }
+    """
+    BINDINGS = keys.BINDINGS
+
+    def __init__(
+        self,
+        path: str | Path,
+        settings: Settings | None = None,
+        *,
+        client=None,
+        session_factory: Callable | None = None,
+        watch: bool = True,
+        mask_timings: bool = False,
+        connect: bool = True,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.path = Path(path)
+        self._themes: dict[str, LoadedTheme] = {}
+        loaded, self._theme_problems = load_themes()
+        for item in loaded:
+            self._themes[item.theme.name] = item
+        super().__init__()
+        for item in loaded:
+            self.register_theme(item.theme)
+        self._unknown_theme = set_initial_theme(self, self.settings.theme or "dark")
+        self._client = client
+        self._session_factory = session_factory
+        self._watch = watch
+        self._mask_timings = mask_timings
+        self._connect = connect
+        self.session = None
+        self.document = None
+        # Session events are held and applied to the screen once per frame. The flush is looked up
+        # at each frame: bench/pipeline.py wraps _apply_events on the instance.
+        self._frames = FrameBatch(self, lambda: self._apply_events())
+        self._applier = EventApplier(self)
+        self._region_timer = None
+        self._typing = None  # steer_tui.typing_prewarm.TypingPrewarmer of the session, made on the first key
+        self.current_hunk: int | None = None
+        self.view_mode = "file"  # or "diff", "raw": see steer_tui.ui.review_keys.VIEWS
+        self._review = ReviewKeys(self)
+        self._watcher = FileWatcher(self)
+        self._testing = TestsFlow(self)
+        self.quitting = False
+        self._cleanups: list[Callable] = []  # async callables run when the app closes
+        # The answer is drawn with the session's events, once per frame.
+        self._answers = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
+        self._sender = Sender(self)
+        self._prompt_has_text = False
+
+    def add_cleanup(self, fn: Callable) -> None:
+        """Run `await fn()` when the app closes (after the session): e.g. a gateway a test started."""
+        self._cleanups.append(fn)
+
+    def connect_client(self, client) -> None:
+        """Start the session on an already-connected client (tests, benchmarks, embedding)."""
+        self._client = client
+        self._connect = True
+        self.status.connection = "connecting"
+        self._start_session()
+
+    # ----- set-up --------------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Built-in Textual themes lack our diff variables: give them defaults for their brightness.
+        try:
+            dark = self.current_theme.dark
+        except Exception:
+            dark = True
+        return defaults_for(dark)
+
+    def pygments_style_for(self, theme_name: str) -> str:
+        return pygments_style_for(self, self._themes, theme_name)
+
+    def compose(self) -> ComposeResult:
+        # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
+        # access cost ~4 ms a frame; they also stay reachable while a modal screen is on top.
+        self._code = CodeView(id="code")
+        self._answer = AnswerPanel(id="answer")
+        self._tests = TestPanel(id="tests")
+        self._status = StatusLine(id="status", mask_timings=self._mask_timings)
+        self._prompt = Prompt(id="prompt")
+        yield self._code
+        yield self._answer
+        yield self._tests
+        yield self._status
+        yield self._prompt
+        yield KeyBar(id="keys")
+
+    @property
+    def code(self) -> CodeView:
+        return self._code
+
+    @property
+    def status(self) -> StatusLine:
+        return self._status
+
+    @property
+    def prompt(self) -> Prompt:
+        return self._prompt
+
+    @property
+    def tests(self) -> TestPanel:
+        return self._tests
+
+    @property
+    def answer(self) -> AnswerPanel:
+        return self._answer
+
+    def on_mount(self) -> None:
+        if self._unknown_theme is not None:
+            self.notify(f"unknown theme {self._unknown_theme!r}; using {self.theme}", severity="warning")
+        for problem in self._theme_problems:
+            self.notify(problem, severity="warning")
+        self.status.backend = self._backend_label()
+        self.status.connection = "connecting" if self._connect else "none"
+        self._open_document()
+        self.prompt.focus()
+        if self._mask_timings:
+            self.prompt.cursor_blink = False  # snapshots: no blink phase in the frame
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        self.watch(self.code, "cursor_line", lambda _line: self._region_prewarm_later(), init=False)
+        if self.document is not None and self._connect:
+            self._start_session()
+        if self.document is not None and self._watch:
+            self._watcher.start(self.path)
+
+    def _backend_label(self) -> str:
+        server_model = self.session.server_model if self.session is not None else None
+        return backend_label(self.settings.backend, self.settings.model, server_model)
+
+    def _open_document(self) -> None:
+        from steer_tui.files import Document, DocumentError
+
+        try:
+            # A path that does not exist yet is a new file: an empty buffer, created on accept.
+            self.document = Document.open(self.path)
+        except (DocumentError, OSError) as exc:
+            self.notify(f"cannot open {exc}", severity="error", timeout=10)
+            return
+        if self.document.is_new:
+            self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
+            self._applier.show_extra()
+        text = self.document.text
+        self._applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
+
+    @work(group="session", exclusive=True, exit_on_error=False)
+    async def _start_session(self) -> None:
+        from steer_tui.session import Session, SessionError
+
+        factory = self._session_factory or Session
+        try:
+            self.session = factory(self.document, self.settings, self._frames.add, client=self._client)
+        except Exception as exc:  # a bad setting: show it, keep the file usable
+            self.status.connection = "error"
+            self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
+            return
+        self._applier.sync_code(force=True)
+        try:
+            await self.session.start()
+        except SessionError as exc:
+            self.status.connection = "error"
+            self.status.detail = exc.code
+            self.notify(f"no backend: {exc.message}", severity="error", timeout=15)
+        except Exception as exc:
+            self.status.connection = "error"
+            self.notify(f"no backend: {exc}", severity="error", timeout=15)
+        self.refresh_bindings()
+
+    # ----- session events: buffered, applied once per frame ---------------------------------
+
+    def _apply_events(self) -> None:
+        # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
+        # bench/pipeline.py times this method, wrapped on the instance.
+        events = self._frames.take()
+        if not self.screen_stack:
+            return  # the app is closing (its screens are gone): a session event has nothing to show
+        self._applier.apply(*events)
+
+    def paint_now(self) -> None:
+        """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see steer_tui.ui.paint)."""
+        paint_now(self.screen, self.query_one(KeyBar), self.code)
+
+    def flush_now(self) -> None:
+        """Apply buffered events at once (Esc: the screen must be final within this frame)."""
+        self._frames.cancel()
+        self._apply_events()
+
+    # ----- what applies now -------------------------------------------------------------------
+
+    def _state(self) -> str:
+        return self.session.state if self.session is not None else State.IDLE
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        return applies(self, action)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from keys.palette_commands(self)
+
+    # ----- prompt: send or redirect ---------------------------------------------------------------
+
+    async def on_input_submitted(self, event: Prompt.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            return
+        prompt = self.prompt
+        if text in ("/test", "/tests"):
+            prompt.value = ""
+            self.action_run_tests()
+            return
+        if text == "/help":
+            prompt.value = ""
+            self.action_help()
+            return
+        await self._sender.submit(text)
+
+    def on_input_changed(self, event: Prompt.Changed) -> None:
+        # Ask (Ctrl+K) applies to words in the prompt: the key bar shows it once there are some.
+        if event.input is not self.prompt:
+            return  # the command palette's input
+        has = bool(event.value.strip())
+        if has != self._prompt_has_text:
+            self._prompt_has_text = has
+            self.refresh_bindings()
+        if self.session is not None and not (self.asking is not None and self.asking.active):
+            from steer_tui.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
+
+            if self._typing is None or self._typing.session is not self.session:
+                self._typing = TypingPrewarmer(self.session)
+            self._typing.typed(event.value, lambda: self._typed_region(event.value))
+
+    @property
+    def queued(self) -> Queued | None:
+        """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
+        return self._sender.queued
+
+    def action_take_back(self) -> None:
+        self._sender.queue.take_back()
+
+    # ----- questions: a prose answer, the file untouched ----------------------------------------
+
+    @property
+    def asking(self):
+        """The steer_tui.ask.Asking being (or last) answered; None before the first question."""
+        return self._answers.asking
+
+    async def action_ask(self) -> None:
+        text = self.prompt.value.strip()
+        if text:
+            await self._sender.submit(text, ask=True)
+
+    async def action_do_it(self) -> None:
+        edit = self._answers.take_as_edit()
+        if edit is None:
+            return
+        self.refresh_bindings()
+        await self._sender.send("edit", *edit)
+
+    def action_close_answer(self) -> None:
+        self.answer.close()
+        self.refresh_bindings()
+
+    def region_for_send(self, words: str = "") -> tuple[int, int] | None:
+        """The lines the instruction `words` is about (see steer_tui.region.region_for_send); None: the whole file."""
+        code = self.code
+        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed, words)
+
+    def _typed_region(self, words: str) -> tuple[int, int] | None:
+        """The region the turn Enter would start with `words` has (Session.scoped), for the prewarm
+        as they are typed; None: the turn takes it from the words."""
+        region = self.region_for_send(words)
+        return region if region is None or self.session is None else self.session.scoped(words, region)[1]
+
+    def _region_prewarm_later(self) -> None:
+        # Debounced: moving through the file must not start a prewarm per line passed.
+        if self._region_timer is not None:
+            self._region_timer.stop()
+        self._region_timer = self.set_timer(REGION_PREWARM_S, self._region_prewarm, name="region-prewarm")
+
+    def _region_prewarm(self) -> None:
+        self._region_timer = None
+        session = self.session
+        if session is None or session.client is None or session.connection != "ready":
+            return
+        if self.asking is not None and self.asking.active:
+            return  # the answer has the engine; a prewarm now would only wait behind it
+        region = self.region_for_send()
+        if region is not None:
+            session.prewarm_region(region)
+
+    def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
+        self._region_prewarm_later()
+        self._applier.show_extra()
+        self.refresh_bindings()
+
+    # ----- actions ------------------------------------------------------------------------------
+
+    async def action_stop(self) -> None:
+        asking = self.asking
+        if asking is not None and asking.active:
+            await asking.stop()
+            self.flush_now()
+            return
+        session = self.session
+        if session is None or session.state != State.GENERATING:
+            return
+        # No await before the paint: a yield here would let a regular paint of the
+        # pre-Esc picture slip in first. The server-side cancel is awaited after.
+        rest = session.stop_now()
+        self.flush_now()
+        self.paint_now()
+        if rest is not None:
+            await rest
+        self.flush_now()
+
+    def action_clear_selection(self) -> None:
+        if self.code.clear_selection():
+            return
+        if self.answer.visible:
+            self.action_close_answer()
+        else:
+            self.tests.remove_class("-visible")
+
+    def action_accept_all(self) -> None:
+        if self.session is not None:
+            self.session.accept_all()
+            self.flush_now()
+
+    def action_reject_all(self) -> None:
+        if self.session is not None:
+            self.session.reject_all()
+            self.flush_now()
+
+    def action_next_hunk(self) -> None:
+        self._review.next()
+
+    def action_prev_hunk(self) -> None:
+        self._review.prev()
+
+    def action_accept_hunk(self) -> None:
+        self._review.accept()
+
+    def action_reject_hunk(self) -> None:
+        self._review.reject()
+
+    def action_undo(self) -> None:
+        if self.session is not None:
+            self.session.undo()
+            self.flush_now()
+            self._applier.after_state_change()
+
+    def action_redo(self) -> None:
+        if self.session is not None:
+            self.session.redo()
+            self.flush_now()
+            self._applier.after_state_change()
+
+    def action_toggle_view(self) -> None:
+        self._review.toggle_view()
+
+    def action_follow(self) -> None:
+        self.code.follow = True
+        live = self.session.live if self.session else None
+        if live is not None:
+            self.code.follow_row(live.cursor_row)
+
+    def action_focus_code(self) -> None:
+        if self.focused is self.code:
+            self.prompt.focus()
+        else:
+            self.code.focus()
+
+    def action_reload(self) -> None:
+        if self.session is not None:
+            self.session.file_changed()
+            self.flush_now()
+        else:
+            self._open_document()
+
+    def action_help(self) -> None:
+        from steer_tui.ui.screens.help import HelpScreen  # not needed for the first frame
+
+        self.push_screen(HelpScreen(self.help_sections()))
+
+    def help_sections(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        return help_sections(self.BINDINGS)
+
+    async def action_quit(self) -> None:
+        session = self.session
+        if session is not None and session.has_proposal and not self.quitting:
+            from steer_tui.ui.screens.confirm import ConfirmScreen
+
+            def answer(ok: bool | None) -> None:
+                if ok:
+                    self.quitting = True
+                    self.exit()
+
+            self.push_screen(ConfirmScreen("A proposal is pending and has not been accepted.\nQuit anyway and drop it?",
+                                           yes="Quit", no="Stay"), answer)
+            return
+        self.exit()
+
+    # ----- tests: only when asked ------------------------------------------------------------------
+
+    def action_toggle_tests(self) -> None:
+        self.tests.toggle_class("-visible")
+
+    def action_run_tests(self) -> None:
+        self._testing.run()
+
+    @on(TestOutput)
+    def _test_line(self, message: TestOutput) -> None:
+        self.tests.add(message.line)
+
+    @on(TestsFinished)
+    def _tests_finished(self, message: TestsFinished) -> None:
+        self._testing.finished(message.returncode)
+
+    async def action_fix_tests(self) -> None:
+        await self._testing.send_failure()
+
+    # ----- the file on disk ----------------------------------------------------------------------
+
+    @on(FileChangedOnDisk)
+    def _file_changed(self, message: FileChangedOnDisk) -> None:
+        session = self.session
+        if session is None:
+            self._open_document()
+            return
+        if session.file_changed():  # False for our own writes: the disk equals the Document
+            self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
+        self.flush_now()
+        self._applier.after_state_change()
+
+    async def on_unmount(self) -> None:
+        self._watcher.stop()
+        gc_policy.restore()  # a process-wide setting: never leave it changed
+        if self.session is not None:
+            try:
+                await asyncio.wait_for(self.session.close(), 3)
+            except Exception:
+                pass
+        for fn in self._cleanups:
+            try:
+                await asyncio.wait_for(fn(), 5)
+            except Exception:
+                pass
+
+
+def make_app(path: str | Path, settings: Settings | None = None, **kwargs) -> SteerApp:
+    """The one way to build the app (CLI, tests, benchmark). kwargs: see SteerApp."""
+    return SteerApp(path, settings, **kwargs)
+
