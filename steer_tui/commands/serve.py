@@ -14,12 +14,10 @@ import signal
 import sys
 import threading
 
+from steer_tui.transport.serve_env import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
+
 READY_PREFIX = "steer serve ready:"
 TOKEN_ENV = "STEER_GATEWAY_TOKEN"
-UPSTREAM_KEY_ENV = "STEER_UPSTREAM_API_KEY"
-# The upstream URL may carry credentials (user:pw@, ?key=): read from here, they stay out of the
-# process list, where every local user can read a command line.
-UPSTREAM_URL_ENV = "STEER_UPSTREAM_URL"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from steer_tui.commands.serve import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
 from steer_tui.config import KEY_ENV, Settings
 from steer_tui.transport.client import ResponsesClient
 from steer_tui.transport.launcher import GatewayProcess
+from steer_tui.transport.serve_env import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
 
 DIRECT = {
     "openai": "wss://api.openai.com/v1/responses",
