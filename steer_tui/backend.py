@@ -64,7 +64,7 @@ async def open_backend(settings: Settings, on_status: Callable[[str, str], None]
     except BackendError as exc:
         raise SessionError("backend_config", str(exc)) from exc
     if spec.kind == "spawn":
-        status("loading", f"starting {spec}")
+        status("loading", f"connecting to the shared {spec} (started if none runs)" if spec.shared else f"starting {spec}")
     try:
         return await _open(spec)
     except GatewayStartError as exc:

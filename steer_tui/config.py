@@ -35,6 +35,7 @@ def config_path() -> Path:
     return Path(os.environ.get("STEER_CONFIG") or (config_dir() / "config.toml"))
 
 
+NO_DAEMON_ENV = "STEER_NO_DAEMON"  # set (not "0"): the local backend starts a private engine per command
 ADDITION_MODES = ("after", "before")  # Settings.redirect_additions
 
 
@@ -56,6 +57,10 @@ class Settings:
     # A redirect that adds to the request ("also X") while a rewrite is written: asked "before" the
     # rest of it (the answer stops; the addition first, then the request again), or "after" the answer.
     redirect_additions: str = "before"
+    # local backend: one shared engine per user that outlives a command (steer_tui/transport/daemon.py);
+    # false (or --no-daemon, or STEER_NO_DAEMON=1) starts a private one per command, as before.
+    daemon: bool = True
+    daemon_idle_minutes: float = 15.0  # the shared engine exits after this long with no connection
     keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
     extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
 
@@ -94,11 +99,18 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
     for env, attr in env_map.items():
         if os.environ.get(env):
             setattr(settings, attr, os.environ[env])
+    if os.environ.get(NO_DAEMON_ENV, "") not in ("", "0"):
+        settings.daemon = False
     for key, value in overrides.items():
         if value is not None:
             if key not in known:
                 raise ConfigError(f"unknown setting {key!r}")
             setattr(settings, key, value)
+    if not isinstance(settings.daemon, bool):
+        raise ConfigError(f"daemon must be true or false, not {settings.daemon!r} ({path})")
+    idle = settings.daemon_idle_minutes
+    if isinstance(idle, bool) or not isinstance(idle, (int, float)) or not idle > 0:
+        raise ConfigError(f"daemon_idle_minutes must be a number of minutes > 0, not {idle!r} ({path})")
     if settings.redirect_additions not in ADDITION_MODES:
         raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
                           f"not {settings.redirect_additions!r} ({path})")

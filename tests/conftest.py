@@ -1,4 +1,4 @@
-"""Shared pytest set-up: a fixed rendering environment and isolated config/cache dirs."""
+"""Shared pytest set-up: a fixed rendering environment, isolated config/cache dirs, and shared engines that end with the session."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ for _key in list(os.environ):
 # (a config file, a theme, a format, keys) must not reach a test.
 _STEER_ENV = (
     "OPENAI_API_KEY", "XAI_API_KEY", "CEREBRAS_API_KEY", "GROQ_API_KEY", "STEER_BACKEND", "STEER_MODEL",
-    "STEER_FORMAT", "STEER_THEME", "STEER_TEST_COMMAND", "STEER_CONFIG", "STEER_GATEWAY_TOKEN",
+    "STEER_FORMAT", "STEER_THEME", "STEER_TEST_COMMAND", "STEER_CONFIG", "STEER_GATEWAY_TOKEN", "STEER_NO_DAEMON",
 )
 
 
@@ -31,3 +31,24 @@ def _isolated_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("STEER_DATA_DIR", str(base / "data"))
     for key in _STEER_ENV:
         monkeypatch.delenv(key, raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_shared_engines(tmp_path_factory):
+    """Shared engines (steer_tui/transport/daemon.py) the suite starts live in a folder of its own,
+    never the user's, and none outlives the session."""
+    import asyncio
+
+    from steer_tui.transport import daemon
+
+    folder = tmp_path_factory.mktemp("steer-run")
+    before = os.environ.get(daemon.RUNTIME_ENV)
+    os.environ[daemon.RUNTIME_ENV] = str(folder)
+    try:
+        yield folder
+    finally:
+        asyncio.run(daemon.stop_all(folder))
+        if before is None:
+            os.environ.pop(daemon.RUNTIME_ENV, None)
+        else:
+            os.environ[daemon.RUNTIME_ENV] = before

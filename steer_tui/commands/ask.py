@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the lines the question is about (1-based, inclusive); default: the whole file")
     parser.add_argument("--markdown", choices=("auto", "always", "never"), default="auto",
                         help="draw the answer as markdown (auto: on a terminal)")
+    from steer_tui.commands.edit import add_daemon_argument
+
+    add_daemon_argument(parser)
 
 
 def run(args) -> int:
@@ -40,6 +43,14 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print("steer: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+async def _shared_engine_lost(client, answer) -> str | None:
+    """Why the answer failed, when the shared engine died under it; None otherwise."""
+    lease = getattr(client, "gateway", None)
+    if answer.status != "error" or not hasattr(lease, "revive"):
+        return None
+    return await lease.death(2.0)
 
 
 def _markdown(args, out) -> bool:
@@ -63,7 +74,7 @@ async def _main(args, question: str) -> int:
 
     err = sys.stderr
     try:
-        settings = load_settings(backend=args.backend, model=args.model)
+        settings = load_settings(backend=args.backend, model=args.model, daemon=getattr(args, "daemon", None))
     except ConfigError as exc:
         print(f"steer: {exc}", file=err)
         return EXIT_USAGE
@@ -127,6 +138,13 @@ async def _main(args, question: str) -> int:
         try:
             await asking.start(fmt, path, doc.text, question, region)
             answer = await asking.wait()
+            died = await _shared_engine_lost(client, answer)
+            if died:
+                # The client's next request connects to the next shared engine (Lease.revive).
+                print(f"\nsteer: {died}; asking again on a new engine", file=err)
+                shown = 0
+                await asking.start(fmt, path, doc.text, question, region)
+                answer = await asking.wait()
         except asyncio.CancelledError:
             if not sigint.interrupted:
                 raise

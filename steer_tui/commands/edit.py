@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_BACKEND, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 FORMAT_CHOICES = ("search_replace", "apply_patch", "udiff", "rewrite")
@@ -37,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "tokens_per_s, attempts, reason, answer) on stdout")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the diff (auto: on a terminal)")
+    add_daemon_argument(parser)
+
+
+def add_daemon_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-daemon", dest="daemon", action="store_false", default=None,
+                        help="local backend: start a private engine for this command instead of using (or "
+                             "starting) the shared one that stays loaded between commands (config: daemon = false)")
 
 
 class UsageError(Exception):
@@ -200,9 +208,11 @@ def _payload(args, **fields) -> dict:
         "backend": None,
         "model": None,
         "format": None,
+        "engine": None,  # "warm": the engine was running already; "cold": this command started it
+        "connect_s": None,  # seconds from start to a connected engine (a cold one: its whole start)
     }
     base.update(fields)
-    for k in ("ttft_s", "tokens_per_s"):
+    for k in ("ttft_s", "tokens_per_s", "connect_s"):
         if isinstance(base[k], float):
             base[k] = round(base[k], 4)
     return base
@@ -218,7 +228,8 @@ async def _main(args, instruction: str, out: Output) -> int:
     from steer_tui.state import State
 
     try:
-        settings = load_settings(backend=args.backend, model=args.model, edit_format=args.format)
+        settings = load_settings(backend=args.backend, model=args.model, edit_format=args.format,
+                                 daemon=getattr(args, "daemon", None))
     except ConfigError as exc:
         return _fail(out, args, EXIT_USAGE, str(exc))
     try:
@@ -249,14 +260,26 @@ async def _main(args, instruction: str, out: Output) -> int:
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
     sigint = SigintCancels.install()
     try:
-        try:
-            await session.start(prewarm=False)
-        except SessionError as exc:
-            return _fail(out, args, EXIT_BACKEND, f"backend error: {exc.message}", error_code=exc.code, **common)
-        # What the gateway serves is known once connected: the format may follow it, and the
-        # report names the model that answered.
-        common.update(model=settings.model or session.server_model, format=session.format)
-        result = await session.edit(instruction, region)
+        for tries_left in (1, 0):
+            started = time.perf_counter()
+            try:
+                await session.start(prewarm=False)
+            except SessionError as exc:
+                return _fail(out, args, EXIT_BACKEND, f"backend error: {exc.message}", error_code=exc.code, **common)
+            # What the gateway serves is known once connected: the format may follow it, and the
+            # report names the model that answered.
+            common.update(model=settings.model or session.server_model, format=session.format,
+                          engine=getattr(session.client, "engine_start", None),
+                          connect_s=time.perf_counter() - started)
+            result = await session.edit(instruction, region)
+            died = await _shared_engine_lost(session, result)
+            if not died or not tries_left:
+                break
+            # Nothing was written (an edit applies only once whole): ask again on the next engine.
+            out.progress(f"{died}; asking again on a new engine")
+            await _cleanup(session)
+            doc = Document.open(args.file)
+            session = Session(doc, settings, on_event, edit_format=args.format)
     except asyncio.CancelledError:
         if not sigint.interrupted:
             raise
@@ -302,6 +325,17 @@ async def _main(args, instruction: str, out: Output) -> int:
         return EXIT_OK
     finally:
         await _cleanup(session)
+
+
+async def _shared_engine_lost(session, result) -> str | None:
+    """Why the answer stopped, when the shared engine's connection dropped under it (the engine
+    was killed or crashed); None otherwise. A private engine's loss is reported, not retried."""
+    from steer_tui.state import State
+
+    lease = getattr(session.client, "gateway", None)
+    if result.status != "stopped" or session.state is not State.INTERRUPTED or not hasattr(lease, "revive"):
+        return None
+    return await lease.death(2.0) or f"the shared engine's connection dropped ({result.reason})"
 
 
 async def _cleanup(session) -> None:

@@ -13,6 +13,8 @@ import os
 import signal
 import sys
 import threading
+import time
+from pathlib import Path
 
 from steer_tui.transport.serve_env import UPSTREAM_KEY_ENV, UPSTREAM_URL_ENV
 
@@ -48,6 +50,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_limit_arguments(parser)
     parser.add_argument("--tls-cert", help="serve wss:// and https:// with this certificate (PEM)")
     parser.add_argument("--tls-key", help="private key for --tls-cert (PEM)")
+    parser.add_argument("--exit-when-idle", type=_seconds, metavar="SECONDS",
+                        help="exit once no connection has been open and no request made for this long "
+                             "(the shared engine's idle limit)")
+    parser.add_argument("--address-file", metavar="PATH",
+                        help="once listening, write the address, token and pid here (mode 0600); removed on exit. "
+                             "Used by the shared engine (steer_tui/transport/daemon.py)")
+    parser.add_argument("--status", action="store_true",
+                        help="show the shared engines started by steer edit/ask/the app for this user, and exit")
+    parser.add_argument("--stop", action="store_true", help="stop this user's shared engines, and exit")
     parser.add_argument("--exit-with-stdin", action="store_true",
                         help="exit when standard input closes: a launcher holds the other end, so this "
                         "gateway never outlives the app that started it, even one that was killed")
@@ -168,6 +179,13 @@ async def _serve(args) -> int:
               f"{redact(str(exc))}", file=sys.stderr, flush=True)
         return 2
     serving = True
+    if args.address_file:
+        from steer_tui import __version__
+        from steer_tui.transport.daemon import Address, write_address
+
+        write_address(Path(args.address_file), Address(
+            os.getpid(), url, gateway.http_url, token or "", __version__, _shown_args(), time.time(),
+            args.exit_when_idle))
     print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({gateway.engine_label}) "
           f"model={redact(engine.model_name)}", flush=True)
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -175,12 +193,58 @@ async def _serve(args) -> int:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):
             pass
-    await stop.wait()
+    waits = [asyncio.ensure_future(stop.wait())]
+    if args.exit_when_idle is not None:
+        waits.append(asyncio.ensure_future(gateway.idle(args.exit_when_idle)))
+    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for waiting in waits:
+        waiting.cancel()
+    if args.address_file:
+        from steer_tui.transport.daemon import remove_address
+
+        # First: from here on no command may connect to an engine that is going away.
+        remove_address(Path(args.address_file), os.getpid())
     await gateway.close()
     return 0
 
 
+def _shown_args() -> list[str]:
+    """The engine's own flags, for `steer serve --status` (no token is ever on the command line)."""
+    argv = sys.argv[1:]
+    return argv[argv.index("serve") + 1:] if "serve" in argv else argv
+
+
+async def _manage(args) -> int:
+    """`steer serve --status` / `--stop`: the shared engines of this user."""
+    from steer_tui.transport import daemon
+
+    try:
+        folder = daemon.runtime_dir()
+    except daemon.DaemonError as exc:
+        print(f"steer serve: error: {exc}", file=sys.stderr)
+        return 2
+    if args.stop:
+        stopped = await daemon.stop_all(folder)
+        print(f"stopped {len(stopped)} shared engine(s)" + (f" (pid {', '.join(map(str, stopped))})" if stopped else ""))
+        return 0
+    rows = await daemon.status(folder)
+    if not rows:
+        print(f"no shared engine running ({folder})")
+        return 1
+    for row in rows:
+        if row["state"] == "unreadable":
+            print(f"unreadable address file {row['file']}")
+            continue
+        idle = f", exits after {row['idle_s']:g}s idle" if row.get("idle_s") is not None else ""
+        up = time.time() - row["started"]
+        print(f"{row['state']}: pid {row['pid']} {row['url']} steer {row['version']} "
+              f"[{' '.join(row['args'])}] up {up:.0f}s{idle}")
+    return 0 if any(row["state"] == "running" for row in rows) else 1
+
+
 def run(args) -> int:
+    if args.stop or args.status:
+        return asyncio.run(_manage(args))
     try:
         return asyncio.run(_serve(args))
     except ValueError as exc:

@@ -14,6 +14,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", help="dark, light, a theme from the config dir, or any Textual theme")
     parser.add_argument("--format", dest="edit_format", help="edit format to ask the model for")
     parser.add_argument("--test-command", dest="test_command", help="command Ctrl+T runs (only when asked)")
+    from steer_tui.commands.edit import add_daemon_argument
+
+    add_daemon_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
         settings = load_settings(
             backend=args.backend, model=args.model, theme=args.theme,
             edit_format=getattr(args, "edit_format", None), test_command=getattr(args, "test_command", None),
+            daemon=getattr(args, "daemon", None),
         )
     except ConfigError as exc:
         print(f"steer: {exc}", file=sys.stderr)

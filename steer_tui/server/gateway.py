@@ -25,6 +25,7 @@ import hmac
 import itertools
 import json
 import logging
+import os
 import ssl as ssl_module
 import threading
 import time
@@ -37,6 +38,7 @@ try:
 except ImportError:  # not on Windows: there is no descriptor limit to fit the cap under
     resource = None
 
+from steer_tui import __version__
 from steer_tui.netutil import is_loopback, redact, set_nodelay
 from steer_tui.server.engines.base import Engine, EngineError, EngineRequest
 from steer_tui.server.httpio import Buffered, Deadline, Head, HttpError, SseWriter, WebSocket, error_body, simple_response
@@ -266,6 +268,7 @@ class Gateway:
         self._conn_tasks: set[asyncio.Task] = set()
         self._conn_ids = itertools.count(1)
         self._engine_started = False
+        self._quiet_since = time.monotonic()  # when the last connection ended (or the gateway began)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -290,7 +293,20 @@ class Gateway:
         shown = f"[{host}]" if ":" in host else host
         self.url = f"{'wss' if ssl else 'ws'}://{shown}:{self.port}{PATH}"
         self.http_url = f"{'https' if ssl else 'http'}://{shown}:{self.port}{PATH}"
+        self._quiet_since = time.monotonic()  # the idle limit counts from here, not from the model's load
         return self.url
+
+    async def idle(self, seconds: float) -> None:
+        """Returns once no connection has been open and no response in flight for `seconds`: a
+        shared engine (steer_tui/transport/daemon.py) then exits instead of holding a model in
+        memory that nobody uses."""
+        poll = min(max(seconds / 4, 0.05), 5.0)
+        while True:
+            if self._conn_tasks or self.inflight:
+                self._quiet_since = time.monotonic()
+            elif time.monotonic() - self._quiet_since >= seconds:
+                return
+            await asyncio.sleep(poll)
 
     async def close(self) -> None:
         if self.server is not None:
@@ -372,6 +388,7 @@ class Gateway:
             else:
                 self.connections -= 1
             self._conn_tasks.discard(task)
+            self._quiet_since = time.monotonic()
             try:
                 writer.close()
             except Exception:
@@ -408,7 +425,8 @@ class Gateway:
         return {"status": "ok", "engine": self.engine.name, "label": self.engine_label,
                 "model": self.engine.model_name, "features": sorted(self.engine.features),
                 "context_tokens": self.engine.context_tokens, "connections": self.connections,
-                "max_connections": self.max_connections}
+                "max_connections": self.max_connections, "pid": os.getpid(),
+                "version": __version__}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
         if head.header("origin") and not self.allow_origins:

@@ -4,7 +4,11 @@
 - `cerebras`, `groq`, `ollama`, `vllm`, `llamacpp`: an OpenAI-compatible Chat Completions
   server behind our gateway's upstream engine; the gateway is a `steer serve` child on an
   ephemeral loopback port unless `[backends.NAME] gateway = "ws://..."` names a running one.
-- `local`: the embedded model, in a `steer serve --engine local` child.
+- `local`: the embedded model, in the user's shared `steer serve --engine local` (started by the
+  first command that needs it, steer_tui/transport/daemon.py), or with `daemon = false` /
+  `--no-daemon` in a child of this command's own.
+- `replay`: `[backends.replay] file = PATH` (and `rate`), a recorded answer played by the gateway
+  (demos, tests, benches; not a model), started and shared as `local` is.
 - `ws://...` / `wss://...`: a running gateway.
 
 Keys come from OPENAI_API_KEY, XAI_API_KEY, CEREBRAS_API_KEY, GROQ_API_KEY or the config
@@ -35,7 +39,7 @@ UPSTREAM = {
 NEEDS_KEY = {"openai", "xai", "cerebras", "groq"}
 # llama.cpp's server answers whatever model name it is sent; the others need a real one.
 DEFAULT_MODEL = {"llamacpp": "default"}
-NAMES = [*DIRECT, *UPSTREAM, "local"]
+NAMES = [*DIRECT, *UPSTREAM, "local", "replay"]
 GATEWAY_TOKEN_ENV = "STEER_GATEWAY_TOKEN"
 
 
@@ -54,6 +58,8 @@ class BackendSpec:
     api_key: str | None = field(default=None, repr=False)  # for the WebSocket (direct) or the child (spawn)
     serve_env: dict[str, str] = field(default_factory=dict, repr=False)  # the child's, beside the key
     label: str = ""
+    shared: bool = False  # "spawn": connect to the user's shared engine for serve_args (daemon.py)
+    idle_s: float = 900.0  # the shared engine's idle limit, when this command starts it
 
     def __str__(self) -> str:
         return self.label or self.name
@@ -96,7 +102,20 @@ def resolve_backend(settings: Settings) -> BackendSpec:
             args += ["--model", settings.model]
         if table.get("threads"):
             args += ["--threads", str(table["threads"])]
-        return BackendSpec("local", "spawn", "gateway", model=None, serve_args=args, label="local (embedded model)")
+        if not settings.speculation:
+            args += ["--no-speculation"]  # on the command line: a shared engine is chosen by its flags
+        return BackendSpec("local", "spawn", "gateway", model=None, serve_args=args, label="local (embedded model)",
+                           shared=bool(settings.daemon), idle_s=float(settings.daemon_idle_minutes) * 60)
+    if name == "replay":
+        if not table.get("file"):
+            raise BackendError("backend 'replay' plays a recorded answer: set [backends.replay] file = PATH "
+                               "in the config file")
+        from pathlib import Path
+
+        args = ["--engine", "replay", "--replay", str(Path(str(table["file"])).expanduser().resolve()),
+                "--rate", str(table.get("rate", "max"))]
+        return BackendSpec("replay", "spawn", "gateway", serve_args=args, label="replay (recorded text, not a model)",
+                           shared=bool(settings.daemon), idle_s=float(settings.daemon_idle_minutes) * 60)
     raise BackendError(f"unknown backend {name!r}; use one of {', '.join(NAMES)} or a ws:// / wss:// gateway URL")
 
 
@@ -139,7 +158,8 @@ async def gateway_info(ws_url: str, token: str | None = None, timeout: float = 3
 
 async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None) -> ResponsesClient:
     """A connected client for `spec`; for "spawn" backends it owns the `steer serve` child
-    (`client.gateway`), which `client.close()` stops. A client of a steer gateway carries what
+    (`client.gateway`), which `client.close()` stops, or holds a lease on the shared engine.
+    `client.engine_start`: "cold" when this call started the engine, "warm" when it was running. A client of a steer gateway carries what
     the gateway serves in `client.server_info` (None if unknown): a `ws://` URL of a gateway in
     front of the embedded model then gets that model's edit format."""
     if spec.kind == "direct":
@@ -151,6 +171,8 @@ async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None)
     if spec.api_key:
         env[UPSTREAM_KEY_ENV] = spec.api_key
     timeout = start_timeout or (600.0 if spec.name == "local" else 60.0)  # the first local start assembles the model
+    if spec.shared:
+        return await _open_shared(spec, env, timeout)
     gateway = await GatewayProcess.start(spec.serve_args, env=env, timeout=timeout)
     client = ResponsesClient(gateway.url, provider="gateway", model=spec.model)
     client.gateway = gateway
@@ -160,4 +182,19 @@ async def open_backend(spec: BackendSpec, *, start_timeout: float | None = None)
         await gateway.stop()
         raise
     client.server_info = await gateway_info(gateway.url)
+    client.engine_start = "cold"
+    return client
+
+
+async def _open_shared(spec: BackendSpec, env: dict, timeout: float) -> ResponsesClient:
+    """A client of the user's shared engine for `spec.serve_args` (started if none runs); closing
+    the client leaves the engine running; if it dies, the client's next connection finds a new one."""
+    from steer_tui.transport import daemon
+
+    lease = await daemon.lease(spec.serve_args, env=env, idle_s=spec.idle_s, timeout=timeout)
+    client = ResponsesClient(lease.addr.url, api_key=lease.addr.token, provider="gateway", model=spec.model)
+    client.gateway = lease
+    await client.connect()
+    client.server_info = await gateway_info(lease.addr.url, lease.addr.token)
+    client.engine_start = "warm" if lease.warm else "cold"
     return client

@@ -104,6 +104,7 @@ class ResponsesClient:
         self.backoff_max = backoff_max
         self.max_size = max_size
         self.gateway = None  # a GatewayProcess this client owns (set by open_backend); stopped by close()
+        self.engine_start: str | None = None  # open_backend: "cold" (it started the engine) or "warm"
         self.reconnects = 0
         self.generation = 0  # bumps on every new connection
         self._protocol = TurnProtocol(self.provider, history_size=history_size)
@@ -167,7 +168,16 @@ class ResponsesClient:
                 return self._ws
             if self.gateway is not None and not self.gateway.running:  # no retry brings back a dead child
                 died = await self.gateway.death() or "steer serve is not running"
-                raise ConnectError(f"cannot connect to {self.url}: {died}")
+                revive = getattr(self.gateway, "revive", None)
+                if revive is None:
+                    raise ConnectError(f"cannot connect to {self.url}: {died}")
+                # A shared engine (daemon.Lease): the next one, another command's or a new one.
+                log.warning("%s; connecting to a new shared engine", died)
+                try:
+                    addr = await revive()
+                except Exception as exc:
+                    raise ConnectError(f"cannot connect: {died}; a new engine did not start: {exc}") from None
+                self.url, self._api_key = addr.url, Secret(addr.token)
             delay = self.backoff
             last: Exception | None = None
             for attempt in range(max(1, self.reconnect_attempts)):
