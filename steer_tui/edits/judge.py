@@ -146,14 +146,14 @@ def truncated_feedback(reason: str) -> str:
 
 
 def syntax_feedback(problem, new_text: str) -> str:
-    """A proposal that breaks the file's Python syntax (steer_tui.edits.syntax.SyntaxProblem), refused:
+    """A proposal that breaks the file's syntax (steer_tui.edits.syntax.SyntaxProblem), refused:
     what goes back to the model, with the lines around the break as the file would read."""
     lines = new_text.split("\n")
     at = (problem.line or 1) - 1
     shown = "\n".join(lines[max(0, at - 2): at + 3])
     return (f"Your edit was not applied: {problem.describe()}. Around that line the file would read:\n"
             f"```\n{shown}\n```\nNothing was changed. Reply again with the complete edit, "
-            "keeping the code valid Python (every line you were not asked to change exactly as it is).")
+            f"keeping the code valid {problem.language} (every line you were not asked to change exactly as it is).")
 
 
 def no_change_instruction(fmt: str, instruction: str, reason: str = "") -> str:

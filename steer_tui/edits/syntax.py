@@ -1,4 +1,4 @@
-"""Does a proposed Python file still parse, and which hunk breaks it (judged only when the original parsed)."""
+"""Does a proposed file still parse, and which hunk breaks it: Python by its compiler, other languages by steer_tui.lang."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import ast
 import warnings
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Sequence
+from typing import Callable, Sequence
+
+from steer_tui import lang
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 # Each hunk is tried alone against the original: O(hunks x file). Past this many hunks only
@@ -16,16 +18,17 @@ MAX_TRIED_HUNKS = 64
 
 @dataclass(frozen=True, slots=True)
 class SyntaxProblem:
-    """The proposal does not parse: why, where (1-based line of the new text), and which hunk."""
+    """The proposal does not parse: why, where (1-based line of the new text), which hunk, in what language."""
 
     message: str
     line: int | None
     hunk: int | None  # index into the hunks given (file order), None when no single one is to blame
+    language: str = "Python"
 
     def describe(self) -> str:
         where = f" at line {self.line}" if self.line else ""
         which = f" (hunk {self.hunk + 1})" if self.hunk is not None else ""
-        return f"the edit breaks the Python syntax{where}{which}: {self.message}"
+        return f"the edit breaks the {self.language} syntax{where}{which}: {self.message}"
 
 
 def is_python(path: str | PurePath | None) -> bool:
@@ -66,13 +69,22 @@ def _text(lines: list[str]) -> str:
 
 def check(path: str | PurePath | None, old_text: str, new_text: str,
           hunks: Sequence[tuple[int, int, Sequence[str]]] = ()) -> SyntaxProblem | None:
-    """A SyntaxProblem when `path` is Python, `old_text` parsed and `new_text` does not; else None.
+    """A SyntaxProblem when the edit from `old_text` to `new_text` breaks `path`'s syntax; else None.
+
+    Python: `old_text` parsed and `new_text` does not (the compiler's verdict, stricter than
+    any grammar's). Another language steer_tui.lang knows: `new_text` has syntax errors that
+    `old_text` did not have (a file that had errors is blamed only for more). An unknown
+    language is never judged.
 
     `hunks`: the proposal as (start, end, new lines) against old_text's lines (0-based, end
     exclusive), in any order; the hunk named is the first (in file order) that breaks the
     parse when applied alone, else the first whose addition to the ones before it does.
     """
-    if not is_python(path) or old_text == new_text or parse_error(old_text) is not None:
+    if old_text == new_text:
+        return None
+    if not is_python(path):
+        return _check_other(path, old_text, new_text, hunks)
+    if parse_error(old_text) is not None:
         return None
     err = parse_error(new_text)
     if err is None:
@@ -82,8 +94,27 @@ def check(path: str | PurePath | None, old_text: str, new_text: str,
     return SyntaxProblem(message, line, blame(old_text, hunks))
 
 
-def blame(old_text: str, hunks: Sequence[tuple[int, int, Sequence[str]]]) -> int | None:
-    """Index (in the order given) of the hunk that breaks the parse of old_text, or None."""
+def _check_other(path, old_text: str, new_text: str,
+                 hunks: Sequence[tuple[int, int, Sequence[str]]]) -> SyntaxProblem | None:
+    spec = lang.language(path)
+    if spec is None:
+        return None
+    found = lang.introduced_errors(path, old_text, new_text)
+    if not found:
+        return None
+
+    def breaks(text: str) -> bool:
+        return bool(lang.introduced_errors(path, old_text, text))
+
+    return SyntaxProblem(found[0].message, found[0].line + 1, blame(old_text, hunks, breaks), spec.name)
+
+
+def blame(old_text: str, hunks: Sequence[tuple[int, int, Sequence[str]]],
+          breaks: Callable[[str], bool] | None = None) -> int | None:
+    """Index (in the order given) of the hunk that breaks the parse of old_text, or None.
+    `breaks(text)`: whether a text breaks it (default: it does not parse as Python)."""
+    if breaks is None:
+        breaks = lambda text: not parses(text)  # noqa: E731
     if not hunks:
         return None
     lines = old_text.splitlines()
@@ -92,10 +123,10 @@ def blame(old_text: str, hunks: Sequence[tuple[int, int, Sequence[str]]]) -> int
         return order[0]
     tried = order[:MAX_TRIED_HUNKS]
     for i in tried:
-        if not parses(_text(_apply(lines, [hunks[i]]))):
+        if breaks(_text(_apply(lines, [hunks[i]]))):
             return i
     # No hunk breaks it alone: the first whose addition to those before it does.
     for k in range(1, len(tried) + 1):
-        if not parses(_text(_apply(lines, [hunks[i] for i in tried[:k]]))):
+        if breaks(_text(_apply(lines, [hunks[i] for i in tried[:k]]))):
             return tried[k - 1]
     return None

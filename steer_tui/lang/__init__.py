@@ -1,0 +1,70 @@
+"""The language layer: for a file path and its text, its language, definitions, syntax errors and comments (tree-sitter)."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from steer_tui.lang import comments, defs, errors
+from steer_tui.lang.defs import Definition
+from steer_tui.lang.errors import ParseError
+from steer_tui.lang.parsing import parse
+from steer_tui.lang.table import LANGUAGES, Spec, spec_for
+
+__all__ = ["LANGUAGES", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans", "definitions",
+           "innermost", "introduced_errors", "language", "same_code", "syntax_errors"]
+
+Path = str | PurePath | None
+
+
+def language(path: Path) -> Spec | None:
+    """The language of `path` by its extension; None for one the layer does not know (steer then
+    does what it does without a language: the indentation guess, no syntax guard)."""
+    return spec_for(path)
+
+
+def definitions(path: Path, text: str) -> list[Definition]:
+    """The definitions of `text` in file order; empty for an unknown language."""
+    spec = spec_for(path)
+    return defs.definitions(spec, parse(spec, text)) if spec is not None else []
+
+
+def innermost(path: Path, text: str, line: int) -> Definition | None:
+    """The smallest definition holding 0-based `line`; None outside every one or for an unknown language."""
+    return defs.innermost(definitions(path, text), line)
+
+
+def syntax_errors(path: Path, text: str) -> list[ParseError]:
+    """Where `text` does not parse, in file order; empty when it does or the language is unknown."""
+    spec = spec_for(path)
+    return errors.syntax_errors(spec, parse(spec, text)) if spec is not None else []
+
+
+def introduced_errors(path: Path, old: str, new: str) -> list[ParseError]:
+    """The syntax errors of `new` that the edit from `old` brought in (not those `old` already had)."""
+    after = syntax_errors(path, new)
+    if not after or old == new:
+        return []
+    return errors.introduced(syntax_errors(path, old), after, old.splitlines(), new.splitlines())
+
+
+def comment_spans(path: Path, text: str) -> list[tuple[int, int]]:
+    """0-based (first, last) lines of each comment and docstring of `text`."""
+    spec = spec_for(path)
+    return comments.spans(spec, parse(spec, text)) if spec is not None else []
+
+
+def code_tokens(path: Path, text: str) -> list[bytes] | None:
+    """`text`'s tokens without comments and docstrings; None for an unknown language or a text with errors."""
+    spec = spec_for(path)
+    if spec is None:
+        return None
+    tree = parse(spec, text)
+    return None if tree.root_node.has_error else comments.code_tokens(spec, tree)
+
+
+def same_code(path: Path, old: str, new: str) -> bool | None:
+    """`old` and `new` differ only in layout, comments and docstrings (True) or in code (False);
+    None when that cannot be told (unknown language, either text has syntax errors)."""
+    a = code_tokens(path, old)
+    b = code_tokens(path, new) if a is not None else None
+    return None if a is None or b is None else a == b

@@ -1,0 +1,1 @@
+"""Tests of steer_tui.lang, the tree-sitter language layer."""
