@@ -1,0 +1,78 @@
+"""`steer edit` and review in every language the layer knows: an answer that breaks the file's syntax is
+flagged in review and refused by `steer edit` with the file untouched; a good one is applied. Recorded answers
+through the real gateway (into a real subprocess for `steer edit`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from steer_tui import lang
+from tests.session.conftest import replay  # noqa: F401  (the fixture)
+from tests.session.test_edit_command import steer_edit
+
+from .samples import FILES, SAMPLES, by_suffix
+
+IDS = [s.path for s in SAMPLES]
+
+
+def answer(sample, kind: str) -> str:
+    return f"lang/{sample.path.replace('.', '_')}_{kind}.txt"
+
+
+@pytest.fixture
+def copy(tmp_path):
+    def make(sample):
+        target = tmp_path / sample.path
+        shutil.copy(FILES / sample.path, target)
+        return target
+    return make
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=IDS)
+async def test_a_breaking_answer_is_never_written(replay, copy, sample):  # noqa: F811
+    target = copy(sample)
+    url, engine = await replay([answer(sample, "broken")])
+    code, out, err = await steer_edit(str(target), "-m", "fix the code", "--backend", url,
+                                      "--format", "search_replace", "--json")
+    assert code == 1, err
+    assert target.read_text() == sample.text
+    language = lang.language(sample.path).name
+    assert f"breaks the {language} syntax" in json.loads(out)["reason"]
+    assert len(engine.requests) == 3  # the first attempt and two retries with the feedback
+    assert f"valid {language}" in engine.requests[1].messages[-1]["content"]
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=IDS)
+async def test_a_good_answer_is_applied(replay, copy, sample):  # noqa: F811
+    target = copy(sample)
+    url, _ = await replay([answer(sample, "good")])
+    code, out, err = await steer_edit(str(target), "-m", "fix the code", "--backend", url,
+                                      "--format", "search_replace", "--json")
+    assert code == 0, err
+    old, new = sample.good
+    assert target.read_text() == sample.text.replace(old, new)
+
+
+
+@pytest.mark.parametrize("suffix", [".go", ".ts", ".rb"])
+async def test_review_flags_the_breaking_hunk(replay, copy, suffix):  # noqa: F811
+    from steer_tui.events import Notice
+    from steer_tui.state import REVIEW
+    from tests.session.conftest import session_on
+
+    sample = by_suffix(suffix)
+    target = copy(sample)
+    url, _ = await replay([answer(sample, "broken")])
+    events = []
+    async with session_on(url, target, events) as (session, _):
+        await session.send("fix the code")
+        assert (await session.wait()).status == "proposal" and session.state == REVIEW
+        problem = session.syntax_problem
+        assert problem is not None and problem.hunk == 0 and problem.language == lang.language(sample.path).name
+        said = f"breaks the {problem.language} syntax"
+        assert any(isinstance(e, Notice) and said in e.text for e in events)
+        assert session.reject_hunk(0)
+        assert session.syntax_problem is None
