@@ -20,7 +20,7 @@ untouched, or Aider reported an edit it could not apply); unchanged (the answer 
 error (backend error, timeout). One JSON line per task goes to --out so two runs compare task by task
 (`--compare A.jsonl B.jsonl`).
 
-`python -m bench editbench [--set humanevalfix|polyglot|usertasks|all] [--limit N] [--only IDS]
+`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|all] [--limit N] [--only IDS]
  [--tool steer|aider|both] [--threads T] [--out FILE.jsonl] [--compare A B] [--steer-root NAME=DIR]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
@@ -42,11 +42,13 @@ from pathlib import Path
 from bench.table import percentile, print_table
 from steer_tui.spawn import python_argv
 
-STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
-
 ROOT = Path(__file__).resolve().parents[1]
-SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl"}
-ALL_SETS = ("humanevalfix", "polyglot", "usertasks")
+SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl",
+        "humanevalfix_java": "humanevalfix_java.jsonl", "humanevalfix_cpp": "humanevalfix_cpp.jsonl"}
+ALL_SETS = ("humanevalfix", "polyglot", "usertasks")  # `--set all`: the Python sets
+# The file a task's input is edited as, by the row's `lang` (the extension tells each tool the
+# language); Python rows name theirs in `meta`.
+LANG_FILE = {"java": "Solution.java", "cpp": "solution.cpp"}
 AIDER_SPEC = "aider-chat==0.86.*"
 SERVER_DEPS = ["uvicorn", "fastapi", "sse-starlette", "starlette-context", "pydantic-settings"]
 MODEL_ALIAS = "qwen2.5-coder-1.5b-instruct"
@@ -103,19 +105,36 @@ def load_set(name: str) -> list[dict]:
             continue
         t = json.loads(line)
         meta = t.get("meta") or {}
-        fname = meta.get("file_name") or f"{meta.get('entry_point') or 'solution'}.py"
+        lang = t.get("lang", "python")
+        fname = LANG_FILE.get(lang) or meta.get("file_name") or f"{meta.get('entry_point') or 'solution'}.py"
         tasks.append({"task_id": t["task_id"], "instruction": t["instruction"], "input": t["input"],
-                      "test": t["test"], "file": fname})
+                      "test": t["test"], "file": fname, "lang": lang})
     return tasks
 
 
-def judge(edited: str, test: str) -> tuple[bool, str]:
-    """Run edited + "\\n\\n" + test as a script in its own temp dir: (passed, last line of its error)."""
+# How a task's program is built and run, by language (../shared/editbench/README.md): the file the
+# edited code plus the test is written to, the compile step (None: none), and the run.
+JUDGES = {
+    "python": ("prog.py", None, [sys.executable, "prog.py"]),
+    "java": ("Main.java", ["javac", "Main.java"], ["java", "-ea", "Main"]),
+    "cpp": ("prog.cpp", ["g++", "-std=c++17", "-o", "prog", "prog.cpp"], ["./prog"]),
+}
+
+
+def judge(edited: str, test: str, lang: str = "python") -> tuple[bool, str]:
+    """Build and run edited + "\\n\\n" + test in its own temp dir: (passed, last line of its error).
+    A compile error is a failure."""
+    name, build, run = JUDGES[lang]
     with tempfile.TemporaryDirectory(prefix="editbench-judge-") as tmp:
-        prog = Path(tmp) / "prog.py"
-        prog.write_text(edited + "\n\n" + test, encoding="utf-8")
+        Path(tmp, name).write_text(edited + "\n\n" + test, encoding="utf-8")
         try:
-            proc = subprocess.run([sys.executable, str(prog)], cwd=tmp, capture_output=True, text=True,
+            if build is not None:
+                made = subprocess.run(build, cwd=tmp, capture_output=True, text=True, timeout=120,
+                                      stdin=subprocess.DEVNULL)
+                if made.returncode != 0:
+                    lines = (made.stderr or made.stdout).strip().splitlines()
+                    return False, ("compile error: " + (lines[0] if lines else f"exit {made.returncode}"))[:160]
+            proc = subprocess.run(run, cwd=tmp, capture_output=True, text=True,
                                   timeout=TEST_TIMEOUT_S, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return False, f"test timed out ({TEST_TIMEOUT_S} s)"
@@ -145,6 +164,9 @@ class Steer:
         self.proc = None
         self.url = ""
         self._config: str | None = None
+        # That checkout's own package (older ones named it `app`), started from that checkout.
+        package = "steer_tui" if (root / "steer_tui").is_dir() else "app"
+        self.argv = python_argv(module=package, home=str(root))
 
     def _env(self) -> dict:
         env = dict(os.environ, PYTHONPATH=str(self.root), NO_COLOR="1", PYTHONUNBUFFERED="1")
@@ -162,7 +184,7 @@ class Steer:
         import threading
 
         # `steer serve` of that checkout; it exits when its stdin (held here) closes.
-        cmd = [*STEER, "serve", "--engine", "local", "--threads", str(self.threads),
+        cmd = [*self.argv, "serve", "--engine", "local", "--threads", str(self.threads),
                "--host", "127.0.0.1", "--port", "0", "--exit-with-stdin"]
         self.log = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(cmd, cwd=self.root, env=self._env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -189,7 +211,7 @@ class Steer:
 
     def run(self, task: dict, workdir: Path) -> dict:
         target = workdir / task["file"]
-        cmd = [*STEER, "edit", task["file"], "-m", task["instruction"], "--json",
+        cmd = [*self.argv, "edit", task["file"], "-m", task["instruction"], "--json",
                "--backend", self.url]
         env = self._env()
         t0 = time.perf_counter()
@@ -386,7 +408,7 @@ def run_one(tool, task: dict, set_name: str) -> dict:
         (workdir / task["file"]).write_text(task["input"], encoding="utf-8")
         r = tool.run(task, workdir)
     if r["outcome"] is None:
-        ok, why = judge(r["edited"], task["test"])
+        ok, why = judge(r["edited"], task["test"], task.get("lang", "python"))
         r["outcome"] = "passed" if ok else "failed"
         r["test_error"] = why
     row = {"set": set_name, "task_id": task["task_id"], "tool": tool.name, "outcome": r["outcome"],
@@ -434,7 +456,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=(*ALL_SETS, "all"))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
     parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),

@@ -19,9 +19,11 @@ _HOME = str(Path(__file__).resolve().parents[1])
 _FLAGS = ("-E", "-P", "-u")
 
 
-def python_argv(*args: str, module: str = PACKAGE) -> list[str]:
+def python_argv(*args: str, module: str = PACKAGE, home: str | None = None) -> list[str]:
     """The argv of `python -m MODULE ARGS` run isolated from the user's folder and environment
-    (MODULE is steer's package by default, whose `__main__` is the `steer` command)."""
-    boot = (f"import sys; h = {_HOME!r}; sys.path.insert(0, h) if h not in sys.path else None; "
+    (MODULE is steer's package by default, whose `__main__` is the `steer` command). `home`: the
+    folder MODULE is imported from first (default: the one this steer was imported from)."""
+    first = "sys.path.insert(0, h)" if home else "sys.path.insert(0, h) if h not in sys.path else None"
+    boot = (f"import sys; h = {home or _HOME!r}; {first}; "
             f"import runpy; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
     return [sys.executable, *_FLAGS, "-c", boot, *args]
