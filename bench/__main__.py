@@ -6,7 +6,7 @@ import importlib
 import inspect
 import sys
 
-ALL = ["apply", "transport", "local", "pipeline"]
+ALL = ["apply", "transport", "local", "pipeline", "syntaxguard"]
 
 
 def main(argv: list[str]) -> int:

@@ -40,6 +40,9 @@ _C_COMMENTS = frozenset({"comment"})
 _RUBY_BODIES = ("program", "body_statement", "then", "else", "do", "block_body", "begin", "ensure",
                 "parenthesized_statements", "argument_list", "binary", "assignment", "array")
 _RUBY_STRAY = "([" + " ".join(f"({p} (identifier) @error)" for p in _RUBY_BODIES) + '] (#eq? @error "end"))'
+# Bash reads a reserved word where a command's name stands as that command: a stray `fi`, `done`, `}`.
+_BASH_STRAY = ('((command_name (word) @error) '
+               '(#any-of? @error "fi" "done" "esac" "then" "do" "else" "elif" "in" "}"))')
 _JS_DEFS = {
     "function_declaration": "function",
     "generator_function_declaration": "function",
@@ -121,7 +124,7 @@ LANGUAGES: tuple[Spec, ...] = (
           "interface_declaration": "interface", "trait_declaration": "trait", "enum_declaration": "enum"},
          _C_COMMENTS, leading=_C_COMMENTS),
     Spec("Bash", "bash", (".sh", ".bash"), "tree_sitter_bash", "language",
-         {"function_definition": "function"}, _C_COMMENTS, leading=_C_COMMENTS),
+         {"function_definition": "function"}, _C_COMMENTS, leading=_C_COMMENTS, stray=_BASH_STRAY),
 )
 
 _BY_EXTENSION = {ext: spec for spec in LANGUAGES for ext in spec.extensions}
