@@ -13,14 +13,14 @@ from steer_tui.journal import Journal
 from steer_tui.state import GENERATING, IDLE
 
 if TYPE_CHECKING:
-    from steer_tui.session import Session
+    from steer_tui.port import SessionPort
 
 
 class Review:
     """The session's proposal against the file on disk. Never overwrites a change made elsewhere:
     `conflict` says why accept is blocked."""
 
-    def __init__(self, session: "Session"):
+    def __init__(self, session: "SessionPort"):
         self.session = session
         self.journal = Journal()
         self.conflict: str | None = None  # why accept is blocked (the file changed under the proposal)
@@ -51,13 +51,13 @@ class Review:
     def can_accept(self) -> bool:
         s = self.session
         if s.state is GENERATING:
-            s._notice("warning", NoticeCode.BUSY, "still generating: stop first (Esc)")
+            s.notice("warning", NoticeCode.BUSY, "still generating: stop first (Esc)")
             return False
         if self.conflict:
-            s._notice("error", NoticeCode.CONFLICT, f"cannot accept: {self.conflict}")
+            s.notice("error", NoticeCode.CONFLICT, f"cannot accept: {self.conflict}")
             return False
         if not s.has_proposal:
-            s._notice("info", NoticeCode.NOTHING_TO_ACCEPT, "nothing to accept")
+            s.notice("info", NoticeCode.NOTHING_TO_ACCEPT, "nothing to accept")
             return False
         return True
 
@@ -69,7 +69,7 @@ class Review:
         if not self.write("accept", self.proposed_text(), s.live.hunk_count):
             return False
         self.rebase_to_document([])
-        s._set_state(IDLE)
+        s.set_state(IDLE)
         return True
 
     def accept_hunk(self, i: int) -> bool:
@@ -88,7 +88,7 @@ class Review:
         if not self.write("accept_hunk", join_lines(new_lines, self.final_nl), 1):
             return False
         self.rebase_to_document(rest)
-        s._set_state(s.state if rest else IDLE)
+        s.set_state(s.state if rest else IDLE)
         return True
 
     def reject_hunk(self, i: int) -> bool:
@@ -96,10 +96,10 @@ class Review:
         if s.state is GENERATING or not 0 <= i < s.live.hunk_count:
             return False
         s.live.remove_index(i)
-        s._proposal_changed()
+        s.proposal_changed()
         if not s.has_proposal:
             self.conflict = None
-            s._set_state(IDLE)
+            s.set_state(IDLE)
         return True
 
     def reject_all(self) -> bool:
@@ -107,18 +107,19 @@ class Review:
         if s.state is GENERATING:
             return False
         self.discard()
-        s._set_state(IDLE)
+        s.set_state(IDLE)
         return True
 
     def discard(self, quiet: bool = False) -> None:
         """Drop the proposal (and a conflict over it); `quiet`: tell no listener (a retry follows)."""
         s = self.session
         s.live.clear()
-        if s._answer is not None:
-            s._answer.blocks = {}
+        answer = s.turn.answer if s.turn is not None else None
+        if answer is not None:
+            answer.blocks = {}
         self.conflict = None
         if not quiet:
-            s._proposal_changed()
+            s.proposal_changed()
 
     # ------------------------------------------------------------ writing, undo
 
@@ -131,13 +132,13 @@ class Review:
         try:
             s.document.write(new_text)
         except DocumentError as exc:
-            s._notice("error", NoticeCode.WRITE_FAILED, f"not written: {exc}")
+            s.notice("error", NoticeCode.WRITE_FAILED, f"not written: {exc}")
             if isinstance(exc, FileChangedError):
                 self.file_changed()
             return False
         if action in ("accept", "accept_hunk"):
             self.journal.record(action, before, new_text)
-        s._emit(Applied(action, unified_diff(s.path, before, new_text), hunks))
+        s.emit(Applied(action, unified_diff(s.path, before, new_text), hunks))
         return True
 
     def undo(self) -> bool:
@@ -146,7 +147,7 @@ class Review:
         if s.state is GENERATING or entry is None:
             return False
         if s.document.text != entry.after:
-            s._notice("error", NoticeCode.JOURNAL_STALE, "cannot undo: the file changed since that edit")
+            s.notice("error", NoticeCode.JOURNAL_STALE, "cannot undo: the file changed since that edit")
             return False
         pending = self.pending_hunks()
         if not self.write("undo", entry.before, 1):
@@ -161,7 +162,7 @@ class Review:
         if s.state is GENERATING or entry is None:
             return False
         if s.document.text != entry.before:
-            s._notice("error", NoticeCode.JOURNAL_STALE, "cannot redo: the file changed since")
+            s.notice("error", NoticeCode.JOURNAL_STALE, "cannot redo: the file changed since")
             return False
         pending = self.pending_hunks()
         if not self.write("redo", entry.after, 1):
@@ -187,19 +188,19 @@ class Review:
         if not os.path.exists(s.document.path):
             if s.has_proposal:
                 self.conflict = "the file was deleted on disk"
-            s._notice("error", NoticeCode.FILE_DELETED, "the file was deleted on disk")
+            s.notice("error", NoticeCode.FILE_DELETED, "the file was deleted on disk")
             return True
         try:
             fresh = Document.read(s.document.path)
         except DocumentError as exc:
-            s._notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
+            s.notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
             return True
         if fresh.digest == s.document.digest and not new:
             return False
         if s.state is GENERATING:
             # Re-locating while blocks stream in would move them under the parser: do it at the end.
             self.changed_while_generating = True
-            s._notice("warning", NoticeCode.FILE_CHANGED,
+            s.notice("warning", NoticeCode.FILE_CHANGED,
                       "the file changed on disk; the proposal will be re-located when the answer ends")
             return True
         old_text = s.document.text
@@ -208,7 +209,7 @@ class Review:
             # Update in place: the UI holds this very Document.
             s.document.reload()
         except DocumentError as exc:
-            s._notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
+            s.notice("error", NoticeCode.FILE_UNREADABLE, f"cannot read the changed file: {exc}")
             return True
         self.rebase(old_text, pending)
         return True
@@ -227,7 +228,7 @@ class Review:
         s = self.session
         lines, self.final_nl = document_lines(s.document.text)
         s.live.reset(lines, hunks)
-        s._proposal_changed()
+        s.proposal_changed()
         s.prewarm()
 
     def rebase(self, old_text: str, pending: list[tuple[int, int, list[str]]]) -> None:
@@ -240,11 +241,11 @@ class Review:
                 raise ValueError("a hunk no longer fits")
             s.live.reset(new_lines, moved)
             if pending:
-                s._notice("info", NoticeCode.RELOCATED, "the file changed; the proposal was re-located")
+                s.notice("info", NoticeCode.RELOCATED, "the file changed; the proposal was re-located")
             self.conflict = None
         except ValueError:  # a hunk lost, or two that now overlap
             s.live.reset(new_lines, [])
             self.conflict = "the file changed on disk and the proposal no longer fits it"
-            s._notice("error", NoticeCode.CONFLICT, self.conflict + " (reject it or ask again)")
-        s._proposal_changed()
+            s.notice("error", NoticeCode.CONFLICT, self.conflict + " (reject it or ask again)")
+        s.proposal_changed()
         s.prewarm()  # the file the model saw changed: cache the new one

@@ -84,7 +84,7 @@ class Session:
 
     redirect_strategy: str | None = None  # "restart" | "continue" | "after" | "before" | "auto"; None: REDIRECT_MODES for the format
     _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
-    _refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
+    refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
     _ended_turn: _Ended | None = None  # how the last turn ended
 
     def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
@@ -209,43 +209,45 @@ class Session:
 
     # ------------------------------------------------------------ events
 
-    def _emit(self, ev) -> None:
+    def emit(self, ev) -> None:
         try:
             self.on_event(ev)
         except Exception as exc:  # a broken listener must not kill the stream
             logging.getLogger(__name__).exception("session listener failed: %s", exc)
 
-    def _set_state(self, state: State) -> None:
+    def set_state(self, state: State) -> None:
         if state is not self.state:
             check_transition(self.state, state)
             prev, self.state = self.state, state
-            self._emit(StateChanged(state, prev))
+            self.emit(StateChanged(state, prev))
 
-    def _set_connection(self, state: str, detail: str = "") -> None:
+    _set_state = set_state  # the name tests drive the state by
+
+    def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
-        self._emit(ConnectionChanged(state, detail))
+        self.emit(ConnectionChanged(state, detail))
 
-    def _notice(self, level: str, code: NoticeCode, text: str) -> None:
-        self._emit(Notice(level, text, code))
+    def notice(self, level: str, code: NoticeCode, text: str) -> None:
+        self.emit(Notice(level, text, code))
 
-    def _proposal_changed(self) -> None:
-        self._emit(ProposalUpdated(self.live.version, self.live.hunk_count, self.live.cursor_row))
+    def proposal_changed(self) -> None:
+        self.emit(ProposalUpdated(self.live.version, self.live.hunk_count, self.live.cursor_row))
 
     # ------------------------------------------------------------ connection
 
     async def start(self, *, prewarm: bool = True) -> None:
         """Connect (opening the configured backend if no client was given) and prewarm the file."""
         if self.client is None:
-            self._set_connection("connecting", self.settings.backend)
+            self.set_connection("connecting", self.settings.backend)
             try:
-                self.client = await open_backend(self.settings, self._set_connection)
+                self.client = await open_backend(self.settings, self.set_connection)
             except SessionError as exc:
-                self._set_connection("error", exc.message)
+                self.set_connection("error", exc.message)
                 raise
             except Exception as exc:
-                self._set_connection("error", str(exc))
+                self.set_connection("error", str(exc))
                 raise SessionError(getattr(exc, "code", "backend_unreachable"), str(exc)) from exc
-        self._set_connection("ready", getattr(self.client, "url", ""))
+        self.set_connection("ready", getattr(self.client, "url", ""))
         if prewarm:
             self.prewarm()
 
@@ -346,7 +348,7 @@ class Session:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # prewarm is an optimisation: say so, never fail the session
-            self._notice("warning", NoticeCode.PREWARM_FAILED, f"prewarm failed: {exc}")
+            self.notice("warning", NoticeCode.PREWARM_FAILED, f"prewarm failed: {exc}")
 
     async def close(self) -> None:
         await self.stop()
@@ -362,7 +364,7 @@ class Session:
                 await self.client.close()  # also stops a gateway subprocess the client owns
             except Exception:
                 pass
-        self._set_connection("closed")
+        self.set_connection("closed")
 
     # ------------------------------------------------------------ turns
 
@@ -384,7 +386,7 @@ class Session:
     async def _start(self, instruction: str, region: tuple[int, int] | None, retries: int = 0) -> None:
         """Start a new turn on the file as it is (any proposal is dropped)."""
         if self.has_proposal:
-            self._discard_proposal()
+            self.discard_proposal()
         instruction, region = self.scoped(instruction, region)
         self.prewarms.make_way(region, instruction)
         self.instruction = instruction
@@ -395,7 +397,7 @@ class Session:
         self._turn = Turn(self, instruction, region, retries)
         self._turn_task = asyncio.ensure_future(self._run(self._turn))
         # Let the task send its request before returning, so `stop()` right after works.
-        self._set_state(GENERATING)
+        self.set_state(GENERATING)
         await asyncio.sleep(0)
 
     def scoped(self, instruction: str, region: tuple[int, int] | None) -> tuple[str, tuple[int, int] | None]:
@@ -423,12 +425,12 @@ class Session:
                                           self.state is not GENERATING)
             result = self.last_result = turn.result
             if self.state is GENERATING:
-                self._set_state(REVIEW if self.has_proposal else IDLE)
+                self.set_state(REVIEW if self.has_proposal else IDLE)
             elif self.state is INTERRUPTED and not self.has_proposal:
-                self._set_state(IDLE)
+                self.set_state(IDLE)
             self.review.turn_ended()
-            self._emit(Stats(result.ttft_s, result.tokens, result.tokens_per_s, time.perf_counter() - turn.t0, True))
-            self._emit(TurnEnded(result))
+            self.emit(Stats(result.ttft_s, result.tokens, result.tokens_per_s, time.perf_counter() - turn.t0, True))
+            self.emit(TurnEnded(result))
 
     async def wait(self) -> TurnResult:
         """Wait for the current turn (with its retries) to end."""
@@ -439,12 +441,12 @@ class Session:
         """One whole turn: send, wait, retrying with refusal feedback (what `steer edit` does).
 
         With no review to come, an answer that breaks a Python file's syntax is a refused attempt."""
-        self._refuse_broken_syntax = True
+        self.refuse_broken_syntax = True
         try:
             await self.send(instruction, region, retries=retries)
             return await self.wait()
         finally:
-            self._refuse_broken_syntax = False
+            self.refuse_broken_syntax = False
 
     async def stop(self) -> None:
         """Esc: stop now. Complete blocks stay as the proposal; a half-written block is dropped."""
@@ -458,17 +460,17 @@ class Session:
         picture at once). Returns the rest to await (the server-side cancel), or None."""
         if self.state is not GENERATING:
             return None
-        self._interrupt()  # from here on no delta reaches the live diff
+        self.interrupt()  # from here on no delta reaches the live diff
         stream = self._stream
         return cancel_quietly(stream) if stream is not None else None
 
-    def _interrupt(self) -> None:
+    def interrupt(self) -> None:
         """Leave GENERATING with what the answer completed (Esc, a lost connection)."""
         if self._answer is not None:
             self._answer.drop_partial(keep_closed=True)
         # Nothing left to review: idle, not "interrupted" over an empty proposal.
-        self._set_state(INTERRUPTED if self.has_proposal else IDLE)
-        self._proposal_changed()
+        self.set_state(INTERRUPTED if self.has_proposal else IDLE)
+        self.proposal_changed()
 
     async def redirect(self, words: str) -> None:
         """Enter while generating: the new words redirect the turn; its new answer replaces the proposal.
@@ -492,17 +494,17 @@ class Session:
         said = said + [words]
         mode = self._redirect_mode_for(words)
         if mode == "before" and self._turn is not None and self.region is not None:
-            self._notice("info", NoticeCode.REDIRECTED,
+            self.notice("info", NoticeCode.REDIRECTED,
                          f"redirected: {' '.join(words.split())} (asked first, then the request again)")
             await self._restart_turn(first, said, addition=words)
             return
         if mode == "after" and self._turn is not None and self.region is not None:
             self._turn.additions.append(words)
             self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
-            self._notice("info", NoticeCode.REDIRECTED, f"after this answer: {' '.join(words.split())}")
+            self.notice("info", NoticeCode.REDIRECTED, f"after this answer: {' '.join(words.split())}")
             self._redirected = (self._turn_task, first, said)
             return
-        self._notice("info", NoticeCode.REDIRECTED, f"redirected: {' '.join(words.split())} (the answer starts over)")
+        self.notice("info", NoticeCode.REDIRECTED, f"redirected: {' '.join(words.split())} (the answer starts over)")
         if self._stream is None or mode != "continue":
             # Also when the request is still on its way: there is nothing to steer yet.
             await self._restart_turn(first, said)
@@ -514,7 +516,7 @@ class Session:
         try:
             await self._stream.steer(words)
         except Exception as exc:
-            self._notice("error", NoticeCode.REDIRECT_FAILED, f"redirect failed: {exc}")
+            self.notice("error", NoticeCode.REDIRECT_FAILED, f"redirect failed: {exc}")
 
     def follows_up(self, words: str) -> bool:
         """Words sent now would go on from the last turn's request (`_follow_up`)."""
@@ -579,13 +581,13 @@ class Session:
             known = (before.result.raw_text if before is not None and before.base is None and self.state is REVIEW
                      and self.has_proposal and not self._ended_turn.stopped else None)
             then = "then merged with it" if known else "then the request again"
-            self._notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
+            self.notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
             if not redirect_adds(words):
                 # Kept as what it was taken for, an addition: a later follow-up adds it to the request.
                 said[-1] = f"also {words}"
             await self._restart_turn(first, said, addition=words, known=known)
         else:
-            self._notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
+            self.notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
             await self._restart_turn(first, said)
         return True
 
@@ -644,7 +646,7 @@ class Session:
             region, combined = self._asked_first(addition)
             request = self._redirected_request(first, said[:-1]) if said[:-1] else first
         self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more
-        self._discard_proposal()
+        self.discard_proposal()
 
         def quiet(ev) -> None:
             if not isinstance(ev, (StateChanged, Stats, TurnEnded)):
@@ -707,7 +709,7 @@ class Session:
         """The file may have changed on disk (watchfiles). Returns True if it really did (steer_tui.review)."""
         return self.review.file_changed()
 
-    def _discard_proposal(self, quiet: bool = False) -> None:
+    def discard_proposal(self, quiet: bool = False) -> None:
         self.review.discard(quiet)
 
 

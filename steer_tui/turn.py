@@ -1,8 +1,10 @@
 """One turn of a Session: its attempts (refusal feedback goes back to the model), each answer
 streamed from the backend into an steer_tui.edits.proposal.ProposalBuilder, and how it ended.
 
-The Session owns the turn's lifecycle (state, stop, redirect); a Turn reads it for what it
-needs (backend, document, live diff) and reports through its events.
+The Session owns the turn's lifecycle (state, stop, redirect); a Turn sees it through
+steer_tui.port.SessionPort: it reads what it needs (backend, document, live diff) and reports
+through its events. What follows an attempt is steer_tui.attempts' decision; the stream is read
+by steer_tui.stream_reader.
 """
 
 from __future__ import annotations
@@ -11,17 +13,11 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
+from steer_tui import stream_reader
+from steer_tui.attempts import BEFORE_AGAIN, ENDS, Act, AttemptPolicy, Outcome
 from steer_tui.backend import SessionError, cancel_quietly
 from steer_tui.edits.anchor import may_delete
-from steer_tui.edits.class_doc import (
-    DOC_CLOSE,
-    asked_class,
-    docstring_place,
-    docstring_prefix,
-    only_the_docstring,
-    repeats_module_doc,
-    saying_what,
-)
+from steer_tui.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, repeats_module_doc, saying_what
 from steer_tui.edits.cosmetic import COSMETIC_REASON
 from steer_tui.edits.judge import (
     DEGENERATE_FEEDBACK,
@@ -32,30 +28,22 @@ from steer_tui.edits.judge import (
     departure_point,
     loop_feedback,
     no_change_instruction,
-    syntax_feedback,
     truncated_feedback,
 )
 from steer_tui.edits.lines import document_lines
-from steer_tui.edits.params import unused_new_parameters
 from steer_tui.edits.repeats import RepeatWatch
 from steer_tui.edits.syntax import is_python
 from steer_tui.events import NoticeCode, Stats, TurnResult
 from steer_tui.state import GENERATING
-from steer_tui.transport import events as E
+from steer_tui.stream_reader import End
+from steer_tui.turn_verdict import TurnVerdict
 
 if TYPE_CHECKING:
-    from steer_tui.session import Session
+    from steer_tui.port import SessionPort
 
 _STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
-# Yield to the event loop after this many buffered deltas or this much work (seconds),
-# so Esc is handled mid-burst at an unlimited delta rate.
-_BURST_DELTAS = 256
-_BURST_S = 0.004
 # An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
 _MAX_NOOP_BLOCKS = 3
-# Departing retries of one request. A second one passed no more dev tasks and cost about one
-# answer each time it ran (bench/results/levers/README.md, "second departure").
-MAX_DEPARTURES = 1
 
 
 # The embedded engine's answer cap when a request names none (steer_tui.server.engines.local.DEFAULT_MAX_OUTPUT).
@@ -120,7 +108,7 @@ def _region_text(text: str, region: tuple[int, int] | str | None) -> str:
     return region_lines(text, region)
 
 
-def docstring_request(session: "Session", asking: str, base: str | None = None) -> tuple[tuple[int, int], str] | None:
+def docstring_request(session: "SessionPort", asking: str, base: str | None = None) -> tuple[tuple[int, int], str] | None:
     """(region, answer prefix) of a request for a class's docstring alone, asked as just that
     docstring: the region is the class's header (with the docstring it has), and the answer starts
     with that header and the docstring's opening quotes (class_doc.docstring_prefix), so the model
@@ -147,14 +135,40 @@ def docstring_request(session: "Session", asking: str, base: str | None = None) 
     return (place[0], place[2]), docstring_prefix(text, place)
 
 
-class Turn:
-    """`await run()` streams the attempts and leaves `result`; `answer` is the attempt's ProposalBuilder."""
+class _Totals:
+    """The numbers of a turn's attempts together: tokens, the first token's time, the last rate."""
 
-    def __init__(self, session: "Session", instruction: str, region: tuple[int, int] | None, retries: int):
+    def __init__(self):
+        self.tokens = 0
+        self.first_ttft: float | None = None
+        self.rates: list[float] = []
+
+    def add(self, result: TurnResult) -> None:
+        self.tokens += result.tokens
+        self.first_ttft = self.first_ttft if self.first_ttft is not None else result.ttft_s
+        if result.tokens_per_s:
+            self.rates.append(result.tokens_per_s)
+
+    def stamp(self, result: TurnResult, attempts: int, hunks: int) -> None:
+        result.attempts = attempts
+        result.tokens = self.tokens
+        result.ttft_s = self.first_ttft
+        result.tokens_per_s = self.rates[-1] if self.rates else None
+        result.hunks = hunks
+
+
+class Turn:
+    """`await run()` streams the attempts and leaves `result`; `answer` is the attempt's ProposalBuilder.
+
+    What follows each attempt is steer_tui.attempts.AttemptPolicy's decision; run() carries it out."""
+
+    def __init__(self, session: "SessionPort", instruction: str, region: tuple[int, int] | None, retries: int):
         self.session = session
         self.instruction = instruction
         self.region = region
         self.retries = retries
+        self.policy = AttemptPolicy(retries)
+        self.verdict = TurnVerdict(self)
         self.result = TurnResult("nothing")
         self.answer = None  # the ProposalBuilder of the attempt streaming or last streamed
         self.stream = None  # the backend's stream of that attempt
@@ -163,6 +177,8 @@ class Turn:
         self.ttft: float | None = None
         self.tokens = 0
         self._stats_at = self.t0
+        self.prefix: str | None = None  # what the attempt's answer starts with (_docstring_attempt)
+        self.unused_params = False  # the attempt's answer was refused for a parameter it never reads
         # Words said while the answer was written that add to the request ("also X"): each is
         # its own edit of the answer's region, asked once the answer before it is complete.
         self.additions: list[str] = []
@@ -187,238 +203,255 @@ class Turn:
         # The request the attempt under way answers: an addition's words, then the request again
         # (a retry's feedback asks the same request).
         self.asking = instruction
+        # What the next attempt's prompt says: the request, or a retry's feedback.
+        self.ask = instruction
+        self.history: list[dict] = []  # the exchanges before it
+        self.shown = region  # the region as the prompt shows it: an addition shows the answer's
+        self.avoid: dict | None = None  # the next attempt asks the same, departing from this answer
+        self.reuse: str | None = None  # the next attempt's answer, known already (`known`)
+        self.kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
+        self.kept_region = region  # the region that answer rewrote (an addition may widen the turn's)
+        self.built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
+        self.doc_first: TurnResult | None = None  # a class's docstring that repeated the module's, asked again
+        self._gave_up: tuple[str, str] | None = None  # (reason, feedback) of an answer caught in a loop
 
     @property
     def stopped(self) -> bool:
         """Esc or a lost connection took the session out of GENERATING, or a redirect started the
         turn over (another Turn is the session's turn now)."""
-        return self.session.state is not GENERATING or self.session._turn is not self
+        return self.session.state is not GENERATING or self.session.turn is not self
+
+    # ------------------------------------------------------------ the runner
 
     async def run(self) -> None:
-        s = self.session
-        from steer_tui.prompts import addition_instruction, addition_region, build_input, instruction_message, redirect_instruction, system_prompt
+        """Ask attempts until the policy ends the turn; `result` is how it ended."""
+        from steer_tui.prompts import system_prompt
 
-        fmt = s.format
-        instructions = system_prompt(fmt)
-        attempt = 0
-        history: list[dict] = []
-        ask = self.instruction
+        s, totals = self.session, _Totals()
+        self.fmt = s.format
+        self.instructions = system_prompt(self.fmt)
         result = TurnResult("nothing")
-        no_change_retried = False
-        departures = 0  # departing retries made for the request
-        total_tokens = 0
-        first_ttft = None
-        rates: list[float] = []
-        shown = self.region  # the region as the prompt shows it: an addition shows the answer's
-        spent = 0  # attempts that went to earlier requests, not counted against the retries
-        kept: TurnResult | None = None  # the answer an addition builds on, restored if it fails
-        kept_region = self.region  # the region that answer rewrote (an addition may widen the turn's)
-        built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
-        avoid: dict | None = None  # the next attempt asks the same, departing from this answer
-        doc_first: TurnResult | None = None  # a class's docstring that repeated the module's, asked again
-        doc_again = False  # that was done in this turn
-        reuse: str | None = None  # the next attempt's answer, known already (self.known)
         try:
             while True:
-                attempt += 1
-                doc = self._docstring_attempt()
-                if doc is not None:
-                    shown = self._move_to(doc[0])
-                self._begin_attempt()
-                self.prefix = doc[1] if doc is not None else None
-                messages = build_input(fmt, s.prompt_path, s.document.text, ask, shown, history or None)
-                region_text = _region_text(s.document.text, shown)
-                cap = output_cap(fmt, region_text, s.settings.max_output_tokens, s.server_engine)
-                if doc is not None:
-                    cap = min(cap or DOC_CAP, DOC_CAP)
-                why = too_large(fmt, instructions, messages, region_text, s.server_context)
-                if why:
-                    result = TurnResult("refused", why)
+                self.policy.begin()
+                request = self._request()
+                if isinstance(request, TurnResult):  # it cannot fit in the model's context
+                    result = request
                     break
-                self.can_retry = attempt - spent <= self.retries
-                result = self._known_once(reuse) if reuse is not None else None
-                if result is None or result.status != "proposal":
-                    if result is not None:  # the known answer no longer stands: the request is asked
-                        s._discard_proposal(quiet=True)
-                        self._begin_attempt()
-                    result = await self._stream_once(instructions, messages, cap, avoid)
-                reuse = None
-                avoid = None
-                total_tokens += result.tokens
-                first_ttft = first_ttft if first_ttft is not None else result.ttft_s
-                if result.tokens_per_s:
-                    rates.append(result.tokens_per_s)
-                if doc_first is not None:  # the class's docstring asked again: its first answer stands if it fails
-                    first, doc_first = doc_first, None
-                    if result.status != "proposal" and not self.stopped:
-                        result = self._restore(first, self.region, "the docstring asked again was not one")
-                elif self.prefix and result.status == "proposal" and not self.stopped and not doc_again \
-                        and repeats_module_doc(s.document.text, self._written()):
-                    doc_first, doc_again = result, True
-                    name = asked_class(self.asking, s.document.text)
-                    ask = saying_what(ask, name)
-                    s._notice("info", NoticeCode.CLASS_DOC_AGAIN,
-                              f"the docstring of `{name}` repeats the module's; asking for one of its own")
-                    s._discard_proposal(quiet=True)
-                    continue
-                if self.again is not None:
-                    again, self.again = self.again, None
-                    if not self.stopped and (result.status in ("nothing", "refused")
-                                             or (result.status == "proposal" and self.base_clash)):
-                        # The request's answer, asked as first asked, cannot keep the addition's
-                        # changes (rebase.merge_apart: they clash), adds nothing to them, or was refused:
-                        # it is asked of the code the addition left, after the addition's exchange.
-                        region, history, shown = again
-                        self._move_to(region)
-                        spent, no_change_retried, departures = attempt, False, 0
-                        s._notice("info", NoticeCode.REDIRECTED,
-                                  f"now: {' '.join(ask.split())}, of the code the addition left")
-                        s._discard_proposal(quiet=True)
-                        continue
-                if self.additions and not self.stopped and result.status in ("proposal", "nothing") \
-                        and self.region is not None:
-                    # Asked on its own of the code as the answer left it, an addition is done; asked
-                    # together with the request, the small model did one of the two (bench/redirect.py).
-                    words = self.additions.pop(0)
-                    if result.status == "proposal":
-                        kept, kept_region, self.base = result, self.region, s.review.proposed_text()
-                        region = addition_region(s.document.text, self.region, words, narrow=True)
-                        if self._crossed(region):  # it cannot be shown as the answer left it
-                            region = addition_region(s.document.text, self.region, words)
-                        apart = _apart(region, self.region)
-                        self._move_to(region)
-                        # Apart from the answer's region, the addition's is as it is on disk.
-                        shown, ask = region if apart else self._answered_region(), addition_instruction(words)
-                        self.asking = ask
-                    else:  # the answer changed nothing: its request is asked again, with the addition
-                        region = addition_region(s.document.text, self.region, words)
-                        if shown == self.region:  # on the span that takes in both
-                            shown = self._move_to((min(region[0], shown[0]), max(region[1], shown[1])))
-                        ask = redirect_instruction(ask, [words])
-                        self.asking = ask
-                    history, spent, no_change_retried, departures = [], attempt, False, 0
-                    s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
-                    s._discard_proposal(quiet=True)
-                    continue
-                if self.then is not None and not self.stopped and self.region is not None and (
-                        result.status in ("proposal", "nothing")
-                        or (result.status == "refused" and attempt - spent > self.retries)):
-                    # The addition's exchange stays in the conversation: shown the region as the
-                    # addition left it in a fresh message, the small model put a class's docstring
-                    # above the class; after its own answer it did not (bench/redirect.py).
-                    chat = [instruction_message(fmt, ask, s.document.text, shown),
-                            {"role": "assistant", "content": result.raw_text}] if result.status == "proposal" else []
-                    ask, self.instruction, self.then = self.then, self.then, None
-                    self.asking = ask
-                    back, self.then_region = self.then_region, None
-                    if result.status == "proposal":
-                        kept, kept_region, built = result, self.region, "the request"
-                        self.base = s.review.proposed_text()
-                    else:
-                        s._notice("warning", NoticeCode.REDIRECT_FAILED,
-                                  f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
-                    if back is not None and _apart(back, self.region):
-                        # The addition was asked apart from the request's region: the request is asked
-                        # as it first was (its prompt still cached), of that region as on disk; after
-                        # the addition's exchange about another definition the small model wrote
-                        # the whole class again. Its answer keeps the addition's change (with_earlier).
-                        shown, chat = self._move_to(back), []
-                        reuse = self.known
-                    elif result.status == "proposal" and back is not None:
-                        # The request is asked as it first was, of its region as on disk (its prompt
-                        # is still cached: only its words are evaluated again), and its answer is
-                        # merged with the addition's (rebase.merge_apart). Shown the code the
-                        # addition left, after that exchange, the small model carried the addition's
-                        # kind of change to methods the request never named (bench/redirect.py).
-                        # Only where the two answers clash is that asked (self.again).
-                        self.again = (self.region, chat, self._answered_region())
-                        shown, chat = self._move_to(back), []
-                        reuse = self.known
-                    elif result.status == "proposal":
-                        shown = self._answered_region()
-                    self.known = None
-                    history, spent, no_change_retried, departures = chat, attempt, False, 0
-                    s._notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(ask.split())}")
-                    s._discard_proposal(quiet=True)
-                    continue
-                if kept is not None and (result.status == "nothing" or (
-                        result.status == "proposal" and self._answered_region() == shown)):
-                    # The answer built on `kept` gave back the file as it was on disk, or the code
-                    # it was shown. Like any answer that changes nothing it is a failed attempt:
-                    # the model's next most likely answer is asked for; if that changes nothing
-                    # either, the earlier answer stands.
-                    avoid = None if self.stopped or asks_for_nothing(ask) else self._departing(
-                        result.raw_text, departures, NoticeCode.RETRY_NO_CHANGE,
-                        f"the model's answer to {built} changed nothing; asking for its next most likely change")
-                    if avoid is not None:
-                        departures += 1
-                        continue
-                    if not self.stopped:
-                        result = self._restore(kept, kept_region, f"the model's answer to {built} changed nothing")
+                result = await self._answer_attempt(*request)
+                totals.add(result)
+                act, result, again = self._decide(result)
+                if act in ENDS:
+                    result = self._end(act, result)
                     break
-                if result.status == "nothing" and not result.already_applied and not self.stopped \
-                        and not asks_for_nothing(self.instruction):
-                    # An answer that changes nothing (or only its whitespace, comments or docstrings,
-                    # steer_tui.edits.cosmetic) is a failed attempt, not "nothing to change": it is retried
-                    # (departing from it, up to MAX_DEPARTURES times, or once with feedback that says
-                    # so), then the turn reports it as a refusal. The departing retries are made even
-                    # where no retries are allowed (the app): each is the model's next most likely
-                    # answer, not the same one again.
-                    what = "changed only whitespace, comments or docstrings" if result.reason == COSMETIC_REASON \
-                        else "changed nothing"
-                    avoid = None if no_change_retried else self._departing(
-                        result.raw_text, departures, NoticeCode.RETRY_NO_CHANGE,
-                        f"the model's answer {what}; asking for its next most likely change")
-                    if avoid is None and (departures or no_change_retried or attempt - spent > self.retries):
-                        reason = NO_CHANGE if result.reason != COSMETIC_REASON else f"{NO_CHANGE} to the code ({what})"
-                        result = TurnResult("refused", reason, raw_text=result.raw_text, no_change=True)
-                        break
-                    if avoid is not None:
-                        departures += 1
-                        continue
-                    no_change_retried = True
-                    s._notice("warning", NoticeCode.RETRY_NO_CHANGE, f"the model's answer {what}; asking it again")
-                    next_ask = no_change_instruction(fmt, self.instruction, result.reason)
-                elif result.status != "refused" or attempt - spent > self.retries or self.stopped:
-                    if kept is not None and result.status == "refused" and not self.stopped:
-                        result = self._restore(kept, kept_region, f"the answer to {built} was refused ({result.reason})")
-                    break
-                else:
-                    # Told that a new parameter goes unread, the small model wrote the same answer again.
-                    avoid = self._departing(
-                        result.raw_text, departures, NoticeCode.RETRY_REFUSED,
-                        f"edit refused ({result.reason}); asking for the model's next most likely answer",
-                    ) if self.unused_params else None
-                    if avoid is not None:
-                        departures += 1
-                        continue
-                    s._notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
-                    next_ask = self.feedback_instruction()
-                history = history + [
-                    instruction_message(fmt, ask, s.document.text, shown),
-                    {"role": "assistant", "content": result.raw_text},
-                ]
-                ask = next_ask
-                s._discard_proposal(quiet=True)
-            if result.no_change:
-                s._notice("error", NoticeCode.NO_CHANGE, f"{result.reason}; the file is untouched")
-            elif result.status == "refused":
-                s._notice("error", NoticeCode.REFUSED, f"edit refused, nothing changed: {result.reason}")
-            elif result.status == "nothing":
-                s._notice("info", NoticeCode.NOTHING, f"nothing to change: {result.reason}")
+                self._carry_out(act, result, again)
+            self._say_how_it_ended(result)
         except asyncio.CancelledError:
             result = TurnResult("stopped", "cancelled")
             raise
         except SessionError as exc:
             result = TurnResult("error", exc.message, error_code=exc.code)
-            s._notice("error", NoticeCode.ERROR, exc.message)
+            s.notice("error", NoticeCode.ERROR, exc.message)
         finally:
-            result.attempts = attempt
-            result.tokens = total_tokens
-            result.ttft_s = first_ttft
-            result.tokens_per_s = rates[-1] if rates else None
-            result.hunks = s.live.hunk_count
+            totals.stamp(result, self.policy.attempt, s.live.hunk_count)
             self.result = result
+
+    def _request(self) -> tuple[list[dict], int | None] | TurnResult:
+        """The attempt's (input, max_output_tokens), its proposal begun; a refusal where the
+        request cannot fit in the engine's context."""
+        from steer_tui.prompts import build_input
+
+        s = self.session
+        doc = self._docstring_attempt()
+        if doc is not None:
+            self.shown = self._move_to(doc[0])
+        self._begin_attempt()
+        self.prefix = doc[1] if doc is not None else None
+        messages = build_input(self.fmt, s.prompt_path, s.document.text, self.ask, self.shown, self.history or None)
+        region_text = _region_text(s.document.text, self.shown)
+        cap = output_cap(self.fmt, region_text, s.settings.max_output_tokens, s.server_engine)
+        if doc is not None:
+            cap = min(cap or DOC_CAP, DOC_CAP)
+        why = too_large(self.fmt, self.instructions, messages, region_text, s.server_context)
+        return TurnResult("refused", why) if why else (messages, cap)
+
+    async def _answer_attempt(self, messages: list[dict], cap: int | None) -> TurnResult:
+        """The attempt's judged answer: the known one (`reuse`) where it still stands, else streamed."""
+        self.can_retry = self.policy.can_retry
+        result = self._known_once(self.reuse) if self.reuse is not None else None
+        if result is None or result.status != "proposal":
+            if result is not None:  # the known answer no longer stands: the request is asked
+                self.session.discard_proposal(quiet=True)
+                self._begin_attempt()
+            result = await self._stream_once(self.instructions, messages, cap, self.avoid)
+        self.reuse = self.avoid = None
+        return result
+
+    def _outcome(self, result: TurnResult) -> Outcome:
+        """What the policy decides on: the attempt's result and the turn's state, read off them."""
+        s, p, status = self.session, self.policy, result.status
+        stopped = self.stopped
+        return Outcome(
+            status=status, stopped=stopped, already_applied=result.already_applied,
+            can_depart=p.may_depart and self._departure(result.raw_text) is not None,
+            asks_nothing=asks_for_nothing(self.instruction), ask_asks_nothing=asks_for_nothing(self.ask),
+            doc_repeats_module=bool(self.prefix) and status == "proposal" and not stopped and not p.doc_again
+            and repeats_module_doc(s.document.text, self._written()),
+            base_clash=self.base_clash, unused_params=self.unused_params,
+            unchanged_shown=p.kept and status == "proposal" and self._answered_region() == self.shown,
+            has_region=self.region is not None, additions=bool(self.additions), then=self.then is not None,
+            again=self.again is not None)
+
+    def _decide(self, result: TurnResult) -> tuple[Act, TurnResult, tuple | None]:
+        """(what the policy says, the result it goes on with, the `again` it took up)."""
+        act = self.policy.decide(self._outcome(result))
+        if act is Act.RESTORE_DOC:
+            result = self._restore(self.doc_first, self.region, "the docstring asked again was not one")
+            act = self.policy.decide(self._outcome(result))
+        again = None
+        if act not in BEFORE_AGAIN:  # the policy read past `again`: it is answered or asked now
+            again, self.again = self.again, None
+        return act, result, again
+
+    def _end(self, act: Act, result: TurnResult) -> TurnResult:
+        """The turn's result, as the last act leaves it."""
+        if act is Act.RESTORE:
+            why = (f"the answer to {self.built} was refused ({result.reason})" if result.status == "refused"
+                   else f"the model's answer to {self.built} changed nothing")
+            return self._restore(self.kept, self.kept_region, why)
+        if act is Act.REFUSE_NO_CHANGE:
+            reason = NO_CHANGE if result.reason != COSMETIC_REASON else f"{NO_CHANGE} to the code ({_what(result)})"
+            return TurnResult("refused", reason, raw_text=result.raw_text, no_change=True)
+        return result
+
+    def _carry_out(self, act: Act, result: TurnResult, again: tuple | None) -> None:
+        """Set up the next attempt as `act` says; the proposal of this one is dropped."""
+        s = self.session
+        if act is Act.ASK_DOC_AGAIN:
+            self.doc_first = result
+            name = asked_class(self.asking, s.document.text)
+            self.ask = saying_what(self.ask, name)
+            s.notice("info", NoticeCode.CLASS_DOC_AGAIN, f"the docstring of `{name}` repeats the module's; asking for one of its own")
+        elif act is Act.ASK_AGAIN:
+            # Asked of the code the addition left, after the addition's exchange.
+            region, self.history, self.shown = again
+            self._move_to(region)
+            s.notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(self.ask.split())}, of the code the addition left")
+        elif act is Act.ASK_ADDITION:
+            self._ask_addition(result)
+        elif act is Act.ASK_THEN:
+            self._ask_then(result)
+        elif act is Act.DEPART:
+            self._depart(result)
+            return  # _depart dropped the proposal
+        else:  # RETRY_NO_CHANGE, RETRY_REFUSED: the same request, after this exchange
+            if act is Act.RETRY_NO_CHANGE:
+                s.notice("warning", NoticeCode.RETRY_NO_CHANGE, f"the model's answer {_what(result)}; asking it again")
+                next_ask = no_change_instruction(self.fmt, self.instruction, result.reason)
+            else:
+                s.notice("warning", NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking the model to fix it")
+                next_ask = self.feedback_instruction()
+            self.history = self.history + self._exchange(result)
+            self.ask = next_ask
+        s.discard_proposal(quiet=True)
+
+    def _exchange(self, result: TurnResult) -> list[dict]:
+        """The attempt's prompt and answer, as the conversation goes on after them."""
+        from steer_tui.prompts import instruction_message
+
+        return [instruction_message(self.fmt, self.ask, self.session.document.text, self.shown),
+                {"role": "assistant", "content": result.raw_text}]
+
+    def _ask_addition(self, result: TurnResult) -> None:
+        """The first addition is asked on its own, of the code as the answer left it (or, where the
+        answer changed nothing, with the request again)."""
+        from steer_tui.prompts import addition_instruction, addition_region, redirect_instruction
+
+        s = self.session
+        words = self.additions.pop(0)
+        if result.status == "proposal":
+            self.kept, self.kept_region, self.base = result, self.region, s.review.proposed_text()
+            region = addition_region(s.document.text, self.region, words, narrow=True)
+            if self._crossed(region):  # it cannot be shown as the answer left it
+                region = addition_region(s.document.text, self.region, words)
+            apart = _apart(region, self.region)
+            self._move_to(region)
+            # Apart from the answer's region, the addition's is as it is on disk.
+            self.shown = region if apart else self._answered_region()
+            self.ask = addition_instruction(words)
+        else:  # the answer changed nothing: its request is asked again, with the addition
+            region = addition_region(s.document.text, self.region, words)
+            if self.shown == self.region:  # on the span that takes in both
+                self.shown = self._move_to((min(region[0], self.shown[0]), max(region[1], self.shown[1])))
+            self.ask = redirect_instruction(self.ask, [words])
+        self.asking = self.ask
+        self.history = []
+        s.notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(words.split())}")
+
+    def _ask_then(self, result: TurnResult) -> None:
+        """The addition is answered (or failed): the request it interrupted is asked again."""
+        s = self.session
+        # The addition's exchange stays in the conversation: shown the region as the addition left
+        # it in a fresh message, the small model put a class's docstring above the class; after its
+        # own answer it did not (bench/redirect.py).
+        proposal = result.status == "proposal"
+        chat = self._exchange(result) if proposal else []
+        self.ask, self.instruction, self.then = self.then, self.then, None
+        self.asking = self.ask
+        back, self.then_region = self.then_region, None
+        if proposal:
+            self.kept, self.kept_region, self.built = result, self.region, "the request"
+            self.base = s.review.proposed_text()
+        else:
+            s.notice("warning", NoticeCode.REDIRECT_FAILED,
+                     f"the addition's answer {'changed nothing' if result.status == 'nothing' else 'was refused'}")
+        if back is not None and _apart(back, self.region):
+            # The addition was asked apart from the request's region: the request is asked as it
+            # first was (its prompt still cached), of that region as on disk; after the addition's
+            # exchange about another definition the small model wrote the whole class again. Its
+            # answer keeps the addition's change (with_earlier).
+            self.shown, chat = self._move_to(back), []
+            self.reuse = self.known
+        elif proposal and back is not None:
+            # The request is asked as it first was, of its region as on disk (its prompt is still
+            # cached: only its words are evaluated again), and its answer is merged with the
+            # addition's (rebase.merge_apart). Shown the code the addition left, after that
+            # exchange, the small model carried the addition's kind of change to methods the
+            # request never named (bench/redirect.py). Only where the two answers clash is that
+            # asked (`again`).
+            self.again = (self.region, chat, self._answered_region())
+            self.shown, chat = self._move_to(back), []
+            self.reuse = self.known
+        elif proposal:
+            self.shown = self._answered_region()
+        self.known = None
+        self.history = chat
+        s.notice("info", NoticeCode.REDIRECTED, f"now: {' '.join(self.ask.split())}")
+
+    def _depart(self, result: TurnResult) -> None:
+        """The next attempt asks the same, departing from this answer where the model was least sure.
+        Asked again with feedback, the small model wrote the same answer in every run measured; its
+        own runner-up there is its next most likely answer (steer_tui/server/engines/depart.py)."""
+        if result.status == "refused":  # refused for a new parameter it never reads
+            code, said = NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking for the model's next most likely answer"
+        elif self.policy.kept:
+            code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer to {self.built} changed nothing; asking for its next most likely change"
+        else:
+            code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer {_what(result)}; asking for its next most likely change"
+        self.avoid = self._departure(result.raw_text)
+        self.session.notice("warning", code, said)
+        self.session.discard_proposal(quiet=True)
+
+    def _say_how_it_ended(self, result: TurnResult) -> None:
+        s = self.session
+        if result.no_change:
+            s.notice("error", NoticeCode.NO_CHANGE, f"{result.reason}; the file is untouched")
+        elif result.status == "refused":
+            s.notice("error", NoticeCode.REFUSED, f"edit refused, nothing changed: {result.reason}")
+        elif result.status == "nothing":
+            s.notice("info", NoticeCode.NOTHING, f"nothing to change: {result.reason}")
+
+    # ------------------------------------------------------------ the turn's region and answers
 
     def _docstring_attempt(self) -> tuple[tuple[int, int], str] | None:
         """docstring_request for the request the attempt answers, on the proposal it builds on."""
@@ -463,21 +496,10 @@ class Turn:
         self._begin_attempt()
         self.answer.feed(kept.raw_text)
         self._answer_done()
-        self.session._notice("warning", NoticeCode.REDIRECT_FAILED, f"{why}; the answer before it is kept")
+        self.session.notice("warning", NoticeCode.REDIRECT_FAILED, f"{why}; the answer before it is kept")
         result = self._judge()
         result.raw_text = kept.raw_text
         return result
-
-    def _departing(self, answer: str, departures: int, code: NoticeCode, said: str) -> dict | None:
-        """The `avoid` of a retry departing from `answer` (saying `said` and clearing the proposal),
-        or None when no more departures may be made or the engine cannot depart. Asked again with
-        feedback, the small model wrote the same answer in every run measured; its own runner-up
-        where it was least sure is its next most likely answer (steer_tui/server/engines/depart.py)."""
-        avoid = self._departure(answer) if departures < MAX_DEPARTURES else None
-        if avoid is not None:
-            self.session._notice("warning", code, said)
-            self.session._discard_proposal(quiet=True)
-        return avoid
 
     def _departure(self, answer: str) -> dict | None:
         """The `avoid` of a retry that departs from `answer`, when the gateway's engine can and the
@@ -496,6 +518,8 @@ class Turn:
         """What the retry after a refusal tells the model."""
         return self.feedback or self.answer.feedback()
 
+    # ------------------------------------------------------------ one attempt's stream
+
     def _begin_attempt(self) -> None:
         from steer_tui.edits.proposal import ProposalBuilder
 
@@ -503,8 +527,8 @@ class Turn:
         self.answer = ProposalBuilder(s.live, self.region, s.instruction, s.path)
         self.repeats = RepeatWatch(s.document.text)
         self.feedback = ""
-        self.unused_params = False  # the attempt's answer was refused for a parameter it never reads
-        self.prefix: str | None = None  # what the attempt's answer starts with (_docstring_attempt)
+        self.unused_params = False
+        self.prefix = None
         self.ttft = None
         self.tokens = 0
         self.t0 = time.perf_counter()
@@ -525,7 +549,7 @@ class Turn:
                    else {"extra": {"avoid": avoid}} if avoid is not None else {}),
             )
         except Exception as exc:
-            s._set_connection("lost", str(exc))
+            s.set_connection("lost", str(exc))
             raise SessionError(getattr(exc, "code", "backend_unreachable"), f"request failed: {exc}") from exc
         self.stream = stream
         if self.stopped:  # stopped while the request was being sent
@@ -533,57 +557,61 @@ class Turn:
             return TurnResult("stopped", "stopped by the user")
         if self.prefix:  # the answer's start, not a token of it: the first token is still to come
             self.answer.feed(self.prefix)
-            s._proposal_changed()
-        # Deltas the client has already buffered come without a suspension: at an unlimited
-        # rate a whole answer is one burst. Let the loop run (Esc, redraws) every so often.
-        burst, burst_t0 = 0, time.perf_counter()
-        async for ev in stream:
-            if s.state is not GENERATING or s._turn is not self:
-                break
-            if isinstance(ev, E.TextDelta):
-                self.on_delta(ev.delta)
-                if self.answer.noop_blocks >= _MAX_NOOP_BLOCKS:
-                    return await self._give_up_degenerate(stream, DEGENERATE_REASON, DEGENERATE_FEEDBACK)
-                if self.repeats.looping:
-                    return await self._give_up_degenerate(stream, LOOP_REASON, loop_feedback(self.repeats.block))
-                burst += 1
-                if burst >= _BURST_DELTAS or time.perf_counter() - burst_t0 >= _BURST_S:
-                    await asyncio.sleep(0)
-                    burst, burst_t0 = 0, time.perf_counter()
-                    if self.stopped:  # Esc ran during the yield
-                        break
-            elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
-                # The successor's output replaces this answer: start the proposal over.
-                self.restart_after_steer()
-            elif isinstance(ev, E.Created):
-                if s.connection != "ready":
-                    s._set_connection("ready", getattr(s.client, "url", ""))
-            elif isinstance(ev, E.Completed):
-                break
-            elif isinstance(ev, E.Incomplete):
-                if ev.reason == "cancelled":
-                    return self.conclude(TurnResult("stopped", "cancelled"))
-                # Cut off (max_output_tokens, ...): a partial answer never applies.
-                self.answer.truncate()
-                s._proposal_changed()
-                self.feedback = truncated_feedback(ev.reason)
-                return self.conclude(TurnResult("refused", f"the answer was cut off ({ev.reason})"))
-            elif isinstance(ev, (E.Failed, E.Error)):
-                raise SessionError(ev.code or "backend_error", ev.message or ev.code)
-            elif isinstance(ev, E.Disconnected):
-                s._set_connection("lost", ev.message)
-                s._interrupt()
-                return self.conclude(TurnResult("stopped", f"connection lost: {ev.message}"))
-            elif isinstance(ev, E.Notice):
-                s._notice("info", NoticeCode.SERVER, ev.message)
-            elif isinstance(ev, E.SteerFailed):
-                s._notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {ev.message or ev.code}")
+            s.proposal_changed()
+        self._gave_up = None
+        end = await stream_reader.read(stream, self)
+        return await self._ended(stream, end)
+
+    async def _ended(self, stream, end: End) -> TurnResult:
+        """The attempt's result, as its stream ended."""
+        s = self.session
+        if end.how == "gave_up":
+            return await self._give_up_degenerate(stream, *self._gave_up)
+        if end.how == "cancelled":
+            return self.conclude(TurnResult("stopped", "cancelled"))
+        if end.how == "cut_off":  # max_output_tokens, ...: a partial answer never applies
+            self.answer.truncate()
+            s.proposal_changed()
+            self.feedback = truncated_feedback(end.message)
+            return self.conclude(TurnResult("refused", f"the answer was cut off ({end.message})"))
+        if end.how == "failed":
+            raise SessionError(end.code or "backend_error", end.message or end.code)
+        if end.how == "disconnected":
+            s.set_connection("lost", end.message)
+            s.interrupt()
+            return self.conclude(TurnResult("stopped", f"connection lost: {end.message}"))
         if self.stopped:
             return self.conclude(TurnResult("stopped", "stopped by the user"))
         if self.prefix:  # the engine ended the answer at the docstring's closing quotes, unsent
             self.answer.feed(DOC_CLOSE + "\n```\n")
         self._answer_done()
         return self.conclude(self._judge())
+
+    # The stream's events (steer_tui.stream_reader.Reader).
+
+    def should_stop(self) -> bool:
+        return self.stopped
+
+    def on_text(self, delta: str) -> bool:
+        self.on_delta(delta)
+        if self.answer.noop_blocks >= _MAX_NOOP_BLOCKS:
+            self._gave_up = (DEGENERATE_REASON, DEGENERATE_FEEDBACK)
+        elif self.repeats.looping:
+            self._gave_up = (LOOP_REASON, loop_feedback(self.repeats.block))
+        return self._gave_up is not None
+
+    def on_steered(self) -> None:
+        self.restart_after_steer()  # the successor's output replaces this answer: the proposal starts over
+
+    def on_created(self) -> None:
+        if self.session.connection != "ready":
+            self.session.set_connection("ready", getattr(self.session.client, "url", ""))
+
+    def on_notice(self, message: str) -> None:
+        self.session.notice("info", NoticeCode.SERVER, message)
+
+    def on_steer_failed(self, message: str) -> None:
+        self.session.notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {message}")
 
     def _known_once(self, raw: str) -> TurnResult:
         """An attempt whose answer is known (`known`): fed to the proposal whole, as one delta, and
@@ -596,7 +624,7 @@ class Turn:
     def _answer_done(self) -> None:
         """The answer is whole: its last blocks are parsed and the proposal shows it as it ends."""
         self.answer.finish()
-        self.session._proposal_changed()
+        self.session.proposal_changed()
 
     async def _give_up_degenerate(self, stream, reason: str, feedback: str) -> TurnResult:
         """The answer is caught in a loop (blocks that change nothing, the same lines over and over,
@@ -604,7 +632,7 @@ class Turn:
         await cancel_quietly(stream)
         self.answer.drop_partial()
         self.session.live.clear()
-        self.session._proposal_changed()
+        self.session.proposal_changed()
         self.feedback = feedback
         return self.conclude(TurnResult("refused", reason))
 
@@ -637,124 +665,23 @@ class Turn:
         self.answer.feed(delta)
         self.repeats.feed(delta)
         if live.version != v:
-            self.session._proposal_changed()
+            self.session.proposal_changed()
         if now - self._stats_at >= _STATS_EVERY_S:
             self._stats_at = now
             span = now - self.t0 - self.ttft
             rate = (self.tokens - 1) / span if span > 0 and self.tokens > 1 else None
-            self.session._emit(Stats(self.ttft, self.tokens, rate, now - self.t0))
+            self.session.emit(Stats(self.ttft, self.tokens, rate, now - self.t0))
 
     def restart_after_steer(self) -> None:
         self.answer.restart()
         self.repeats = RepeatWatch(self.session.document.text)
-        self.session._proposal_changed()
-
-    # ------------------------------------------------------------ the verdict
+        self.session.proposal_changed()
 
     def _judge(self) -> TurnResult:
-        """The answer is complete: the applier's verdict (steer_tui.edits.judge), then the syntax check."""
-        s = self.session
-        version = s.live.version
-        verdict = self.answer.judge(s.document.text)
-        if verdict.status != "proposal":
-            self.feedback = verdict.feedback
-            s._proposal_changed()
-            return TurnResult(verdict.status, verdict.reason, already_applied=verdict.already_applied)
-        new_text = verdict.new_text
-        if self.base is not None:
-            new_text = self._with_base(new_text)
-        asked = self._class_doc(new_text)
-        if asked is None:
-            s._proposal_changed()
-            return TurnResult("nothing", "the answer gives the class no docstring of its own")
-        new_text = asked
-        if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
-            s._proposal_changed()
-        return self._syntax_verdict(new_text) or self._unused_verdict(new_text) or TurnResult("proposal")
+        """The answer is complete: its verdict (steer_tui.turn_verdict)."""
+        return self.verdict.judge()
 
-    def _class_doc(self, new_text: str) -> str | None:
-        """Where the request asks for a class's docstring alone (steer_tui.edits.class_doc), the answer's
-        text with that docstring alone, the live diff redrawn to match (None, and the live diff
-        cleared, where it gives the class none of its own); else `new_text`."""
-        s = self.session
-        name = asked_class(self.asking, s.document.text) if is_python(s.path) else None
-        if name is None:
-            return new_text
-        kept = only_the_docstring(self.base if self.base is not None else s.document.text, new_text, name)
-        if kept is None:
-            s.live.clear()
-            return None
-        if kept != new_text:
-            self._redraw(document_lines(kept)[0])
-            s._notice("info", NoticeCode.CLASS_DOC_ONLY,
-                      f"kept only the docstring of `{name}`: the answer's other changes were not asked for")
-        return kept
 
-    def _with_base(self, new_text: str) -> str:
-        """The answer's text with the changes of the answer it builds on (`base`) that it left out
-        (rebase.with_earlier; rebase.merge_apart for a request asked again as first asked, which
-        never saw them), the live diff redrawn to match."""
-        from steer_tui.edits.lines import join_lines
-        from steer_tui.edits.rebase import merge_apart, with_earlier
-
-        s = self.session
-        old, ending = document_lines(s.document.text)
-        earlier, later = document_lines(self.base)[0], document_lines(new_text)[0]
-        # Asked again as first asked (self.again), the answer never saw `base`: both are kept, or
-        # where they clash, it is asked of `base`'s code instead.
-        both = merge_apart(old, earlier, later) if self.again is not None else None
-        self.base_clash = self.again is not None and (both is None or both == earlier)
-        merged = both if both is not None else with_earlier(old, earlier, later)
-        text = join_lines(merged, ending)
-        if text != new_text:
-            self._redraw(merged)
-        return text
-
-    def _redraw(self, lines: list[str]) -> None:
-        """The live diff shows the file becoming `lines` (the proposal as judged, not as streamed)."""
-        from steer_tui.edits.rebase import diff_hunks
-
-        live = self.session.live
-        live.reset(live.lines, diff_hunks(live.lines, lines))
-
-    def _unused_verdict(self, new_text: str) -> TurnResult | None:
-        """The finished proposal gives a Python function a parameter its body never reads: in
-        `edit()`, while a retry is left, a failed attempt whose feedback names it; else a warning
-        on a proposal that stands. None when there is none."""
-        s = self.session
-        if not is_python(s.path):
-            return None
-        unused = unused_new_parameters(s.document.text, new_text)
-        if not unused:
-            return None
-        said = ", ".join(f"`{p}` of `{f.rsplit('.', 1)[-1]}`" for f, p in unused)
-        what = f"the new parameter{'s' if len(unused) > 1 else ''} {said} {'are' if len(unused) > 1 else 'is'} never used"
-        if s._refuse_broken_syntax and self.can_retry:
-            self.unused_params = True
-            return self._refuse_proposal(what, (
-                f"Your edit was not applied: {what} in the function's body, so passing "
-                f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
-                "edit, with the function's code using the new parameter where the request needs it."))
-        s._notice("warning", NoticeCode.UNUSED, f"{what}; review it before accepting")
-        return None
-
-    def _syntax_verdict(self, new_text: str) -> TurnResult | None:
-        """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,
-        in `edit()` (nothing reviews it), refuse it with feedback: a failed attempt. None if it parses."""
-        s = self.session
-        problem = s.review.checked_syntax(new_text)
-        if problem is None:
-            return None
-        if not s._refuse_broken_syntax:
-            s._notice("warning", NoticeCode.SYNTAX, f"{problem.describe()}; review it before accepting")
-            return None
-        return self._refuse_proposal(problem.describe(), syntax_feedback(problem, new_text))
-
-    def _refuse_proposal(self, reason: str, feedback: str) -> TurnResult:
-        """In `edit()`: the finished proposal is a failed attempt after all; it leaves the diff and
-        `feedback` goes back to the model."""
-        self.feedback = feedback
-        self.session.live.clear()
-        self.session._proposal_changed()
-        return TurnResult("refused", reason)
-
+def _what(result: TurnResult) -> str:
+    """What an answer that changed nothing did, as a notice says it."""
+    return "changed only whitespace, comments or docstrings" if result.reason == COSMETIC_REASON else "changed nothing"
