@@ -159,42 +159,21 @@ class Asking:
 
             logging.getLogger(__name__).exception("answer listener failed")
 
-    def _append(self, answer: Answer, delta: str) -> None:
-        kind, text = answer.parts[-1]
-        answer.parts[-1] = (kind, text + delta)
-        if answer.ttft_s is None:
-            answer.ttft_s = time.perf_counter() - self._t0
-        answer.tokens += 1
-
     async def _read(self, stream, answer: Answer) -> None:
-        from steer_tui.transport import events as E
+        from steer_tui.stream_reader import read
 
         try:
-            async for ev in stream:
-                if self._stopped:
-                    break
-                if isinstance(ev, E.TextDelta):
-                    if answer.parts[-1][0] != "answer":
-                        answer.parts.append(("answer", ""))
-                    self._append(answer, ev.delta)
-                    self._changed()
-                elif isinstance(ev, E.Incomplete) and ev.reason == "steered":
-                    continue  # the successor answers on after the redirect words
-                elif isinstance(ev, E.Completed):
-                    answer.status = "answered"
-                    break
-                elif isinstance(ev, E.Incomplete):
-                    if ev.reason == "cancelled":
-                        answer.status = "stopped"
-                    else:
-                        answer.status, answer.reason = "cut_off", f"cut off ({ev.reason})"
-                    break
-                elif isinstance(ev, (E.Failed, E.Error)):
-                    answer.status, answer.reason = "error", ev.message or ev.code or "backend error"
-                    break
-                elif isinstance(ev, E.Disconnected):
-                    answer.status, answer.reason = "error", f"connection lost: {ev.message}"
-                    break
+            end = await read(stream, _AnswerReader(answer, self._t0, lambda: self._stopped, self._changed))
+            if end.how == "completed" and not self._stopped:
+                answer.status = "answered"
+            elif end.how == "cancelled":
+                answer.status = "stopped"
+            elif end.how == "cut_off":
+                answer.status, answer.reason = "cut_off", f"cut off ({end.message})"
+            elif end.how == "failed":
+                answer.status, answer.reason = "error", end.message or end.code or "backend error"
+            elif end.how == "disconnected":
+                answer.status, answer.reason = "error", f"connection lost: {end.message}"
         except Exception as exc:
             answer.status, answer.reason = "error", str(exc)
         finally:
@@ -208,3 +187,34 @@ class Asking:
                 answer.tokens_per_s = rate
             self._stream = None
             self._changed()
+
+
+class _AnswerReader:
+    """A question's answer as steer_tui.stream_reader reads it: deltas go to the answer's last piece."""
+
+    def __init__(self, answer: Answer, t0: float, stopped: Callable[[], bool], changed: Callable[[], None]):
+        self.answer, self.t0, self.should_stop, self.changed = answer, t0, stopped, changed
+
+    def on_text(self, delta: str) -> bool:
+        answer = self.answer
+        if answer.parts[-1][0] != "answer":
+            answer.parts.append(("answer", ""))
+        kind, text = answer.parts[-1]
+        answer.parts[-1] = (kind, text + delta)
+        if answer.ttft_s is None:
+            answer.ttft_s = time.perf_counter() - self.t0
+        answer.tokens += 1
+        self.changed()
+        return False
+
+    def on_steered(self) -> None:
+        pass  # the successor answers on after the redirect words
+
+    def on_created(self) -> None:
+        pass
+
+    def on_notice(self, message: str) -> None:
+        pass
+
+    def on_steer_failed(self, message: str) -> None:
+        pass
