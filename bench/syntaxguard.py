@@ -4,7 +4,8 @@
 
 Real code: the editbench tasks (../shared/editbench: HumanEvalFix in Python, Java and C++, and
 the Python polyglot exercises), each task's input (the file) and output (the reference fix),
-and one small real file a language for the others (tests/session/data/lang). The answers that
+and small real files for every language (tests/session/data/lang, bench/syntaxguard_files: each
+compiles or passes `node --check`/`bash -n` where that tool is at hand). The answers that
 parse are each task's input -> output, each small file's good edit (tests/lang/samples.py), and
 edits that keep any file's syntax (a number changed, a top-level definition deleted or doubled):
 a flag on one of them is a false alarm. The answers that break the syntax are mutations of
@@ -39,7 +40,8 @@ from pathlib import Path
 from bench.table import print_table
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES_DIR = ROOT / "tests" / "session" / "data" / "lang"
+FILES_DIR = Path(__file__).resolve().parent / "syntaxguard_files"  # real code written for this bench
+SMALL_FILE_SITES = 4
 
 CLOSERS = {"}": "{", ")": "(", "]": "[", "end": None, "fi": None, "done": None, "esac": None}
 # What a stray closer on a line of its own is, by language key (a `}` everywhere else).
@@ -57,6 +59,8 @@ class Row:
     oracle_accepted: int = 0  # mutations a real parser accepted: left out
     clean: int = 0
     false_alarms: int = 0
+    on_broken: int = 0  # good edits of a file that already had an error
+    blamed: int = 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,23 +68,27 @@ def main(argv: list[str] | None = None) -> int:
     sites = int(argv[argv.index("--sites") + 1]) if "--sites" in argv else 2
     from bench.editbench import editbench_dir
 
-    files = list(_editbench_files(editbench_dir())) + list(_sample_files())
     rows: dict[str, Row] = {}
     examples: dict[str, list[str]] = {}
-    for path, old, good in files:
+    for path, old, good in _editbench_files(editbench_dir()):
         _measure(path, old, good, sites, rows, examples)
+    # Few files a language: more places broken in each.
+    for path, old, good in _small_files():
+        _measure(path, old, good, SMALL_FILE_SITES * sites, rows, examples)
     table = []
     total = Row()
     for name, r in sorted(rows.items()):
         table.append([name, r.files, r.rejected_originals, f"{r.flagged}/{r.broken}", _pct(r.flagged, r.broken),
-                      r.oracle_accepted, r.clean, r.false_alarms])
+                      r.oracle_accepted, r.clean, r.false_alarms, r.on_broken, r.blamed])
         for k in vars(total):
             setattr(total, k, getattr(total, k) + getattr(r, k))
     table.append(["all", total.files, total.rejected_originals, f"{total.flagged}/{total.broken}",
-                  _pct(total.flagged, total.broken), total.oracle_accepted, total.clean, total.false_alarms])
+                  _pct(total.flagged, total.broken), total.oracle_accepted, total.clean, total.false_alarms,
+                  total.on_broken, total.blamed])
     print_table("Syntax guard: breaking edits flagged, good edits left alone (steer_tui.edits.syntax.check)",
                 ["language", "files", "originals with errors (left out)", "broken flagged", "%",
-                 "mutations a real parser accepts (left out)", "good edits", "false alarms"], table)
+                 "mutations a real parser accepts (left out)", "good edits", "false alarms",
+                 "good edits of a broken file", "blamed"], table)
     missed = [(k, v) for k, v in sorted(examples.items()) if v]
     if missed:
         print("\nMissed or false alarms (first few a language):")
@@ -108,12 +116,15 @@ def _editbench_files(folder: Path):
                 yield file_name, _ended(task["input"]), _ended(task["output"])
 
 
-def _sample_files():
+def _small_files():
     sys.path.insert(0, str(ROOT))
     from tests.lang.samples import SAMPLES
 
     for s in SAMPLES:
         yield s.path, s.text, s.text.replace(*s.good)
+    for path in sorted(FILES_DIR.iterdir()):
+        text = path.read_text(encoding="utf-8")
+        yield path.name, text, text
 
 
 def _ended(text: str) -> str:
@@ -150,6 +161,12 @@ def _measure(path: str, old: str, good: str, sites: int, rows: dict[str, Row], e
             row.flagged += 1
         else:
             said.append(f"missed `{kind}` in {path}: {_first_change(old, new)}")
+        # The broken file edited well (a number changed): its error is not the edit's.
+        for _, edited in _numbers_changed(spec, new, 1):
+            row.on_broken += 1
+            if check(path, new, edited, _hunks(new, edited)) is not None:
+                row.blamed += 1
+                said.append(f"blamed a number changed in {path} broken by `{kind}`: {_first_change(new, edited)}")
 
 
 def _parses(path: str, text: str) -> bool:
@@ -238,15 +255,21 @@ def _good_edits(spec, text: str, sites: int):
     from steer_tui import lang
     from steer_tui.lang.parsing import parse
 
-    data = text.encode("utf-8")
-    numbers = [n for n in _leaves(parse(spec, text).root_node) if (n.text or b"").isdigit()]
-    for n in _spread(numbers, sites):
-        yield "change a number", (data[:n.start_byte] + str(int(n.text) + 1).encode() + data[n.end_byte:]).decode()
+    yield from _numbers_changed(spec, text, sites)
     lines = text.splitlines(keepends=True)
     tops = [d for d in lang.definitions(f"x{spec.extensions[0]}", text) if d.depth == 0]
     for d in _spread(tops, sites):
         yield "delete a definition", "".join(lines[:d.start] + lines[d.end:])
         yield "double a definition", "".join(lines[:d.end] + ["\n"] + lines[d.start:d.end] + lines[d.end:])
+
+
+def _numbers_changed(spec, text: str, sites: int):
+    from steer_tui.lang.parsing import parse
+
+    data = text.encode("utf-8")
+    numbers = [n for n in _leaves(parse(spec, text).root_node) if (n.text or b"").isdigit()]
+    for n in _spread(numbers, sites):
+        yield "change a number", (data[:n.start_byte] + str(int(n.text) + 1).encode() + data[n.end_byte:]).decode()
 
 
 def _leaves(node):

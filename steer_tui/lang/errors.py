@@ -12,6 +12,8 @@ from steer_tui.lang.parsing import language
 from steer_tui.lang.table import Spec
 
 _SHOWN = 30  # characters of an unexpected token quoted in a message
+# Lines an error of a file may move by when an edit elsewhere changes how the parser recovers.
+_DRIFT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +81,14 @@ def introduced(old_errors: list[ParseError], new_errors: list[ParseError],
     if not new_errors or not old_errors:
         return list(new_errors)
     image = _carried(old_lines, new_lines)  # new line -> old line, for lines the edit left as they were
+    near = _replaced(image, len(new_lines))
     left_old = list(old_errors)
     unmatched: list[ParseError] = []
     for err in new_errors:
-        olds = {image[n] for n in range(err.line, err.end + 1) if n in image}
-        match = next((o for o in left_old if any(o.line <= n <= o.end for n in olds)), None)
+        # An error on a line the edit changed may be the one the lines it replaced had.
+        spans = [near[n] if n not in image else (image[n], image[n]) for n in range(err.line, err.end + 1)
+                 if n in image or n in near]
+        match = next((o for o in left_old if any(o.line <= b and a <= o.end for a, b in spans)), None)
         if match is None:
             unmatched.append(err)
         else:
@@ -99,9 +104,27 @@ def introduced(old_errors: list[ParseError], new_errors: list[ParseError],
 def _spread(old_errors: list[ParseError], new_errors: list[ParseError], image: dict[int, int]) -> list[ParseError]:
     """The new errors that grew over code the edit left as it was and that parsed before: recovery
     folds a second error into the first one's ERROR node, which then reaches lines it did not."""
-    was = {n for e in old_errors for n in range(e.line, e.end + 1)}
+    was = {n for e in old_errors for n in range(e.line - _DRIFT, e.end + _DRIFT + 1)}
     return [e for e in new_errors
             if any(n in image and image[n] not in was for n in range(e.line, e.end + 1))]
+
+
+def _replaced(image: dict[int, int], count: int) -> dict[int, tuple[int, int]]:
+    """For each new line the edit wrote, the old lines (first, last) between the carried lines around it."""
+    near: dict[int, tuple[int, int]] = {}
+    before = -1  # the old line of the last carried line seen
+    pending: list[int] = []
+    for n in range(count + 1):
+        if n == count or n in image:
+            after = image.get(n, before + 1 + len(pending)) if n < count else max(before + 1, 10 ** 9)
+            for m in pending:
+                near[m] = (before + 1 if before + 1 < after else before, max(after - 1, before + 1))
+            pending = []
+            if n < count:
+                before = image[n]
+        else:
+            pending.append(n)
+    return near
 
 
 def _carried(old_lines: list[str], new_lines: list[str]) -> dict[int, int]:
