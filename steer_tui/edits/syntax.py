@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Callable, Sequence
 
-from steer_tui import lang
-
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 # Each hunk is tried alone against the original: O(hunks x file). Past this many hunks only
 # the error's line points at one.
@@ -96,6 +94,8 @@ def check(path: str | PurePath | None, old_text: str, new_text: str,
 
 def _check_other(path, old_text: str, new_text: str,
                  hunks: Sequence[tuple[int, int, Sequence[str]]]) -> SyntaxProblem | None:
+    from steer_tui import lang  # tree-sitter is loaded by the first file not in Python, not at start-up
+
     spec = lang.language(path)
     if spec is None:
         return None

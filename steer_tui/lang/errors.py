@@ -81,7 +81,7 @@ def introduced(old_errors: list[ParseError], new_errors: list[ParseError],
     if not new_errors or not old_errors:
         return list(new_errors)
     image = _carried(old_lines, new_lines)  # new line -> old line, for lines the edit left as they were
-    near = _replaced(image, len(new_lines))
+    near = _replaced(image, len(new_lines), len(old_lines))
     left_old = list(old_errors)
     unmatched: list[ParseError] = []
     for err in new_errors:
@@ -109,21 +109,22 @@ def _spread(old_errors: list[ParseError], new_errors: list[ParseError], image: d
             if any(n in image and image[n] not in was for n in range(e.line, e.end + 1))]
 
 
-def _replaced(image: dict[int, int], count: int) -> dict[int, tuple[int, int]]:
-    """For each new line the edit wrote, the old lines (first, last) between the carried lines around it."""
+def _replaced(image: dict[int, int], new_count: int, old_count: int) -> dict[int, tuple[int, int]]:
+    """For each new line the edit wrote, the old lines (first, last) it stands in for: those it
+    replaced, or for an insertion the two lines around it."""
     near: dict[int, tuple[int, int]] = {}
-    before = -1  # the old line of the last carried line seen
-    pending: list[int] = []
-    for n in range(count + 1):
-        if n == count or n in image:
-            after = image.get(n, before + 1 + len(pending)) if n < count else max(before + 1, 10 ** 9)
-            for m in pending:
-                near[m] = (before + 1 if before + 1 < after else before, max(after - 1, before + 1))
-            pending = []
-            if n < count:
-                before = image[n]
-        else:
-            pending.append(n)
+    before = -1  # the old line of the last carried line
+    written: list[int] = []
+    for n in range(new_count + 1):
+        if n < new_count and n not in image:
+            written.append(n)
+            continue
+        after = image[n] if n < new_count else old_count
+        span = (before + 1, after - 1) if after - 1 >= before + 1 else (max(before, 0), min(after, old_count - 1))
+        for m in written:
+            near[m] = span
+        written = []
+        before = after
     return near
 
 
