@@ -292,7 +292,8 @@ async def _main(args, instruction: str, out: Output) -> int:
         stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
                  "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
                  "attempts": result.attempts, "answer": result.raw_text, **common}
-        if result.status == "error" or (result.status == "stopped" and session.state is State.INTERRUPTED):
+        if result.status == "error" or (result.status == "stopped" and (session.state is State.INTERRUPTED
+                                                                         or _connection_lost(result))):
             return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
                          **stats)
         if result.no_change:
@@ -327,13 +328,16 @@ async def _main(args, instruction: str, out: Output) -> int:
         await _cleanup(session)
 
 
+def _connection_lost(result) -> bool:
+    """The answer stopped because the connection dropped (never "nothing to change", exit 0)."""
+    return result.status == "stopped" and (result.reason or "").startswith("connection lost")
+
+
 async def _shared_engine_lost(session, result) -> str | None:
     """Why the answer stopped, when the shared engine's connection dropped under it (the engine
     was killed or crashed); None otherwise. A private engine's loss is reported, not retried."""
-    from steer_tui.state import State
-
     lease = getattr(session.client, "gateway", None)
-    if result.status != "stopped" or session.state is not State.INTERRUPTED or not hasattr(lease, "revive"):
+    if not _connection_lost(result) or not hasattr(lease, "revive"):
         return None
     return await lease.death(2.0) or f"the shared engine's connection dropped ({result.reason})"
 

@@ -426,7 +426,8 @@ class Gateway:
                 "model": self.engine.model_name, "features": sorted(self.engine.features),
                 "context_tokens": self.engine.context_tokens, "connections": self.connections,
                 "max_connections": self.max_connections, "pid": os.getpid(),
-                "version": __version__}
+                "version": __version__, "in_flight": len(self.inflight),
+                **({"counters": self.engine.counters.snapshot()} if hasattr(self.engine, "counters") else {})}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
         if head.header("origin") and not self.allow_origins:

@@ -373,4 +373,28 @@ async def stop_all(folder: Path | None = None) -> list[int]:
                 await asyncio.to_thread(terminate, addr.pid)
                 stopped.append(addr.pid)
             path.unlink(missing_ok=True)
+    # Engines still loading have no file yet (their starter holds the lock and waits): found by the
+    # address file their command line names.
+    for pid in _starting_in(folder):
+        if await asyncio.to_thread(terminate, pid):
+            stopped.append(pid)
     return stopped
+
+
+def _starting_in(folder: Path) -> list[int]:
+    """Pids of this user's engines whose address file is in `folder` (Linux: /proc; elsewhere none)."""
+    marker = b"--address-file\0" + str(folder).encode() + b"/" + PREFIX.encode()
+    pids = []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return pids
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if entry.stat().st_uid == os.getuid() and marker in (entry / "cmdline").read_bytes() \
+                    and not _zombie(int(entry.name)):
+                pids.append(int(entry.name))
+        except OSError:
+            continue
+    return pids

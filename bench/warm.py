@@ -1,0 +1,169 @@
+"""`steer edit` cold (`--no-daemon`: a private engine, the model loaded again) vs warm (the shared engine already running).
+
+Each run is a real `steer edit --json` process on the embedded model. Wall time is the process's,
+start to exit; first token is from its start: when its "generating…" line reached stderr (the
+request is sent) plus the `ttft_s` it reports. The one-line fix is a two-line file
+(`return a - b` to `return a + b`), ROUNDS rounds of cold then warm; `--hef N` runs the first N
+HumanEvalFix tasks of ../shared/editbench (bench/editbench.py's tasks and judge) once each way.
+`--baseline DIR` times the cold one-liner with another checkout too (the code before the shared
+engine), for "the cold path is no slower than today". The shared engine lives in a runtime dir of
+the run's own and is stopped at the end.
+
+`python -m bench warm [--rounds N] [--hef N] [--baseline DIR]`; wrap it in `flock /tmp/steer-model.lock`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench.table import print_table
+from steer_tui.spawn import python_argv
+
+ONE_LINER = "def add(a, b):\n    return a - b\n"
+FIXED = "def add(a, b):\n    return a + b\n"
+INSTRUCTION = "add should return the sum"
+TIMEOUT_S = 300
+
+
+def run_edit(argv: list[str], workdir: Path, file: str, instruction: str, extra: list[str], env: dict) -> dict:
+    """One `steer edit --json`: wall, first token from its start, and what it reported."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([*argv, "edit", file, "-m", instruction, "--json", *extra], cwd=workdir, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sent: list[float] = []
+    err: list[str] = []
+
+    def read_stderr() -> None:
+        for line in proc.stderr:
+            err.append(line)
+            if "generating" in line and not sent:
+                sent.append(time.perf_counter() - t0)
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        out = proc.stdout.read()
+        proc.wait(TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out = ""
+    wall = time.perf_counter() - t0
+    reader.join(5)
+    try:
+        res = json.loads(out)
+    except json.JSONDecodeError:
+        res = {"reason": "".join(err)[-300:]}
+    ttft = res.get("ttft_s")
+    first = sent[0] + ttft if sent and ttft is not None else None
+    return {"wall": wall, "first": first, "engine": res.get("engine"), "connect_s": res.get("connect_s"),
+            "applied": res.get("applied"), "exit": proc.returncode, "reason": res.get("reason", ""),
+            "tokens": res.get("tokens")}
+
+
+def _env(config: Path, runtime: Path, root: Path) -> dict:
+    env = dict(os.environ, NO_COLOR="1", STEER_CONFIG=str(config), STEER_RUNTIME_DIR=str(runtime),
+               PYTHONPATH=str(root))
+    for key in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL", "STEER_NO_DAEMON"):
+        env.pop(key, None)
+    return env
+
+
+def _argv(root: Path | None) -> list[str]:
+    if root is None:
+        return python_argv()
+    package = "steer_tui" if (root / "steer_tui").is_dir() else "app"  # older checkouts named it `app`
+    return python_argv(module=package, home=str(root))
+
+
+def one_liner(argv, env, extra) -> dict:
+    with tempfile.TemporaryDirectory(prefix="warm-") as tmp:
+        Path(tmp, "add.py").write_text(ONE_LINER, encoding="utf-8")
+        r = run_edit(argv, Path(tmp), "add.py", INSTRUCTION, extra, env)
+        r["correct"] = Path(tmp, "add.py").read_text(encoding="utf-8") == FIXED
+    return r
+
+
+def _median(values) -> float:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def _row(name: str, runs: list[dict], cold: dict | None = None) -> list:
+    wall, first = _median(r["wall"] for r in runs), _median(r["first"] for r in runs)
+    ratio = f"{cold['wall'] / wall:.1f}x" if cold else ""
+    ratio_first = f"{cold['first'] / first:.1f}x" if cold else ""
+    return [name, len(runs), f"{sum(bool(r.get('correct', r.get('passed'))) for r in runs)}/{len(runs)}",
+            wall, min(r["wall"] for r in runs), max(r["wall"] for r in runs), first,
+            _median(r["connect_s"] for r in runs), ratio, ratio_first]
+
+
+HEADERS = ["steer edit", "runs", "correct", "wall median s", "min", "max", "first token median s",
+           "connect median s", "cold/warm wall", "cold/warm first token"]
+
+
+def hef(n: int, env: dict, argv: list[str]) -> list[list]:
+    from bench.editbench import judge, load_set
+
+    tasks = load_set("humanevalfix")[:n]
+    runs = {"cold": [], "warm": []}
+    for i, task in enumerate(tasks):
+        for mode, extra in (("cold", ["--no-daemon"]), ("warm", [])):
+            with tempfile.TemporaryDirectory(prefix="warm-hef-") as tmp:
+                Path(tmp, task["file"]).write_text(task["input"], encoding="utf-8")
+                r = run_edit(argv, Path(tmp), task["file"], task["instruction"], extra, env)
+                edited = Path(tmp, task["file"]).read_text(encoding="utf-8")
+            r["passed"] = edited != task["input"] and judge(edited, task["test"], task.get("lang", "python"))[0]
+            runs[mode].append(r)
+            print(f"  {task['task_id']} {mode}: {r['wall']:.2f}s {'pass' if r['passed'] else 'fail'} "
+                  f"engine={r['engine']}", flush=True)
+    cold = {"wall": _median(r["wall"] for r in runs["cold"]), "first": _median(r["first"] for r in runs["cold"])}
+    return [_row(f"HEF-{n} cold", runs["cold"]), _row(f"HEF-{n} warm", runs["warm"], cold)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench warm")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--hef", type=int, default=0, metavar="N", help="also the first N HumanEvalFix tasks")
+    parser.add_argument("--baseline", type=Path, metavar="DIR", help="a checkout to time the cold one-liner with")
+    args = parser.parse_args(argv or [])
+    from steer_tui.transport import daemon
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="steer-warm-") as tmp:
+        config, runtime = Path(tmp, "config.toml"), Path(tmp, "run")
+        config.write_text("max_output_tokens = 1024\n", encoding="utf-8")
+        env = _env(config, runtime, root)
+        steer = python_argv()
+        print(f"load average before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
+        try:
+            first = one_liner(steer, env, [])  # starts the shared engine; not counted
+            print(f"  first warm-path run (starts the engine): {first['wall']:.2f}s engine={first['engine']}", flush=True)
+            cold, warm, base = [], [], []
+            for i in range(args.rounds):
+                cold.append(one_liner(steer, env, ["--no-daemon"]))
+                warm.append(one_liner(steer, env, []))
+                if args.baseline:
+                    base.append(one_liner(_argv(args.baseline), _env(config, runtime, args.baseline), []))
+                print(f"  round {i + 1}: cold {cold[-1]['wall']:.2f}s warm {warm[-1]['wall']:.2f}s "
+                      f"(engine={warm[-1]['engine']})" + (f" baseline {base[-1]['wall']:.2f}s" if base else ""),
+                      flush=True)
+            c = {"wall": _median(r["wall"] for r in cold), "first": _median(r["first"] for r in cold)}
+            rows = [_row("one-line fix, cold (--no-daemon)", cold), _row("one-line fix, warm", warm, c)]
+            if base:
+                rows.insert(0, _row(f"one-line fix, baseline {args.baseline.name} (today)", base))
+            hef_rows = hef(args.hef, env, steer) if args.hef else []
+        finally:
+            os.environ[daemon.RUNTIME_ENV] = str(runtime)
+            asyncio.run(daemon.stop_all(runtime))
+        print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
+    print_table("steer edit, cold vs warm (embedded model)", HEADERS, rows + hef_rows)
+    return 0
