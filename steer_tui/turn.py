@@ -3,8 +3,8 @@ streamed from the backend into an steer_tui.edits.proposal.ProposalBuilder, and 
 
 The Session owns the turn's lifecycle (state, stop, redirect); a Turn sees it through
 steer_tui.port.SessionPort: it reads what it needs (backend, document, live diff) and reports
-through its events. What follows an attempt is steer_tui.attempts' decision; the stream is read
-by steer_tui.stream_reader.
+through its events. What follows an attempt is steer_tui.attempts' decision; its answer comes
+from steer_tui.attempt_stream and its verdict from steer_tui.turn_verdict.
 """
 
 from __future__ import annotations
@@ -13,37 +13,24 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from steer_tui import stream_reader
 from steer_tui.attempts import BEFORE_AGAIN, ENDS, Act, AttemptPolicy, Outcome
-from steer_tui.backend import SessionError, cancel_quietly
+from steer_tui.attempt_stream import AttemptStream
+from steer_tui.backend import SessionError
 from steer_tui.edits.anchor import may_delete
 from steer_tui.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, docstring_prefix, repeats_module_doc, saying_what
 from steer_tui.edits.cosmetic import COSMETIC_REASON
-from steer_tui.edits.judge import (
-    DEGENERATE_FEEDBACK,
-    DEGENERATE_REASON,
-    LOOP_REASON,
-    NO_CHANGE,
-    asks_for_nothing,
-    departure_point,
-    loop_feedback,
-    no_change_instruction,
-    truncated_feedback,
-)
+from steer_tui.edits.judge import NO_CHANGE, asks_for_nothing, departure_point, no_change_instruction
 from steer_tui.edits.lines import document_lines
 from steer_tui.edits.repeats import RepeatWatch
 from steer_tui.edits.syntax import is_python
 from steer_tui.events import NoticeCode, Stats, TurnResult
 from steer_tui.state import GENERATING
-from steer_tui.stream_reader import End
 from steer_tui.turn_verdict import TurnVerdict
 
 if TYPE_CHECKING:
     from steer_tui.port import SessionPort
 
 _STATS_EVERY_S = 0.1  # Stats events while streaming are throttled to this period
-# An answer with this many blocks whose SEARCH == REPLACE is a loop (seen with the 1.5B model): stop it.
-_MAX_NOOP_BLOCKS = 3
 
 
 # The embedded engine's answer cap when a request names none (steer_tui.server.engines.local.DEFAULT_MAX_OUTPUT).
@@ -213,7 +200,6 @@ class Turn:
         self.kept_region = region  # the region that answer rewrote (an addition may widen the turn's)
         self.built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         self.doc_first: TurnResult | None = None  # a class's docstring that repeated the module's, asked again
-        self._gave_up: tuple[str, str] | None = None  # (reason, feedback) of an answer caught in a loop
 
     @property
     def stopped(self) -> bool:
@@ -283,7 +269,7 @@ class Turn:
             if result is not None:  # the known answer no longer stands: the request is asked
                 self.session.discard_proposal(quiet=True)
                 self._begin_attempt()
-            result = await self._stream_once(self.instructions, messages, cap, self.avoid)
+            result = await AttemptStream(self).ask(self.instructions, messages, cap, self.avoid)
         self.reuse = self.avoid = None
         return result
 
@@ -495,9 +481,9 @@ class Turn:
         self._move_to(region)
         self._begin_attempt()
         self.answer.feed(kept.raw_text)
-        self._answer_done()
+        self.answer_done()
         self.session.notice("warning", NoticeCode.REDIRECT_FAILED, f"{why}; the answer before it is kept")
-        result = self._judge()
+        result = self.judge()
         result.raw_text = kept.raw_text
         return result
 
@@ -534,107 +520,18 @@ class Turn:
         self.t0 = time.perf_counter()
         self._stats_at = self.t0
 
-    async def _stream_once(self, instructions: str, messages: list[dict], cap: int | None,
-                           avoid: dict | None = None) -> TurnResult:
-        s = self.session
-        try:
-            stream = await s.client.create(
-                model=s.model,
-                instructions=instructions,
-                input=messages,
-                stream_id=s.stream_id,
-                max_output_tokens=cap,
-                temperature=s.settings.temperature,
-                **({"extra": {"prefix": self.prefix, "stop": [DOC_CLOSE]}} if self.prefix
-                   else {"extra": {"avoid": avoid}} if avoid is not None else {}),
-            )
-        except Exception as exc:
-            s.set_connection("lost", str(exc))
-            raise SessionError(getattr(exc, "code", "backend_unreachable"), f"request failed: {exc}") from exc
-        self.stream = stream
-        if self.stopped:  # stopped while the request was being sent
-            await cancel_quietly(stream)
-            return TurnResult("stopped", "stopped by the user")
-        if self.prefix:  # the answer's start, not a token of it: the first token is still to come
-            self.answer.feed(self.prefix)
-            s.proposal_changed()
-        self._gave_up = None
-        end = await stream_reader.read(stream, self)
-        return await self._ended(stream, end)
-
-    async def _ended(self, stream, end: End) -> TurnResult:
-        """The attempt's result, as its stream ended."""
-        s = self.session
-        if end.how == "gave_up":
-            return await self._give_up_degenerate(stream, *self._gave_up)
-        if end.how == "cancelled":
-            return self.conclude(TurnResult("stopped", "cancelled"))
-        if end.how == "cut_off":  # max_output_tokens, ...: a partial answer never applies
-            self.answer.truncate()
-            s.proposal_changed()
-            self.feedback = truncated_feedback(end.message)
-            return self.conclude(TurnResult("refused", f"the answer was cut off ({end.message})"))
-        if end.how == "failed":
-            raise SessionError(end.code or "backend_error", end.message or end.code)
-        if end.how == "disconnected":
-            s.set_connection("lost", end.message)
-            s.interrupt()
-            return self.conclude(TurnResult("stopped", f"connection lost: {end.message}"))
-        if self.stopped:
-            return self.conclude(TurnResult("stopped", "stopped by the user"))
-        if self.prefix:  # the engine ended the answer at the docstring's closing quotes, unsent
-            self.answer.feed(DOC_CLOSE + "\n```\n")
-        self._answer_done()
-        return self.conclude(self._judge())
-
-    # The stream's events (steer_tui.stream_reader.Reader).
-
-    def should_stop(self) -> bool:
-        return self.stopped
-
-    def on_text(self, delta: str) -> bool:
-        self.on_delta(delta)
-        if self.answer.noop_blocks >= _MAX_NOOP_BLOCKS:
-            self._gave_up = (DEGENERATE_REASON, DEGENERATE_FEEDBACK)
-        elif self.repeats.looping:
-            self._gave_up = (LOOP_REASON, loop_feedback(self.repeats.block))
-        return self._gave_up is not None
-
-    def on_steered(self) -> None:
-        self.restart_after_steer()  # the successor's output replaces this answer: the proposal starts over
-
-    def on_created(self) -> None:
-        if self.session.connection != "ready":
-            self.session.set_connection("ready", getattr(self.session.client, "url", ""))
-
-    def on_notice(self, message: str) -> None:
-        self.session.notice("info", NoticeCode.SERVER, message)
-
-    def on_steer_failed(self, message: str) -> None:
-        self.session.notice("warning", NoticeCode.REDIRECT_FAILED, f"redirect failed: {message}")
-
     def _known_once(self, raw: str) -> TurnResult:
         """An attempt whose answer is known (`known`): fed to the proposal whole, as one delta, and
         judged as a streamed answer would be; nothing is asked of the model."""
         self.stream = None
         self.on_delta(raw)
-        self._answer_done()
-        return self.conclude(self._judge())
+        self.answer_done()
+        return self.conclude(self.judge())
 
-    def _answer_done(self) -> None:
+    def answer_done(self) -> None:
         """The answer is whole: its last blocks are parsed and the proposal shows it as it ends."""
         self.answer.finish()
         self.session.proposal_changed()
-
-    async def _give_up_degenerate(self, stream, reason: str, feedback: str) -> TurnResult:
-        """The answer is caught in a loop (blocks that change nothing, the same lines over and over,
-        steer_tui.edits.repeats): stop paying for it."""
-        await cancel_quietly(stream)
-        self.answer.drop_partial()
-        self.session.live.clear()
-        self.session.proposal_changed()
-        self.feedback = feedback
-        return self.conclude(TurnResult("refused", reason))
 
     def conclude(self, result: TurnResult) -> TurnResult:
         """The attempt's result with its numbers: the stream's own where it has them."""
@@ -677,7 +574,7 @@ class Turn:
         self.repeats = RepeatWatch(self.session.document.text)
         self.session.proposal_changed()
 
-    def _judge(self) -> TurnResult:
+    def judge(self) -> TurnResult:
         """The answer is complete: its verdict (steer_tui.turn_verdict)."""
         return self.verdict.judge()
 
