@@ -180,11 +180,10 @@ async def _serve(args) -> int:
         return 2
     serving = True
     if args.address_file:
-        from steer_tui import __version__
-        from steer_tui.transport.daemon import Address, write_address
+        from steer_tui.transport.daemon import Address, build_id, write_address
 
         write_address(Path(args.address_file), Address(
-            os.getpid(), url, gateway.http_url, token or "", __version__, _shown_args(), time.time(),
+            os.getpid(), url, gateway.http_url, token or "", build_id(), _shown_args(), time.time(),
             args.exit_when_idle))
     print(f"{READY_PREFIX} {url} {gateway.http_url} engine={engine.name} ({gateway.engine_label}) "
           f"model={redact(engine.model_name)}", flush=True)

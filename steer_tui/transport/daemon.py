@@ -1,14 +1,14 @@
 """The shared engine: one `steer serve` per user and engine configuration that outlives a command (its address file, lock, start, connect, stop).
 
 The first command that needs the embedded model starts `steer serve` detached (loopback, port 0,
-a random token, `--exit-when-idle`); the engine writes its address, token, pid and steer version
-into `engine-KEY.json` (mode 0600, in a 0700 folder of the user's runtime dir) and removes it when
+a random token, `--exit-when-idle`); the engine writes its address, token, pid and steer build
+(the version and a fingerprint of the engine's code, build_id) into `engine-KEY.json` (mode 0600, in a 0700 folder of the user's runtime dir) and removes it when
 it exits. KEY is a hash of the serve arguments, so a command asking for another model or flags
 gets an engine of its own. Later commands read the file, check the engine answers /v1/health with
 that token and that pid, and connect. An exclusive lock on `engine-KEY.lock` is held while an
 engine is checked, stopped or started, so commands starting at once start one engine. A file that
 names a dead pid or an engine that does not answer is stale: removed, and a new engine started;
-an engine of another steer version is stopped and replaced.
+an engine of another build (steer upgraded while it ran) is stopped and replaced.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -97,6 +98,23 @@ def _check_private(folder: Path) -> None:
         raise OSError(errno.EPERM, f"{folder} belongs to another user")
     if st.st_mode & 0o077:
         os.chmod(folder, 0o700)
+
+
+@functools.lru_cache(maxsize=1)
+def build_id() -> str:
+    """steer's version and a fingerprint of the code the engine runs (names, sizes, mtimes): an
+    upgrade, or an edited checkout, that keeps the version number still replaces a running engine."""
+    package = Path(__file__).resolve().parents[1]
+    files = [package / "__init__.py", package / "commands" / "serve.py", Path(__file__).resolve(),
+             *sorted((package / "server").rglob("*.py"))]
+    digest = hashlib.sha256()
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return f"{__version__}+{digest.hexdigest()[:10]}"
 
 
 def key_of(serve_args: list[str]) -> str:
@@ -255,13 +273,13 @@ async def connect(serve_args: list[str], *, env: dict | None = None, idle_s: flo
     key = key_of(serve_args)
     path = address_path(folder, key)
     addr = read_address(path)
-    if addr is not None and addr.version == __version__ and await healthy(addr):
+    if addr is not None and addr.version == build_id() and await healthy(addr):
         return addr, True
     async with _Lock(folder / f"{PREFIX}{key}.lock"):
         addr = read_address(path)  # another command may have started it while we waited
         if addr is not None:
             # A longer wait than above: an engine slow to answer while it serves many is not stale.
-            if addr.version == __version__ and pid_alive(addr.pid) and await healthy(addr, timeout=10.0):
+            if addr.version == build_id() and pid_alive(addr.pid) and await healthy(addr, timeout=10.0):
                 return addr, False
             await _retire(path, addr)
         elif path.exists():
@@ -309,8 +327,9 @@ async def _start(path: Path, serve_args: list[str], env: dict, idle_s: float, ti
     log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         # Its own session: Ctrl+C in the terminal that started it stops the command, not the engine.
+        # Its working directory is the runtime folder, not the project the first command ran in.
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log_fd, stderr=log_fd, env=child_env,
-                                start_new_session=True, close_fds=True)
+                                cwd=path.parent, start_new_session=True, close_fds=True)
     finally:
         os.close(log_fd)
     # Reaped when it exits, so a long-lived starter (the app) keeps no zombie that looks alive.

@@ -193,7 +193,7 @@ async def test_a_stale_file_is_replaced(runtime):
     # A dead pid, then a live one that is not an engine (this test) at a port nothing answers on.
     for pid in (dead.pid, os.getpid()):
         daemon.write_address(path, daemon.Address(pid, "ws://127.0.0.1:9/v1/responses", "http://127.0.0.1:9/v1/responses",
-                                                  "t", __version__, REPLAY, 0.0))
+                                                  "t", daemon.build_id(), REPLAY, 0.0))
         addr, warm = await within(daemon.connect(REPLAY))
         assert not warm and addr.pid not in (dead.pid, os.getpid()) and await daemon.healthy(addr)
         assert daemon.read_address(path) == addr
@@ -206,10 +206,10 @@ async def test_a_stale_file_is_replaced(runtime):
 async def test_another_version_is_stopped_and_replaced(runtime):
     old, _ = await within(daemon.connect(REPLAY))
     path = daemon.address_path(runtime, daemon.key_of(REPLAY))
-    old.version = "0.0.1"  # as if steer was upgraded while it ran
+    old.version = "0.0.1+0123456789"  # as if steer was upgraded while it ran
     daemon.write_address(path, old)
     new, warm = await within(daemon.connect(REPLAY))
-    assert not warm and new.pid != old.pid and new.version == __version__
+    assert not warm and new.pid != old.pid and new.version == daemon.build_id()
     assert not daemon.pid_alive(old.pid) and engines_in(runtime) == [new.pid]
 
 
