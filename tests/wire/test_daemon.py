@@ -323,3 +323,14 @@ async def test_a_stream_cut_by_the_engine_dying_says_so_and_the_next_request_get
         assert client.gateway.addr.pid != first and engines_in(runtime) == [client.gateway.addr.pid]
     finally:
         await client.close()
+
+
+async def test_ask_uses_the_shared_engine_and_no_daemon_a_private_one(runtime, replay_config, tmp_path):
+    (path,) = calc_copies(tmp_path, 1)
+    answer = (DATA / "fix_mean.txt").read_text(encoding="utf-8")
+    code, out, err = await steer("ask", str(path), "-m", "what does mean do?", "--backend", "replay")
+    assert code == 0 and out.strip() == answer.strip(), err
+    (engine,) = engines_in(runtime)
+    code, out, err = await steer("ask", str(path), "-m", "and add?", "--backend", "replay", "--no-daemon")
+    assert code == 0 and out.strip() == answer.strip(), err
+    assert engines_in(runtime) == [engine] and path.read_text(encoding="utf-8") == CALC
