@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from steer_tui.transport.events import Event, Stats
 from steer_tui.transport.turn import END, Status, Turn
 
-if TYPE_CHECKING:
-    from steer_tui.transport.client import ResponsesClient
+
+class TurnControl(Protocol):
+    """What a stream asks of the client that made it (steer_tui.transport.client.ResponsesClient)."""
+
+    async def cancel_turn(self, turn: Turn) -> None: ...
+
+    async def steer_turn(self, turn: Turn, words: str) -> None: ...
 
 
 def wake_readers(readers: list) -> None:
@@ -30,7 +35,7 @@ class ResponseStream:
 
     __slots__ = ("_client", "_turn", "_events", "_readers")
 
-    def __init__(self, client: "ResponsesClient", turn: Turn):
+    def __init__(self, client: TurnControl, turn: Turn):
         self._client = client
         self._turn = turn
         self._events = turn.events  # the same deque for the turn's whole life
