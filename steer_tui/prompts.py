@@ -164,18 +164,37 @@ def region_lines(text: str, region: tuple[int, int]) -> str:
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def enclosing_region(text: str, line: int) -> tuple[int, int]:
+def enclosing_region(text: str, line: int, path: str | None = None) -> tuple[int, int]:
     """The (start, end) 0-based, end-exclusive line range of the innermost function/class around `line`.
 
-    Python is parsed with `ast` (decorators included); anything else, or code that does not
-    parse, falls back to the indentation block around the line. The whole file if nothing encloses it.
+    Python is parsed with `ast` (decorators included); a file in another language steer_tui.lang
+    knows (by `path`) with its grammar (attributes and leading comments included); anything else,
+    or code that does not parse, falls back to the indentation block around the line. The whole
+    file if nothing encloses it.
     """
     lines = text.splitlines()
+    other = _other_language(path, text)
+    if other is not None:
+        found = other.innermost(path, text, line)
+        return (found.start, found.end) if found is not None else (0, len(lines))
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return _indent_block(lines, line)
     return _innermost(tree, line, _DEFS) or (0, len(lines))
+
+
+def _other_language(path: str | None, text: str):
+    """steer_tui.lang when `path` is in a language it knows other than Python (which keeps `ast`)
+    and `text` parses in it; else None (then the Python parse or the indentation guess)."""
+    if path is None:
+        return None
+    from steer_tui import lang  # tree-sitter is loaded by the first file not in Python, not at start-up
+
+    spec = lang.language(path)
+    if spec is None or spec.key == "python" or lang.syntax_errors(path, text):
+        return None
+    return lang
 
 
 def _innermost(tree: ast.AST, line: int, kinds: tuple[type, ...]) -> tuple[int, int] | None:
@@ -205,19 +224,25 @@ def _deletes_this(words: str, lines: list[str]) -> bool:
     return bool(_IT.search(words or "")) and may_delete(words, lines) is True
 
 
-def cursor_definition(text: str, line: int, words: str) -> tuple[int, int] | None:
+def cursor_definition(text: str, line: int, words: str, path: str | None = None) -> tuple[int, int] | None:
     """The definition at the cursor (0-based `line`) that the words point at ("add a docstring to
     this method", "delete this"): its lines, or None when they point at none or the file does not
-    parse. The app's cursor region is the top-level block around the cursor (steer_tui.region), where
-    "this method" no longer says which method."""
+    parse (as Python, or as the language steer_tui.lang knows `path` to be in). The app's cursor region
+    is the top-level block around the cursor (steer_tui.region), where "this method" no longer says
+    which method."""
     said = _AT_CURSOR.search(words or "")
     if said is None and not _deletes_this(words, text.splitlines()):
         return None
+    kind = said.group(1).lower() if said else ""
+    other = _other_language(path, text)
+    if other is not None:
+        kinds = other.TYPE_KINDS if kind == "class" else other.FUNCTION_KINDS if kind else None
+        found = other.innermost(path, text, line, kinds)
+        return (found.start, found.end) if found is not None else None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    kind = said.group(1).lower() if said else ""
     kinds = (ast.ClassDef,) if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef) if kind else _DEFS
     return _innermost(tree, line, kinds)
 

@@ -6,10 +6,10 @@ SURROUNDINGS_MAX = 200  # lines of the cursor's enclosing block sent as the regi
 
 
 def region_for_send(lines: list[str], selection: tuple[int, int] | None, cursor: int,
-                    cursor_placed: bool, words: str = "") -> tuple[int, int] | None:
+                    cursor_placed: bool, words: str = "", path: str | None = None) -> tuple[int, int] | None:
     """The selection, else the block around the cursor the user placed, or the definition at it
-    that the words point at ("this method", "delete this": prompts.cursor_definition); else None
-    (the whole file).
+    that the words point at ("this method", "delete this": prompts.cursor_definition, by the
+    language of `path`); else None (the whole file).
 
     A cursor the user never moved says nothing about where the edit belongs: scoping the
     edit to the first lines of the file would make a region-rewrite model rewrite them.
@@ -21,7 +21,7 @@ def region_for_send(lines: list[str], selection: tuple[int, int] | None, cursor:
     if words:
         from steer_tui.prompts import cursor_definition
 
-        meant = cursor_definition("\n".join(lines) + "\n", min(cursor, len(lines) - 1), words)
+        meant = cursor_definition("\n".join(lines) + "\n", min(cursor, len(lines) - 1), words, path)
         if meant is not None:
             return meant
     return block_around(lines, cursor)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from steer_tui.lang import comments, defs, errors
-from steer_tui.lang.defs import Definition
+from steer_tui.lang.defs import FUNCTION_KINDS, TYPE_KINDS, Definition
 from steer_tui.lang.errors import ParseError
 from steer_tui.lang.parsing import parse
 from steer_tui.lang.table import LANGUAGES, Spec, spec_for
 
-__all__ = ["LANGUAGES", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans", "definitions",
+__all__ = ["FUNCTION_KINDS", "LANGUAGES", "TYPE_KINDS", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans", "definitions",
            "innermost", "introduced_errors", "language", "same_code", "syntax_errors"]
 
 Path = str | PurePath | None
@@ -28,9 +28,10 @@ def definitions(path: Path, text: str) -> list[Definition]:
     return defs.definitions(spec, parse(spec, text)) if spec is not None else []
 
 
-def innermost(path: Path, text: str, line: int) -> Definition | None:
-    """The smallest definition holding 0-based `line`; None outside every one or for an unknown language."""
-    return defs.innermost(definitions(path, text), line)
+def innermost(path: Path, text: str, line: int, kinds: frozenset[str] | None = None) -> Definition | None:
+    """The smallest definition (of one of `kinds`: TYPE_KINDS, FUNCTION_KINDS) holding 0-based
+    `line`; None outside every one or for an unknown language."""
+    return defs.innermost(definitions(path, text), line, kinds)
 
 
 def syntax_errors(path: Path, text: str) -> list[ParseError]:

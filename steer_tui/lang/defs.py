@@ -14,8 +14,10 @@ _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "n
                          "namespace_identifier", "property_identifier", "word", "destructor_name",
                          "operator_name", "qualified_identifier", "scoped_identifier", "scoped_type_identifier",
                          "generic_type", "template_type"})
-# A function directly inside one of these is a method.
-_TYPE_KINDS = frozenset({"class", "struct", "impl", "trait", "interface", "record", "enum"})
+# A function directly inside one of these is a method; "this class" means one of these.
+TYPE_KINDS = frozenset({"class", "struct", "impl", "trait", "interface", "record", "enum", "union"})
+# "this function", "this method" means one of these.
+FUNCTION_KINDS = frozenset({"function", "method", "constructor"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +41,12 @@ def definitions(spec: Spec, tree: tree_sitter.Tree) -> list[Definition]:
     return found
 
 
-def innermost(defs: list[Definition], line: int) -> Definition | None:
-    """The smallest definition whose lines hold 0-based `line`."""
+def innermost(defs: list[Definition], line: int, kinds: frozenset[str] | None = None) -> Definition | None:
+    """The smallest definition (of one of `kinds`, when given) whose lines hold 0-based `line`."""
     best = None
     for d in defs:
+        if kinds is not None and d.kind not in kinds:
+            continue
         if d.start <= line < d.end and (best is None or d.end - d.start <= best.end - best.start):
             best = d
     return best
@@ -55,7 +59,7 @@ def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: 
         if kind is None:
             _collect(spec, child, outer, found, outer_kind)
             continue
-        if kind == "function" and outer_kind in _TYPE_KINDS:
+        if kind == "function" and outer_kind in TYPE_KINDS:
             kind = "method"
         name = _name(spec, child)
         start, end = _span(spec, child)
