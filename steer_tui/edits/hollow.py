@@ -3,8 +3,8 @@
 A small model asked to document a function sometimes answers with the signature and the new
 docstring and nothing else. Anchoring (steer_tui.edits.anchor) keeps code an answer leaves out around
 what it restates, but a body that ends at the docstring restates the function's head: taken as
-written, the function loses its code. Judged on the whole Python file, old against new, by
-qualified name; only when the old file parsed. Pure: no I/O.
+written, the function loses its code. Judged on the whole file, old against new, by qualified
+name; only when both parse (Python by `ast`, other languages by steer_tui.lang). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import ast
 import re
 
 from steer_tui.edits.pydefs import definitions
+from steer_tui.edits.syntax import is_python
 
 __all__ = ["asks_to_stub", "hollowed", "trivial"]
 
@@ -25,10 +26,17 @@ def asks_to_stub(instruction: str | None) -> bool:
     return bool(instruction and _STUB.search(instruction))
 
 
-def hollowed(old: str, new: str) -> list[str]:
+def hollowed(old: str, new: str, path: str | None = None) -> list[str]:
     """Qualified names of the functions with code in `old` whose body in `new` is only a docstring,
-    `pass` or `...` (empty when either text does not parse)."""
-    before, after = _bodies(old), _bodies(new)
+    `pass` or `...` (empty when either text does not parse). `path` in another language that
+    steer_tui.lang knows: whose body in `new` is empty or only comments; in a language it does not
+    know: none."""
+    if path is None or is_python(path):
+        before, after = _bodies(old), _bodies(new)
+    else:
+        from steer_tui import lang  # tree-sitter is loaded by the first file not in Python, not at start-up
+
+        before, after = lang.function_bodies(path, old), lang.function_bodies(path, new)
     if before is None or after is None:
         return []
     return [name for name, has_code in before.items() if has_code and after.get(name) is False]

@@ -95,7 +95,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
             return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
                 f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
                 "Reply with only the region you were shown, with the change made, and nothing from outside it."))
-        emptied = hollowed(text, applied.new_text) if is_python(path) and not (asks_to_stub(instruction) or deleting is True) else []
+        emptied = hollowed(text, applied.new_text, path) if not (asks_to_stub(instruction) or deleting is True) else []
         stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
         if stubbed:
             # Asked to delete a definition, the small model often leaves it as `pass`: not a deletion.

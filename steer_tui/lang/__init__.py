@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from steer_tui.lang import comments, defs, errors
+from steer_tui.lang import bodies, comments, defs, errors
 from steer_tui.lang.defs import FUNCTION_KINDS, TYPE_KINDS, Definition
 from steer_tui.lang.errors import ParseError
 from steer_tui.lang.parsing import parse
 from steer_tui.lang.table import LANGUAGES, Spec, spec_for
 
-__all__ = ["FUNCTION_KINDS", "LANGUAGES", "TYPE_KINDS", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans", "definitions",
-           "innermost", "introduced_errors", "language", "same_code", "syntax_errors"]
+__all__ = ["FUNCTION_KINDS", "LANGUAGES", "TYPE_KINDS", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans",
+           "definitions", "function_bodies", "innermost", "introduced_errors", "language", "same_code", "syntax_errors"]
 
 Path = str | PurePath | None
 
@@ -69,3 +69,13 @@ def same_code(path: Path, old: str, new: str) -> bool | None:
     a = code_tokens(path, old)
     b = code_tokens(path, new) if a is not None else None
     return None if a is None or b is None else a == b
+
+
+def function_bodies(path: Path, text: str) -> dict[str, bool] | None:
+    """{qualified name: its body has code (not only comments)} for each function with a body;
+    None for an unknown language or a text with syntax errors."""
+    spec = spec_for(path)
+    if spec is None:
+        return None
+    tree = parse(spec, text)
+    return None if tree.root_node.has_error else bodies.function_bodies(spec, tree)

@@ -36,7 +36,12 @@ class Definition:
 
 def definitions(spec: Spec, tree: tree_sitter.Tree) -> list[Definition]:
     """Every definition in the tree, in file order (an outer one before those inside it)."""
-    found: list[Definition] = []
+    return [d for d, _ in with_nodes(spec, tree)]
+
+
+def with_nodes(spec: Spec, tree: tree_sitter.Tree) -> list[tuple[Definition, tree_sitter.Node]]:
+    """`definitions`, each with its node."""
+    found: list[tuple[Definition, tree_sitter.Node]] = []
     _collect(spec, tree.root_node, (), found)
     return found
 
@@ -52,7 +57,7 @@ def innermost(defs: list[Definition], line: int, kinds: frozenset[str] | None = 
     return best
 
 
-def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: list[Definition],
+def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: list,
              outer_kind: str = "") -> None:
     for child in node.named_children:
         kind = _kind(spec, child)
@@ -64,7 +69,7 @@ def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: 
         name = _name(spec, child)
         start, end = _span(spec, child)
         qual = (*outer, name)
-        found.append(Definition(name, kind, start, end, child.start_point[0], ".".join(qual), len(outer)))
+        found.append((Definition(name, kind, start, end, child.start_point[0], ".".join(qual), len(outer)), child))
         _collect(spec, child, qual, found, kind)
 
 

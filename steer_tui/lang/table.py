@@ -33,6 +33,9 @@ class Spec:
     name_fields: tuple[str, ...] = ("name",)  # fields naming a definition, tried in order
     # A query whose @error captures are errors the grammar accepts (Ruby reads a stray `end` as a name).
     stray: str = ""
+    # Node types holding a function's statements where no `body` field does; a function without
+    # one has an empty body (Ruby's `body_statement`).
+    bodies: frozenset[str] = frozenset()
 
 
 _C_COMMENTS = frozenset({"comment"})
@@ -118,7 +121,7 @@ LANGUAGES: tuple[Spec, ...] = (
     Spec("Ruby", "ruby", (".rb", ".rake", ".gemspec"), "tree_sitter_ruby", "language",
          {"method": "method", "singleton_method": "method", "class": "class", "module": "module",
           "singleton_class": "class"},
-         _C_COMMENTS, leading=_C_COMMENTS, stray=_RUBY_STRAY),
+         _C_COMMENTS, leading=_C_COMMENTS, stray=_RUBY_STRAY, bodies=frozenset({"body_statement"})),
     Spec("PHP", "php", (".php",), "tree_sitter_php", "language_php",
          {"function_definition": "function", "method_declaration": "method", "class_declaration": "class",
           "interface_declaration": "interface", "trait_declaration": "trait", "enum_declaration": "enum"},

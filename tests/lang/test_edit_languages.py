@@ -76,3 +76,14 @@ async def test_review_flags_the_breaking_hunk(replay, copy, suffix):  # noqa: F8
         assert any(isinstance(e, Notice) and said in e.text for e in events)
         assert session.reject_hunk(0)
         assert session.syntax_problem is None
+
+
+async def test_a_hollowing_answer_is_never_written(replay, copy):  # noqa: F811
+    sample = by_suffix(".js")
+    target = copy(sample)
+    url, engine = await replay(["lang/cart_js_hollow.txt"])
+    code, out, err = await steer_edit(str(target), "-m", "improve the doc comment of total", "--backend", url,
+                                      "--format", "search_replace", "--json")
+    assert code == 1, err
+    assert target.read_text() == sample.text
+    assert "leaves `Cart.total` with no code" in json.loads(out)["reason"]
