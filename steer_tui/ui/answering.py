@@ -8,13 +8,13 @@ from steer_tui.ui.widgets.status import NUMBERS_EVERY_S
 
 if TYPE_CHECKING:
     from steer_tui.ask import Asking
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 
 class AnswerFlow:
     """Starts a question on the session's client, draws its answer when asked to, and turns it into an edit."""
 
-    def __init__(self, app: SteerApp, on_change: Callable[[], None]) -> None:
+    def __init__(self, app: SteerHost, on_change: Callable[[], None]) -> None:
         self._app = app
         self._on_change = on_change  # the answer grew or ended: called from the client's stream
         self.asking: Asking | None = None

@@ -31,6 +31,7 @@ try:
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
     from steer_tui.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
     from steer_tui.ui.paint import paint_now
+    from steer_tui.ui.region_prewarm import RegionPrewarm
     from steer_tui.ui.review_keys import ReviewKeys
     from steer_tui.ui.send_queue import Queued
     from steer_tui.ui.sender import Sender
@@ -47,7 +48,6 @@ finally:
     if _gc_was_enabled:
         gc.enable()
 
-REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as the next edit's region
 
 class SteerApp(App):
     """One file, one session. Session events are buffered and applied once per frame."""
@@ -93,20 +93,20 @@ class SteerApp(App):
         # Session events are held and applied to the screen once per frame. The flush is looked up
         # at each frame: bench/pipeline.py wraps _apply_events on the instance.
         self._frames = FrameBatch(self, lambda: self._apply_events())
-        self._applier = EventApplier(self)
-        self._region_timer = None
+        self.applier = EventApplier(self)
+        self.region_prewarm = RegionPrewarm(self)
         self._typing = None  # steer_tui.typing_prewarm.TypingPrewarmer of the session, made on the first key
         self.current_hunk: int | None = None
         self.view_mode = "file"  # or "diff", "raw": see steer_tui.ui.review_keys.VIEWS
-        self._review = ReviewKeys(self)
+        self.review_keys = ReviewKeys(self)
         self._watcher = FileWatcher(self)
-        self._testing = TestsFlow(self)
+        self.testing = TestsFlow(self)
         self.quitting = False
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
-        self._answers = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
-        self._sender = Sender(self)
-        self._prompt_has_text = False
+        self.answer_flow = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
+        self.sender = Sender(self)
+        self.prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
         """Run `await fn()` when the app closes (after the session): e.g. a gateway a test started."""
@@ -172,7 +172,7 @@ class SteerApp(App):
             self.notify(f"unknown theme {self._unknown_theme!r}; using {self.theme}", severity="warning")
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
-        self.status.backend = self._backend_label()
+        self.status.backend = self.current_backend_label()
         self.status.connection = "connecting" if self._connect else "none"
         self._open_document()
         self.prompt.focus()
@@ -181,13 +181,13 @@ class SteerApp(App):
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
-        self.watch(self.code, "cursor_line", lambda _line: self._region_prewarm_later(), init=False)
+        self.watch(self.code, "cursor_line", lambda _line: self.region_prewarm.later(), init=False)
         if self.document is not None and self._connect:
             self._start_session()
         if self.document is not None and self._watch:
             self._watcher.start(self.path)
 
-    def _backend_label(self) -> str:
+    def current_backend_label(self) -> str:
         server_model = self.session.server_model if self.session is not None else None
         return backend_label(self.settings.backend, self.settings.model, server_model)
 
@@ -202,9 +202,9 @@ class SteerApp(App):
             return
         if self.document.is_new:
             self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
-            self._applier.show_extra()
+            self.applier.show_extra()
         text = self.document.text
-        self._applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
+        self.applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
 
     @work(group="session", exclusive=True, exit_on_error=False)
     async def _start_session(self) -> None:
@@ -217,7 +217,7 @@ class SteerApp(App):
             self.status.connection = "error"
             self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
             return
-        self._applier.sync_code(force=True)
+        self.applier.sync_code(force=True)
         try:
             await self.session.start()
         except SessionError as exc:
@@ -237,7 +237,7 @@ class SteerApp(App):
         events = self._frames.take()
         if not self.screen_stack:
             return  # the app is closing (its screens are gone): a session event has nothing to show
-        self._applier.apply(*events)
+        self.applier.apply(*events)
 
     def paint_now(self) -> None:
         """Draw what changed now instead of on the screen's next 60 Hz tick (Esc: see steer_tui.ui.paint)."""
@@ -250,7 +250,7 @@ class SteerApp(App):
 
     # ----- what applies now -------------------------------------------------------------------
 
-    def _state(self) -> str:
+    def session_state(self) -> str:
         return self.session.state if self.session is not None else State.IDLE
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -275,15 +275,15 @@ class SteerApp(App):
             prompt.value = ""
             self.action_help()
             return
-        await self._sender.submit(text)
+        await self.sender.submit(text)
 
     def on_input_changed(self, event: Prompt.Changed) -> None:
         # Ask (Ctrl+K) applies to words in the prompt: the key bar shows it once there are some.
         if event.input is not self.prompt:
             return  # the command palette's input
         has = bool(event.value.strip())
-        if has != self._prompt_has_text:
-            self._prompt_has_text = has
+        if has != self.prompt_has_text:
+            self.prompt_has_text = has
             self.refresh_bindings()
         if self.session is not None and not (self.asking is not None and self.asking.active):
             from steer_tui.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
@@ -295,29 +295,29 @@ class SteerApp(App):
     @property
     def queued(self) -> Queued | None:
         """(kind "edit" | "ask", words, region): sent the moment the backend is ready. Nothing typed is lost."""
-        return self._sender.queued
+        return self.sender.queued
 
     def action_take_back(self) -> None:
-        self._sender.queue.take_back()
+        self.sender.queue.take_back()
 
     # ----- questions: a prose answer, the file untouched ----------------------------------------
 
     @property
     def asking(self):
         """The steer_tui.ask.Asking being (or last) answered; None before the first question."""
-        return self._answers.asking
+        return self.answer_flow.asking
 
     async def action_ask(self) -> None:
         text = self.prompt.value.strip()
         if text:
-            await self._sender.submit(text, ask=True)
+            await self.sender.submit(text, ask=True)
 
     async def action_do_it(self) -> None:
-        edit = self._answers.take_as_edit()
+        edit = self.answer_flow.take_as_edit()
         if edit is None:
             return
         self.refresh_bindings()
-        await self._sender.send("edit", *edit)
+        await self.sender.send("edit", *edit)
 
     def action_close_answer(self) -> None:
         self.answer.close()
@@ -334,26 +334,9 @@ class SteerApp(App):
         region = self.region_for_send(words)
         return region if region is None or self.session is None else self.session.scoped(words, region)[1]
 
-    def _region_prewarm_later(self) -> None:
-        # Debounced: moving through the file must not start a prewarm per line passed.
-        if self._region_timer is not None:
-            self._region_timer.stop()
-        self._region_timer = self.set_timer(REGION_PREWARM_S, self._region_prewarm, name="region-prewarm")
-
-    def _region_prewarm(self) -> None:
-        self._region_timer = None
-        session = self.session
-        if session is None or session.client is None or session.connection != "ready":
-            return
-        if self.asking is not None and self.asking.active:
-            return  # the answer has the engine; a prewarm now would only wait behind it
-        region = self.region_for_send()
-        if region is not None:
-            session.prewarm_region(region)
-
     def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
-        self._region_prewarm_later()
-        self._applier.show_extra()
+        self.region_prewarm.later()
+        self.applier.show_extra()
         self.refresh_bindings()
 
     # ----- actions ------------------------------------------------------------------------------
@@ -395,31 +378,31 @@ class SteerApp(App):
             self.flush_now()
 
     def action_next_hunk(self) -> None:
-        self._review.next()
+        self.review_keys.next()
 
     def action_prev_hunk(self) -> None:
-        self._review.prev()
+        self.review_keys.prev()
 
     def action_accept_hunk(self) -> None:
-        self._review.accept()
+        self.review_keys.accept()
 
     def action_reject_hunk(self) -> None:
-        self._review.reject()
+        self.review_keys.reject()
 
     def action_undo(self) -> None:
         if self.session is not None:
             self.session.undo()
             self.flush_now()
-            self._applier.after_state_change()
+            self.applier.after_state_change()
 
     def action_redo(self) -> None:
         if self.session is not None:
             self.session.redo()
             self.flush_now()
-            self._applier.after_state_change()
+            self.applier.after_state_change()
 
     def action_toggle_view(self) -> None:
-        self._review.toggle_view()
+        self.review_keys.toggle_view()
 
     def action_follow(self) -> None:
         self.code.follow = True
@@ -469,7 +452,7 @@ class SteerApp(App):
         self.tests.toggle_class("-visible")
 
     def action_run_tests(self) -> None:
-        self._testing.run()
+        self.testing.run()
 
     @on(TestOutput)
     def _test_line(self, message: TestOutput) -> None:
@@ -477,10 +460,10 @@ class SteerApp(App):
 
     @on(TestsFinished)
     def _tests_finished(self, message: TestsFinished) -> None:
-        self._testing.finished(message.returncode)
+        self.testing.finished(message.returncode)
 
     async def action_fix_tests(self) -> None:
-        await self._testing.send_failure()
+        await self.testing.send_failure()
 
     # ----- the file on disk ----------------------------------------------------------------------
 
@@ -493,7 +476,7 @@ class SteerApp(App):
         if session.file_changed():  # False for our own writes: the disk equals the Document
             self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
         self.flush_now()
-        self._applier.after_state_change()
+        self.applier.after_state_change()
 
     async def on_unmount(self) -> None:
         self._watcher.stop()

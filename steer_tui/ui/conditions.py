@@ -8,44 +8,44 @@ from steer_tui.state import State
 from steer_tui.ui.keys import ACTIONS
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 ALWAYS = frozenset({"quit", "help", "command_palette"})
 # A modal screen on top has the keys: these are off under it.
 OFF_UNDER_MODAL = frozenset({a for a, _, _ in ACTIONS} | {"clear_selection"})
 
 
-def _state(app: SteerApp) -> str:
+def _state(app: SteerHost) -> str:
     return app.session.state if app.session is not None else State.IDLE
 
 
-def _generating(app: SteerApp) -> bool:
+def _generating(app: SteerHost) -> bool:
     return _state(app) == State.GENERATING
 
 
-def _answering(app: SteerApp) -> bool:
+def _answering(app: SteerHost) -> bool:
     return app.asking is not None and app.asking.active
 
 
-def _has_proposal(app: SteerApp) -> bool:
+def _has_proposal(app: SteerHost) -> bool:
     return app.session is not None and app.session.has_proposal
 
 
-def _can_do_it(app: SteerApp) -> bool:
+def _can_do_it(app: SteerHost) -> bool:
     answer = app.asking.answer if app.asking is not None else None
     return (app.answer.visible and answer is not None and answer.done and bool(answer.answer_text)
             and app.session is not None and not _generating(app) and app.queued is None)
 
 
-def _can_fix_tests(app: SteerApp) -> bool:
-    return (app.tests.failed and not app._testing.running and app.session is not None and not _generating(app)
+def _can_fix_tests(app: SteerHost) -> bool:
+    return (app.tests.failed and not app.testing.running and app.session is not None and not _generating(app)
             and not _answering(app))
 
 
-CONDITIONS: dict[str, Callable[[SteerApp], bool]] = {
+CONDITIONS: dict[str, Callable[[SteerHost], bool]] = {
     "take_back": lambda app: app.queued is not None,
     "stop": lambda app: _generating(app) or _answering(app),
-    "ask": lambda app: (app._prompt_has_text and not _generating(app) and not _answering(app)
+    "ask": lambda app: (app.prompt_has_text and not _generating(app) and not _answering(app)
                         and app.document is not None),
     "do_it": _can_do_it,
     "close_answer": lambda app: app.answer.visible and not _answering(app),
@@ -55,7 +55,7 @@ CONDITIONS: dict[str, Callable[[SteerApp], bool]] = {
     "undo": lambda app: app.session is not None and app.session.can_undo and not _generating(app),
     "redo": lambda app: app.session is not None and app.session.can_redo and not _generating(app),
     "toggle_view": lambda app: app.session is not None,
-    "run_tests": lambda app: not app._testing.running,
+    "run_tests": lambda app: not app.testing.running,
     "fix_tests": _can_fix_tests,
     "toggle_tests": lambda app: app.tests.command is not None,
     "follow": _generating,
@@ -67,7 +67,7 @@ for _action in ("reject_hunk", "next_hunk", "prev_hunk"):
     CONDITIONS[_action] = CONDITIONS["reject_all"]
 
 
-def applies(app: SteerApp, action: str) -> bool:
+def applies(app: SteerHost, action: str) -> bool:
     """Whether `action` applies now (Textual's check_action: False hides its key and palette entry)."""
     if action in ALWAYS:
         return True

@@ -9,7 +9,7 @@ from steer_tui.ui import gc_policy
 from steer_tui.ui.widgets.status import NUMBERS_EVERY_S
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 ANSWER_CHANGED = object()  # in the event batch: the answer grew or ended
 STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
@@ -19,7 +19,7 @@ IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs th
 class EventApplier:
     """Applies a batch of session events (steer_tui.events classes, matched by type) and keeps the file view in step."""
 
-    def __init__(self, app: SteerApp) -> None:
+    def __init__(self, app: SteerHost) -> None:
         self._app = app
         self._stats_shown = 0.0
         self._gc_timer = None
@@ -42,7 +42,7 @@ class EventApplier:
                 answer_changed = True
             elif isinstance(ev, ProposalUpdated):
                 rows_changed = True
-                if status.connection == "lost" and app._state() == State.GENERATING:
+                if status.connection == "lost" and app.session_state() == State.GENERATING:
                     # Deltas are arriving again: the client reconnected.
                     status.connection, status.detail = "ready", ""
             elif isinstance(ev, StateChanged):
@@ -57,9 +57,9 @@ class EventApplier:
                     rows_changed = True  # the exact virtual size again
                     self.collect_later()
                     if ev.state == State.IDLE:
-                        app._region_prewarm_later()
+                        app.region_prewarm.later()
             elif isinstance(ev, Stats):
-                if app._state() == State.INTERRUPTED:
+                if app.session_state() == State.INTERRUPTED:
                     continue  # after Esc the screen stays as it was when the user stopped it
                 # The numbers change a few times a second at most; the final ones show at once.
                 if ev.final or started - self._stats_shown >= STATS_S:
@@ -74,8 +74,8 @@ class EventApplier:
                 bindings = True
                 kick = True
                 if ev.state == "ready":
-                    app._region_prewarm_later()  # a cursor placed while the model was loading
-                    status.backend = app._backend_label()  # a gateway URL now names its model
+                    app.region_prewarm.later()  # a cursor placed while the model was loading
+                    status.backend = app.current_backend_label()  # a gateway URL now names its model
             elif isinstance(ev, Applied):
                 rows_changed = True
                 bindings = True
@@ -87,11 +87,11 @@ class EventApplier:
                 bindings = True
                 status.drafted = ev.result.draft_accepted or None
         if answer_changed:
-            bindings = app._answers.show(started, app._state) or bindings
+            bindings = app.answer_flow.show(started, app.session_state) or bindings
         if rows_changed:
             self.sync_code()
         if kick:
-            app._sender.kick()
+            app.sender.kick()
         if bindings:
             self.after_state_change()
         elif rows_changed:
@@ -104,7 +104,7 @@ class EventApplier:
 
         def collect() -> None:
             self._gc_timer = None
-            if self._app._state() != State.GENERATING:
+            if self._app.session_state() != State.GENERATING:
                 gc_policy.collect_now()
 
         self._gc_timer = self._app.set_timer(IDLE_GC_S, collect, name="idle-gc")
@@ -132,7 +132,7 @@ class EventApplier:
             if session.state == State.GENERATING:
                 code.follow_row(live.cursor_row)
         else:
-            app._review.refresh_alt_view()
+            app.review_keys.refresh_alt_view()
         self._drawn_version = live.version
         if app.current_hunk is not None:
             if live.hunk_count == 0:
@@ -151,7 +151,7 @@ class EventApplier:
             if app.current_hunk is None:
                 broken = session.syntax_problem
                 # A hunk that breaks the syntax is the one to look at first.
-                app._review.goto(broken.hunk if broken is not None and broken.hunk is not None else 0)
+                app.review_keys.goto(broken.hunk if broken is not None and broken.hunk is not None else 0)
         self.show_extra()
         app.refresh_bindings()
 

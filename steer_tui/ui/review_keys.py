@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from steer_tui.ui.widgets.rows import TextRows
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 VIEWS = {"file": "live diff", "diff": "unified diff", "raw": "raw model text"}  # Ctrl+O's order
 
@@ -15,7 +15,7 @@ VIEWS = {"file": "live diff", "diff": "unified diff", "raw": "raw model text"}  
 class ReviewKeys:
     """Moves the app's `current_hunk` and `view_mode` and shows the result in the file view and the status line."""
 
-    def __init__(self, app: SteerApp) -> None:
+    def __init__(self, app: SteerHost) -> None:
         self._app = app
 
     def goto(self, i: int) -> None:
@@ -33,7 +33,7 @@ class ReviewKeys:
         if app.view_mode == "file":
             app.code.show_rows(first, stop)
         app.code.invalidate()
-        app._applier.show_extra()
+        app.applier.show_extra()
 
     def next(self) -> None:
         current = self._app.current_hunk
@@ -67,7 +67,7 @@ class ReviewKeys:
         else:
             app.current_hunk = None
             app.code.current_hunk = None
-        app._applier.show_extra()
+        app.applier.show_extra()
         app.refresh_bindings()
 
     def toggle_view(self) -> None:
@@ -79,7 +79,7 @@ class ReviewKeys:
             app.code.set_source(app.session.live if app.session else None, "file")
         else:
             self.refresh_alt_view()
-        app._applier.show_extra()
+        app.applier.show_extra()
         app.notify(f"view: {VIEWS[app.view_mode]}", timeout=2)
 
     def refresh_alt_view(self) -> None:

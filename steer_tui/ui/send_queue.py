@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 Queued = tuple[str, str, tuple[int, int] | None]  # (kind "edit" | "ask", words, region)
 
@@ -15,7 +15,7 @@ class SendQueue:
     as typed, each later edit as a redirect of it (as if the backend had been ready at each Enter);
     a question typed with them joins them into one."""
 
-    def __init__(self, app: SteerApp, dispatch: Callable[[str, str, tuple[int, int] | None], Awaitable[None]]) -> None:
+    def __init__(self, app: SteerHost, dispatch: Callable[[str, str, tuple[int, int] | None], Awaitable[None]]) -> None:
         self._app = app
         self._dispatch = dispatch  # sends (kind, words, region) now
         self._parts: list[Queued] = []

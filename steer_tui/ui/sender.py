@@ -8,13 +8,13 @@ from steer_tui.state import State
 from steer_tui.ui.send_queue import Queued, SendQueue
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 
 class Sender:
     """Routes each instruction (redirect, ask, edit) and holds it in its SendQueue while the backend is not ready."""
 
-    def __init__(self, app: SteerApp) -> None:
+    def __init__(self, app: SteerHost) -> None:
         self._app = app
         self.queue = SendQueue(app, self.dispatch)
 
@@ -69,7 +69,7 @@ class Sender:
         app = self._app
         session = app.session
         if kind == "ask":
-            await app._answers.ask(words, region)
+            await app.answer_flow.ask(words, region)
             return
         if session.state == State.GENERATING:
             await session.redirect(words)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from steer_tui.ui.test_runner import TestRunner
 
 if TYPE_CHECKING:
-    from steer_tui.ui.app import SteerApp
+    from steer_tui.ui.host import SteerHost
 
 
 class TestsFlow:
@@ -15,7 +15,7 @@ class TestsFlow:
 
     __test__ = False  # not a pytest class, whatever its name
 
-    def __init__(self, app: SteerApp) -> None:
+    def __init__(self, app: SteerHost) -> None:
         self._app = app
         self._runner = TestRunner(app)
 
