@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                 ["language", "files", "originals with errors (left out)", "broken flagged", "%",
                  "mutations a real parser accepts (left out)", "good edits", "false alarms",
                  "good edits of a broken file", "blamed"], table)
+    _costs()
     missed = [(k, v) for k, v in sorted(examples.items()) if v]
     if missed:
         print("\nMissed or false alarms (first few a language):")
@@ -222,6 +223,59 @@ def _first_change(old: str, new: str) -> str:
         if op != "equal":
             return f"line {i1 + 1}: {' / '.join(old.splitlines()[i1:i2])[:60]!r} -> {' / '.join(new.splitlines()[j1:j2])[:60]!r}"
     return "?"
+
+
+def _costs() -> None:
+    """What a check costs on a long file: a fresh parse, a re-parse after a one-line edit (the
+    layer edits its kept tree of the text before), and the whole syntax check of a one-hunk edit
+    with no tree kept (both texts parsed, their errors compared)."""
+    from steer_tui import lang
+    from steer_tui.edits.syntax import check
+    from steer_tui.lang import parsing
+
+    rows = []
+    for path in sorted(FILES_DIR.iterdir()):
+        text = path.read_text(encoding="utf-8")
+        spec = lang.language(path.name)
+        big = text * max(1, 5000 // len(text.splitlines()))  # about 5,000 lines
+        lines = big.splitlines(keepends=True)
+        mid = len(lines) // 2
+        edited = "".join(lines[:mid] + [lines[mid].rstrip("\n") + " \n"] + lines[mid + 1:])
+        fresh = _best(lambda: _fresh_parse(spec, big))
+        again = _best(lambda: parsing.parse(spec, edited), before=lambda: parsing.parse(spec, big), clear=spec)
+        hunks = _hunks(big, edited)
+        checked = _best(lambda: check(path.name, big, edited, hunks), clear=spec)
+        rows.append([spec.name, f"{len(lines):,}", f"{fresh * 1000:.1f} ms", f"{again * 1000:.1f} ms",
+                     f"{checked * 1000:.1f} ms"])
+    print_table("Parse cost on a long file (best of 5)",
+                ["language", "lines", "fresh parse", "re-parse after a one-line edit", "check() of a one-line edit"],
+                rows)
+
+
+def _fresh_parse(spec, text: str) -> None:
+    import tree_sitter
+
+    from steer_tui.lang.parsing import language
+
+    tree_sitter.Parser(language(spec)).parse(text.encode("utf-8"))
+
+
+def _best(run, before=None, clear=None) -> float:
+    """The shortest of 5 runs of `run`, each after `before` (untimed), the kept trees of `clear` dropped first."""
+    import time
+
+    from steer_tui.lang import parsing
+
+    times = []
+    for _ in range(5):
+        if clear is not None:
+            parsing._local.trees.pop(clear.key, None)
+        if before is not None:
+            before()
+        t0 = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t0)
+    return min(times)
 
 
 # ------------------------------------------------------------------ mutations
