@@ -19,7 +19,7 @@ import logging
 import os
 import time
 import uuid
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from steer_tui.backend import Backend, SessionError, cancel_quietly, open_backend
 from steer_tui.config import Settings
@@ -37,10 +37,11 @@ from steer_tui.events import (
     TurnResult,
 )
 from steer_tui.prewarms import Prewarms
+from steer_tui.redirects import REDIRECT_LANE, Ended, Redirects, ended
 from steer_tui.review import Review
 from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW, State, check_transition
 
-__all__ = ["Session", "SessionError", "open_backend", "MAX_RETRIES", "REDIRECT_MODES"]
+__all__ = ["Session", "SessionError", "open_backend", "MAX_RETRIES", "REDIRECT_MODES", "REDIRECT_LANE"]
 
 MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many times
 # How a redirect reaches the model, per edit format (Session.redirect_mode), measured with the
@@ -61,18 +62,6 @@ MAX_RETRIES = 2  # refusal feedback goes back to the model at most this many tim
 # additions: "before" followed 11/13 with the addition's first token 0.29-1.13 s after Enter;
 # "after" 12/13, its first token 2.0-5.1 s after Enter (it waits for the answer), done sooner.
 REDIRECT_MODES = {"rewrite": "auto", "search_replace": "continue", "apply_patch": "continue", "udiff": "continue"}
-class _Ended(NamedTuple):
-    """How a turn ended, for words sent after it that go on from its request (Session._follow_up)."""
-
-    task: asyncio.Task  # the turn's task: a later turn has another
-    text: str  # the file's text then
-    proposed: str | None  # the proposed text then (None: no proposal)
-    stopped: bool  # by Esc or a lost connection, not by its answer's end
-
-
-# The stream_id suffix of the prewarms of a redirect being typed (Session.prewarm_redirect): its own
-# lane, not the answer's, where it would wait for that answer to end.
-REDIRECT_LANE = "~redirect"
 
 
 class Session:
@@ -83,9 +72,8 @@ class Session:
     """
 
     redirect_strategy: str | None = None  # "restart" | "continue" | "after" | "before" | "auto"; None: REDIRECT_MODES for the format
-    _redirected: tuple | None = None  # (turn task, first instruction, redirects) of the redirected turn
     refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
-    _ended_turn: _Ended | None = None  # how the last turn ended
+    ended_turn: Ended | None = None  # how the last turn ended
 
     def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
                  *, client: Backend | None = None, edit_format: str | None = None, model: str | None = None):
@@ -108,6 +96,7 @@ class Session:
         self._turn = None  # the steer_tui.turn.Turn under way or last run; None while a redirect starts it over
         self._turn_task: asyncio.Task | None = None
         self.prewarms = Prewarms()
+        self.redirects = Redirects(self)
 
     # ------------------------------------------------------------ properties
 
@@ -134,8 +123,18 @@ class Session:
         return self._turn.answer if self._turn is not None else None
 
     @property
-    def _stream(self):
+    def stream(self):
+        """The backend's stream of the turn's attempt under way or last made."""
         return self._turn.stream if self._turn is not None else None
+
+    @property
+    def turn_task(self) -> asyncio.Task | None:
+        """The task running the turn under way or last run."""
+        return self._turn_task
+
+    def let_go_of_turn(self) -> None:
+        """The turn under way is superseded (a redirect starts it over): none of its deltas reach the diff any more."""
+        self._turn = None
 
     @property
     def raw_text(self) -> str:
@@ -270,53 +269,9 @@ class Session:
 
     def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None, *,
                          behind: bool = False) -> bool:
-        """The user types `typed` while the model writes (or a correction of the answer under review,
-        `follows_up`): prewarm the turn a redirect with these words would start over (_restart_turn),
-        so that Enter leaves only what was typed since. `naming`:
-        the words with the one being typed, when it names a definition (its region, known before the
-        word ends). False when the redirect would not start the turn over (a steer, an addition
-        asked after the answer), or is an addition asked at once on the turn's own region.
-
-        It goes on a lane of its own, and the embedded engine evaluates it between two steps of
-        the answer (LocalEngine._let_prewarms_in): that answer is about to be replaced."""
-        from steer_tui.prompts import names_a_definition
-
-        words, naming = typed.strip(), (naming or typed).strip()
-        if self.client is None or self.format != "rewrite" or self.region is None or not naming:
-            return False
-        if self.state is GENERATING:
-            mode = self._redirect_mode_for(naming)
-            if mode == "before" and self._asks_first(naming):
-                # An addition asked at once (_restart_turn's `addition`): prewarmed where it names a
-                # region other than the turn's, whose block the engine holds already. Asked of the
-                # whole class around the region, its block was evaluated after Enter (1-3 s).
-                region, instruction = self._asked_first(words, naming)
-                if region == self.region:
-                    return False
-                self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
-                return True
-            if mode != "restart":
-                return False
-        elif not self.follows_up(naming):
-            return False  # words sent now would be a turn of their own
-        elif self._asks_first(naming):
-            # Asked first, on their own (_follow_up): the region they name, and the words as asked.
-            region, instruction = self._asked_first(words, naming)
-            self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
-            return True
-        first, said = self._redirect_history()
-        region = self.region
-        if complete or names_a_definition(self.document.text, naming):
-            # Until a name follows the verb, "no, only add" names the method `add`: keep the region.
-            region, _ = self._restarted_turn(first, said + [naming])
-        if complete:
-            _, instruction = self._restarted_turn(first, said + [words])
-        else:
-            # The new words open the restarted turn's request (redirect_instruction); what follows
-            # them depends on the words still to come.
-            instruction = words
-        self.prewarm(region, instruction, complete, lane=self.stream_id + REDIRECT_LANE, behind=behind)
-        return True
+        """The user types `typed` while the model writes (or a correction of the answer under
+        review): prewarm the turn a redirect with these words would start (Redirects.prewarm)."""
+        return self.redirects.prewarm(typed, complete, naming, behind=behind)
 
     @property
     def warming(self) -> bool:
@@ -379,11 +334,11 @@ class Session:
         if self.state is GENERATING:
             await self.redirect(instruction)
             return
-        if await self._follow_up(instruction):
+        if await self.redirects.follow_up(instruction):
             return
-        await self._start(instruction, region, retries)
+        await self.start_turn(instruction, region, retries)
 
-    async def _start(self, instruction: str, region: tuple[int, int] | None, retries: int = 0) -> None:
+    async def start_turn(self, instruction: str, region: tuple[int, int] | None, retries: int = 0) -> None:
         """Start a new turn on the file as it is (any proposal is dropped)."""
         if self.has_proposal:
             self.discard_proposal()
@@ -420,7 +375,7 @@ class Session:
             await turn.run()
         finally:
             if self._turn is turn:  # not a turn a redirect superseded
-                self._ended_turn = _Ended(self._turn_task, self.document.text,
+                self.ended_turn = Ended(self._turn_task, self.document.text,
                                           self.review.proposed_text() if self.has_proposal else None,
                                           self.state is not GENERATING)
             result = self.last_result = turn.result
@@ -434,7 +389,7 @@ class Session:
 
     async def wait(self) -> TurnResult:
         """Wait for the current turn (with its retries) to end."""
-        await _ended(self._turn_task)
+        await ended(self._turn_task)
         return self.last_result or TurnResult("nothing")
 
     async def edit(self, instruction: str, region: tuple[int, int] | None = None, retries: int = MAX_RETRIES) -> TurnResult:
@@ -461,7 +416,7 @@ class Session:
         if self.state is not GENERATING:
             return None
         self.interrupt()  # from here on no delta reaches the live diff
-        stream = self._stream
+        stream = self.stream
         return cancel_quietly(stream) if stream is not None else None
 
     def interrupt(self) -> None:
@@ -473,199 +428,27 @@ class Session:
         self.proposal_changed()
 
     async def redirect(self, words: str) -> None:
-        """Enter while generating: the new words redirect the turn; its new answer replaces the proposal.
-
-        How the words reach the model is `redirect_mode` (REDIRECT_MODES): "restart" stops the
-        answer and starts the turn over with the first instruction and the new words in one
-        request (file and region stay cached: only the instruction is evaluated again);
-        "continue" steers (`response.steer`): the model answers again after its partial answer
-        and the new words; "after" lets the answer finish and then asks for the words alone, as an
-        edit of the code that answer leaves (a rewrite's additions, "also X"); "before" stops the
-        answer and asks the words alone at once, then the request they interrupted again, of the
-        code the words' answer leaves; "auto" is the setting `redirect_additions` ("after" or
-        "before") for words that add to the request and "restart" for the rest. On a restart or a steer the
-        superseded partial leaves the live diff at once.
-        """
+        """Enter while generating: the new words redirect the turn; its new answer replaces the
+        proposal. How they reach the model is `redirect_mode` (steer_tui.redirects.Redirects.redirect)."""
         if self.state is not GENERATING:
             await self.send(words, self.region)
             return
-        words = words.strip()
-        first, said = self._redirect_history()
-        said = said + [words]
-        mode = self._redirect_mode_for(words)
-        if mode == "before" and self._turn is not None and self.region is not None:
-            self.notice("info", NoticeCode.REDIRECTED,
-                         f"redirected: {' '.join(words.split())} (asked first, then the request again)")
-            await self._restart_turn(first, said, addition=words)
-            return
-        if mode == "after" and self._turn is not None and self.region is not None:
-            self._turn.additions.append(words)
-            self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
-            self.notice("info", NoticeCode.REDIRECTED, f"after this answer: {' '.join(words.split())}")
-            self._redirected = (self._turn_task, first, said)
-            return
-        self.notice("info", NoticeCode.REDIRECTED, f"redirected: {' '.join(words.split())} (the answer starts over)")
-        if self._stream is None or mode != "continue":
-            # Also when the request is still on its way: there is nothing to steer yet.
-            await self._restart_turn(first, said)
-            return
-        self.instruction = f"{self.instruction}\n{words}" if self.instruction else words
-        if self._answer is not None:
-            self._answer.instruction = self.instruction  # whether a rewrite may delete code follows the words
-        self._redirected = (self._turn_task, first, said)
-        try:
-            await self._stream.steer(words)
-        except Exception as exc:
-            self.notice("error", NoticeCode.REDIRECT_FAILED, f"redirect failed: {exc}")
+        await self.redirects.redirect(words)
 
     def follows_up(self, words: str) -> bool:
-        """Words sent now would go on from the last turn's request (`_follow_up`)."""
-        from steer_tui.prompts import refers_back
-
-        task, ended = self._turn_task, self._ended_turn
-        if (self.state is GENERATING or ended is None or task is None or ended.task is not task or not task.done()
-                or not self.instruction or ended.text != self.document.text or self.review.conflict):
-            return False
-        if (self.review.proposed_text() if self.has_proposal else None) != ended.proposed:
-            return False  # rejected, in whole or in part: what is left is the user's pick, not the answer
-        # After Esc, only words that go on from the request: a stopped request is asked again only then.
-        return self.state is REVIEW and self.has_proposal or ended.stopped and refers_back(words)
-
-    def _asks_first(self, words: str) -> bool:
-        """Words that go on from the answer ended are asked first, on their own (an addition, a new
-        request), rather than starting its turn over with them (a correction, or a format without
-        regions)."""
-        from steer_tui.prompts import redirect_corrects
-
-        return self.format == "rewrite" and self.region is not None and not redirect_corrects(words)
-
-    def _asked_first(self, words: str, naming: str | None = None) -> tuple[tuple[int, int], str]:
-        """(region, instruction) of words asked first, on their own, before the request they add to:
-        on the turn's region, whose block the request showed and the engine still holds, so only the
-        words are new; on the definitions the words (`naming`: those with the one being typed) name
-        apart from it, or the span taking in one that overlaps it (prompts.addition_region)."""
-        from steer_tui.prompts import addition_instruction, addition_region
-        from steer_tui.turn import docstring_request
-
-        # A class's docstring alone is asked of the class's header (steer_tui.turn.docstring_request).
-        doc = docstring_request(self, addition_instruction(naming or words))
-        region = doc[0] if doc is not None else addition_region(self.document.text, self.region, naming or words)
-        return region, addition_instruction(words)
-
-    async def _follow_up(self, words: str) -> bool:
-        """Words sent after the answer ended, while its proposal is under review (or after Esc), go
-        on from that turn's request, as a redirect would: a correction ("no, only to pop", "use a
-        dict, not a list") starts the turn over with the request and the words as one request;
-        any other words (an addition, a new request) are asked at once on their own, and their
-        answer is merged with the proposal as it stands (Turn.known), or, where that proposal is
-        not one whole answer, with the request asked again (the "before" path of `redirect`).
-        After Esc, only words that go on from the request do (prompts.refers_back).
-        False when the words start a turn of their own: nothing was asked yet, the proposal was
-        accepted, rejected (in whole or in part) or overtaken by a change of the file."""
-        from steer_tui.prompts import redirect_adds
-
-        task = self._turn_task
-        if task is not None and not task.done() and self._turn is not None and self._turn.stopped:
-            await _ended(task)  # Esc: the stopped turn is winding down
-        if not self.follows_up(words):
-            return False
-        words = words.strip()
-        first, said = self._redirect_history()
-        said = said + [words]
-        said_text = " ".join(words.split())
-        if self._asks_first(words):
-            # The request's answer is the proposal under review, when one whole answer made it (not
-            # a merge of two, nor what Esc kept of one): it is merged with the addition's as it
-            # stands, not asked again.
-            before = self._turn
-            known = (before.result.raw_text if before is not None and before.base is None and self.state is REVIEW
-                     and self.has_proposal and not self._ended_turn.stopped else None)
-            then = "then merged with it" if known else "then the request again"
-            self.notice("info", NoticeCode.REDIRECTED, f"on top of the proposal: {said_text} (asked first, {then})")
-            if not redirect_adds(words):
-                # Kept as what it was taken for, an addition: a later follow-up adds it to the request.
-                said[-1] = f"also {words}"
-            await self._restart_turn(first, said, addition=words, known=known)
-        else:
-            self.notice("info", NoticeCode.REDIRECTED, f"redirected: {said_text} (the answer starts over)")
-            await self._restart_turn(first, said)
-        return True
+        """Words sent now would go on from the last turn's request (Redirects.follow_up)."""
+        return self.redirects.follows_up(words)
 
     @property
     def redirect_mode(self) -> str:
         """How a redirect reaches the model: `redirect_strategy` if set, else the measured one for the format."""
         return self.redirect_strategy or REDIRECT_MODES.get(self.format, "restart")
 
-    def _redirect_mode_for(self, words: str) -> str:
-        """redirect_mode, with "auto" decided for these words."""
-        mode = self.redirect_mode
-        if mode == "auto":
-            from steer_tui.prompts import redirect_adds
-
-            mode = self.settings.redirect_additions if redirect_adds(words) else "restart"
-        return mode
-
     def _restarted_turn(self, first: str, said: list[str]) -> tuple[tuple[int, int] | None, str]:
-        """(region, instruction) of the turn a redirect starts over: the first request and the words
-        said since, as one request (prompts.redirect_instruction), on the region they name."""
-        from steer_tui.prompts import redirect_region
+        return self.redirects.restarted_turn(first, said)  # tests ask for the turn a redirect would start
 
-        region = redirect_region(self.document.text, self.region, said[-1:])
-        # Measured for a region rewrite only (prompts.redirect_instruction): other formats have no region.
-        return region, self._redirected_request(first, said, same_region=region is not None and region == self.region)
-
-    @staticmethod
-    def _redirected_request(first: str, said: list[str], same_region: bool = False) -> str:
-        """The first request and the words said since, as one request (prompts.redirect_instruction)."""
-        from steer_tui.prompts import redirect_instruction
-
-        return redirect_instruction(first, said, same_region) if first else "\n".join(said)
-
-    def _redirect_history(self) -> tuple[str, list[str]]:
-        """(first instruction, redirects so far) of the turn under way."""
-        got = self._redirected
-        if got is not None and got[0] is self._turn_task:
-            return got[1], list(got[2])
-        return self.instruction or "", []
-
-    async def _restart_turn(self, first: str, said: list[str], addition: str | None = None,
-                            known: str | None = None) -> None:
-        """Stop the answer and start the turn over with `redirect_instruction(first, said)`; with
-        `addition` (words that add to the request, the last of `said`), the turn asks the addition
-        alone first, on the region (steer_tui.turn.Turn.then), then the request it interrupted again, or
-        takes `known` as that request's answer (Turn.known: a follow-up on a proposal under review).
-
-        To the listener the turn goes on: the superseded turn's state changes, stats and end are
-        not shown (it is replaced, not stopped); its partial leaves the live diff before anything
-        is awaited, and no later delta of it reaches the diff (it is no longer the session's turn).
-        """
-        stream, listener, old = self._stream, self.on_event, self._turn_task
-        if addition is None:
-            region, combined = self._restarted_turn(first, said)
-        else:
-            region, combined = self._asked_first(addition)
-            request = self._redirected_request(first, said[:-1]) if said[:-1] else first
-        self._turn = None  # the old turn sees it was superseded: none of its deltas reach the diff any more
-        self.discard_proposal()
-
-        def quiet(ev) -> None:
-            if not isinstance(ev, (StateChanged, Stats, TurnEnded)):
-                listener(ev)
-
-        self.on_event = quiet
-        try:
-            if stream is not None and old is not None and not old.done():
-                await cancel_quietly(stream)
-            await _ended(old)
-        finally:
-            if self.on_event is quiet:
-                self.on_event = listener
-        back = self.region
-        await self._start(combined, region)
-        if addition is not None and self._turn is not None:
-            self._turn.then, self._turn.then_region, self._turn.known = request, back, known or None
-            self.instruction = f"{request}\n{addition}"
-        self._redirected = (self._turn_task, first, said)
+    def _asked_first(self, words: str, naming: str | None = None) -> tuple[tuple[int, int], str]:
+        return self.redirects.asked_first(words, naming)  # tests ask for the region words are asked of first
 
     @property
     def syntax_problem(self):
@@ -711,14 +494,3 @@ class Session:
 
     def discard_proposal(self, quiet: bool = False) -> None:
         self.review.discard(quiet)
-
-
-async def _ended(task: asyncio.Task | None) -> None:
-    """Wait for `task` to end without cancelling it; its own cancellation is not an error here."""
-    if task is None:
-        return
-    try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        if not task.cancelled():
-            raise

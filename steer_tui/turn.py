@@ -185,7 +185,7 @@ class Turn:
         # where its answer cannot keep the addition's changes.
         self.again: tuple[tuple[int, int], list[dict], str] | None = None
         # The answer `then` gets asked as first asked, when it is known already: the proposal under
-        # review that a follow-up goes on from (Session._follow_up). Fed to the attempt, not asked.
+        # review that a follow-up goes on from (steer_tui.redirects.Redirects.follow_up). Fed to the attempt, not asked.
         self.known: str | None = None
         # The request the attempt under way answers: an addition's words, then the request again
         # (a retry's feedback asks the same request).
