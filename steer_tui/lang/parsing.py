@@ -80,7 +80,8 @@ def _common(old: bytes, new: bytes) -> tuple[int, int]:
         prefix += 1
     suffix = 0
     room = limit - prefix
-    while suffix + step <= room and old[len(old) - suffix - step:len(old) - suffix] == new[len(new) - suffix - step:len(new) - suffix]:
+    a, b = len(old), len(new)
+    while suffix + step <= room and old[a - suffix - step:a - suffix] == new[b - suffix - step:b - suffix]:
         suffix += step
     while suffix < room and old[-1 - suffix] == new[-1 - suffix]:
         suffix += 1
