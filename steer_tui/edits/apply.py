@@ -285,84 +285,102 @@ def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool | f
             "in the requested format.",
         )
     buf = _Buffer(text)
-    reports: list[BlockReport] = []
-    for pos, block in enumerate(blocks):
-        idx = block.index if block.index is not None else pos
-        s = split_lines(block.search)
-        r = split_lines(block.replace)
-        narrow = None
-        if block.kind == REWRITE:
-            h = block.line_hint
-            if not keep_echo and h is not None:
-                lines = buf.lines()
-                if lines[h : h + len(s)] == s:
-                    r = strip_echoed_context(lines, h, h + len(s), r)
-            try:
-                a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
-            except PartialRewrite as e:
-                raise _error(blocks, pos, "partial_rewrite", e.message, e.feedback) from None
-            if (a, b) != (0, len(s)):
-                narrow, s = (a, b, s), s[a:b]
-        if s == r and not block.create:
-            reports.append(BlockReport(idx, block.kind, "unchanged"))
-            continue
-        lazy = _placeholders(r) - _placeholders(s)
-        if lazy > 0:
-            line = next(x for x in r if _is_placeholder(x)).strip()
-            raise _error(
-                blocks, pos, "placeholder",
-                f"REPLACE contains the placeholder `{line}` where SEARCH has no such line",
-                "Applying it would replace real code with that comment. Write the new code out in "
-                "full, or put the same `...` line in SEARCH too to leave the code between as it is.",
-            )
-        if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
-                and block.kind != REWRITE and not block.create):
-            # Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string;
-            # whole lines only: a needle without its final "\n" could match a line's prefix).
-            # One scan: the SEARCH's longest line must be the only line like it in the whole
-            # text (then there is no second occurrence, nor a copy at another indentation),
-            # and SEARCH must sit exactly around it. If its longest line occurs elsewhere too,
-            # the slow path checks for a copy of the block at another indentation (locate's twin check).
-            j, key = _longest_stripped(s)
-            at = buf.unique_line(key) if key else -1
-            a = at - sum(len(x) + 1 for x in s[:j]) if at >= 0 else -1
-            b = a + len(block.search)
-            if a >= 0 and (a == 0 or buf.work()[a - 1] == "\n") and buf.work()[a:b] == block.search:
-                if len(r) > len(s) and _added_evidence(s, r) == (True, True):
-                    there = buf.find_exact(block.replace)
-                    if len(there) == 1 and there[0] <= a and there[0] + len(block.replace) >= b:
-                        reports.append(BlockReport(idx, block.kind, "already_applied"))
-                        continue
-                start = buf.splice_chars(a, b, block.replace)
-                reports.append(BlockReport(idx, block.kind, "applied", "exact", start, start + len(s), start + len(r)))
-                continue
-        lines = buf.lines()
-        if block.create and any(ln.strip() for ln in lines):
-            if r == lines:
-                reports.append(BlockReport(idx, block.kind, "already_applied"))
-                continue
-            raise _error(blocks, pos, "file_exists", "the patch adds a file that already exists and is not empty",
-                         "`*** Add File` creates a new file, but this file exists. Use `*** Update File` with hunks.")
-        try:
-            if narrow is not None:
-                loc = _narrowed(_place(lines, block, narrow[2], r, buf.views()), narrow[0], narrow[1])
-            else:
-                loc = _place(lines, block, s, r, buf.views())
-        except LocateError as e:
-            if e.reason == "not_found" and _is_applied_already(lines, s, r, None):
-                reports.append(BlockReport(idx, block.kind, "already_applied"))
-                continue
-            raise _locate_failure(blocks, pos, e, lines, s) from None
-        if _is_applied_already(lines, s, r, loc):
-            reports.append(BlockReport(idx, block.kind, "already_applied"))
-            continue
-        try:
-            new = loc.render(lines, s, r)
-        except LocateError as e:
-            raise _locate_failure(blocks, pos, e, lines, s) from None
-        buf.splice_lines(loc.start, loc.end, new)
-        reports.append(BlockReport(idx, block.kind, "applied", loc.strategy, loc.start, loc.end, loc.start + len(new)))
+    reports = [_apply_one(buf, blocks, pos, allow_deletion, keep_echo) for pos in range(len(blocks))]
     return ApplyResult(buf.text(), reports)
+
+
+def _apply_one(buf: _Buffer, blocks: list[EditBlock], pos: int, allow_deletion: bool | frozenset[str],
+               keep_echo: bool) -> BlockReport:
+    """Apply `blocks[pos]` to `buf` (raises ApplyError), and say how."""
+    block = blocks[pos]
+    idx = block.index if block.index is not None else pos
+    s = split_lines(block.search)
+    r = split_lines(block.replace)
+    narrow = None
+    if block.kind == REWRITE:
+        narrow, s, r = _rewrite_lines(buf, blocks, pos, s, r, allow_deletion, keep_echo)
+    if s == r and not block.create:
+        return BlockReport(idx, block.kind, "unchanged")
+    lazy = _placeholders(r) - _placeholders(s)
+    if lazy > 0:
+        line = next(x for x in r if _is_placeholder(x)).strip()
+        raise _error(
+            blocks, pos, "placeholder",
+            f"REPLACE contains the placeholder `{line}` where SEARCH has no such line",
+            "Applying it would replace real code with that comment. Write the new code out in "
+            "full, or put the same `...` line in SEARCH too to leave the code between as it is.",
+        )
+    if (buf.in_text_form() and block.search.endswith("\n") and block.replace[-1:] in ("\n", "")
+            and block.kind != REWRITE and not block.create):
+        done = _apply_exact(buf, block, idx, s, r)
+        if done is not None:
+            return done
+    lines = buf.lines()
+    if block.create and any(ln.strip() for ln in lines):
+        if r == lines:
+            return BlockReport(idx, block.kind, "already_applied")
+        raise _error(blocks, pos, "file_exists", "the patch adds a file that already exists and is not empty",
+                     "`*** Add File` creates a new file, but this file exists. Use `*** Update File` with hunks.")
+    try:
+        if narrow is not None:
+            loc = _narrowed(_place(lines, block, narrow[2], r, buf.views()), narrow[0], narrow[1])
+        else:
+            loc = _place(lines, block, s, r, buf.views())
+    except LocateError as e:
+        if e.reason == "not_found" and _is_applied_already(lines, s, r, None):
+            return BlockReport(idx, block.kind, "already_applied")
+        raise _locate_failure(blocks, pos, e, lines, s) from None
+    if _is_applied_already(lines, s, r, loc):
+        return BlockReport(idx, block.kind, "already_applied")
+    try:
+        new = loc.render(lines, s, r)
+    except LocateError as e:
+        raise _locate_failure(blocks, pos, e, lines, s) from None
+    buf.splice_lines(loc.start, loc.end, new)
+    return BlockReport(idx, block.kind, "applied", loc.strategy, loc.start, loc.end, loc.start + len(new))
+
+
+def _rewrite_lines(buf: _Buffer, blocks: list[EditBlock], pos: int, s: list[str], r: list[str],
+                   allow_deletion: bool | frozenset[str], keep_echo: bool):
+    """(narrow, SEARCH lines, REPLACE lines) of a region rewrite: its echo of the lines around the
+    region dropped, and anchored to the part of the region it restates (narrow: (a, b, the whole
+    region's lines) where that is not all of it, else None)."""
+    block = blocks[pos]
+    h = block.line_hint
+    if not keep_echo and h is not None:
+        lines = buf.lines()
+        if lines[h : h + len(s)] == s:
+            r = strip_echoed_context(lines, h, h + len(s), r)
+    try:
+        a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
+    except PartialRewrite as e:
+        raise _error(blocks, pos, "partial_rewrite", e.message, e.feedback) from None
+    if (a, b) != (0, len(s)):
+        return (a, b, s), s[a:b], r
+    return None, s, r
+
+
+def _apply_exact(buf: _Buffer, block: EditBlock, idx: int, s: list[str], r: list[str]) -> BlockReport | None:
+    """Fast path: the SEARCH text verbatim, exactly once (the exact strategy, on the string;
+    whole lines only: a needle without its final "\\n" could match a line's prefix). None where
+    it does not apply: the slow path places the block.
+
+    One scan: the SEARCH's longest line must be the only line like it in the whole text (then
+    there is no second occurrence, nor a copy at another indentation), and SEARCH must sit exactly
+    around it. If its longest line occurs elsewhere too, the slow path checks for a copy of the
+    block at another indentation (locate's twin check)."""
+    j, key = _longest_stripped(s)
+    at = buf.unique_line(key) if key else -1
+    a = at - sum(len(x) + 1 for x in s[:j]) if at >= 0 else -1
+    b = a + len(block.search)
+    if not (a >= 0 and (a == 0 or buf.work()[a - 1] == "\n") and buf.work()[a:b] == block.search):
+        return None
+    if len(r) > len(s) and _added_evidence(s, r) == (True, True):
+        there = buf.find_exact(block.replace)
+        if len(there) == 1 and there[0] <= a and there[0] + len(block.replace) >= b:
+            return BlockReport(idx, block.kind, "already_applied")
+    start = buf.splice_chars(a, b, block.replace)
+    return BlockReport(idx, block.kind, "applied", "exact", start, start + len(s), start + len(r))
 
 
 def _place(lines: list[str], block: EditBlock, s: list[str], r: list[str], views: Views | None = None) -> Location:
