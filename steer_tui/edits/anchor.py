@@ -225,9 +225,33 @@ def anchor_rewrite(
     if not any(tag == "equal" and any(rk[i1:i2]) for tag, i1, i2, _j1, _j2 in ops):
         return whole  # nothing in common: a new version of the whole region, not a part of it
 
-    start, end = 0, len(region)
-    kept: list[tuple[int, int]] = []
-    # The head: region lines before the answer's first matched line are left out, not deleted.
+    start, end = _left_out_ends(ops, rk, nk, len(region))
+    middle = _left_out_between(ops, region, rk, nk, start, end, deletable)
+    # A head or tail left out that holds definitions the instruction asks to delete: those go, and
+    # the others in it stay in place.
+    if deletable and start and whole_definitions(region, 0, start):
+        if (stay := _unnamed(region, 0, start, deletable)) != [(0, start)]:
+            middle, start = stay + middle, 0
+    if deletable and end < len(region) and whole_definitions(region, end, len(region)):
+        if (stay := _unnamed(region, end, len(region), deletable)) != [(end, len(region))]:
+            middle, end = middle + stay, len(region)
+    kept = ([(0, start)] if start else []) + middle + ([(end, len(region))] if end < len(region) else [])
+    if not kept:
+        _refuse_if_dropped(region, new, 0, len(region), [], deletable)
+        return whole
+    span = region[start:end]
+    lines = reindent(span, new) if any(x.strip() for x in span) else new
+    if middle:
+        lines = _put_back(ops, lines, region, middle)
+    _refuse_if_dropped(region, lines, start, end, kept, deletable)
+    return start, end, lines, kept
+
+
+def _left_out_ends(ops: list, rk: list[str], nk: list[str], n: int) -> tuple[int, int]:
+    """(start, end): the region lines before the answer's first matched line and after its last
+    are left out, not deleted (`ops`: the opcodes of the region's stripped lines `rk` against the
+    answer's `nk`; `n`: the region's length)."""
+    start, end = 0, n
     tag, i1, i2, j1, j2 = ops[0]
     if tag == "delete":
         start = i2
@@ -243,7 +267,13 @@ def anchor_rewrite(
         k = _best_match(nk[j2 - 1], rk, i1, i2) if nk[j2 - 1] else None
         if k is not None:
             end = k + 1
-    # Between matched lines: a missing run of whole definitions stays where it is.
+    return start, end
+
+
+def _left_out_between(ops: list, region: list[str], rk: list[str], nk: list[str], start: int, end: int,
+                      deletable: frozenset[str]) -> list[tuple[int, int]]:
+    """Between matched lines: the runs of whole definitions the answer left out, which stay where
+    they are (but those the instruction names for deletion)."""
     middle: list[tuple[int, int]] = []
     for tag, i1, i2, j1, j2 in ops[1:-1]:
         if not (start <= i1 and i2 <= end):
@@ -256,41 +286,24 @@ def anchor_rewrite(
             k = _best_match(nk[j1], rk, i1, i2)
             if k is not None and k > i1 and whole_definitions(region, i1, k):
                 middle += _unnamed(region, i1, k, deletable)
-    # A head or tail left out that holds definitions the instruction asks to delete: those go, and
-    # the others in it stay in place.
-    if deletable and start and whole_definitions(region, 0, start):
-        if (stay := _unnamed(region, 0, start, deletable)) != [(0, start)]:
-            middle, start = stay + middle, 0
-    if deletable and end < len(region) and whole_definitions(region, end, len(region)):
-        if (stay := _unnamed(region, end, len(region), deletable)) != [(end, len(region))]:
-            middle, end = middle + stay, len(region)
-    if start:
-        kept.append((0, start))
-    kept += middle
-    if end < len(region):
-        kept.append((end, len(region)))
-    if not kept:
-        _refuse_if_dropped(region, new, 0, len(region), [], deletable)
-        return whole
-    span = region[start:end]
-    lines = reindent(span, new) if any(x.strip() for x in span) else new
-    if middle:
-        # Put each kept run back after the answer's line that stands for the last region line
-        # before it (a matched line, or the last line of a changed run).
-        at = {}
-        for tag, i1, i2, j1, j2 in ops:
-            if tag in ("equal", "replace"):
-                for d in range(i2 - i1):
-                    at[i1 + d] = j1 + d if tag == "equal" else j2 - 1
-        out, pos = [], 0
-        for i1, i2 in middle:
-            j = max((at[i] for i in at if i < i1), default=-1) + 1
-            j = max(j, pos)
-            out += lines[pos:j] + region[i1:i2]
-            pos = j
-        lines = out + lines[pos:]
-    _refuse_if_dropped(region, lines, start, end, kept, deletable)
-    return start, end, lines, kept
+    return middle
+
+
+def _put_back(ops: list, lines: list[str], region: list[str], middle: list[tuple[int, int]]) -> list[str]:
+    """The answer's `lines` with each kept run of `region` put back after the answer's line that
+    stands for the last region line before it (a matched line, or the last line of a changed run)."""
+    at = {}
+    for tag, i1, i2, j1, j2 in ops:
+        if tag in ("equal", "replace"):
+            for d in range(i2 - i1):
+                at[i1 + d] = j1 + d if tag == "equal" else j2 - 1
+    out, pos = [], 0
+    for i1, i2 in middle:
+        j = max((at[i] for i in at if i < i1), default=-1) + 1
+        j = max(j, pos)
+        out += lines[pos:j] + region[i1:i2]
+        pos = j
+    return out + lines[pos:]
 
 
 def _header(region: list[str], d1: int, d2: int) -> int:
