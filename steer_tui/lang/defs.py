@@ -68,7 +68,7 @@ def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: 
             kind = "method"
         name = _name(spec, child)
         start, end = _span(spec, child)
-        qual = (*outer, name)
+        qual = (*outer, *_receiver(child), name)
         found.append((Definition(name, kind, start, end, child.start_point[0], ".".join(qual), len(outer)), child))
         _collect(spec, child, qual, found, kind)
 
@@ -99,6 +99,20 @@ def _name(spec: Spec, node: tree_sitter.Node) -> str:
         if found is not None and found.type in _NAME_TYPES:
             return _text(found)
     return ""
+
+
+def _receiver(node: tree_sitter.Node) -> tuple[str, ...]:
+    """The type a method is declared on outside it (Go's `func (q *Queue) Push`), as its qualifier."""
+    receiver = node.child_by_field_name("receiver")
+    if receiver is None:
+        return ()
+    stack = [receiver]
+    while stack:
+        n = stack.pop()
+        if n.type == "type_identifier":
+            return (_text(n),)
+        stack.extend(reversed(n.named_children))
+    return ()
 
 
 def _text(node: tree_sitter.Node) -> str:

@@ -10,7 +10,7 @@ CASES = [
     (".js", "    return this.items.reduce((sum, item) => sum + item.price, 0);\n",
      "    // Sums the prices.\n", "Cart.total"),
     (".ts", '  if (s.area() > 10) {\n    return "big";\n  }\n  return "small";\n', "", "describe"),
-    (".go", "\tq.items = append(q.items, x)\n", "\t// append x\n", "Push"),
+    (".go", "\tq.items = append(q.items, x)\n", "\t// append x\n", "Queue.Push"),
     (".rs", "        (self.x * self.x + self.y * self.y).sqrt()\n", "        // the norm\n", "Point.norm"),
     (".java", '        return "Account(" + balance + ")";\n', "        /* the account */\n", "Account.toString"),
     (".rb", "      @items.push(x)\n      self\n", "      # push it\n", "Collections.Stack.push"),

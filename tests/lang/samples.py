@@ -40,7 +40,7 @@ SAMPLES = [
         ('<div className="hello">Hello {name}</div>', '<div className="hello">Hello {name</div>'),
         ("Bye {name}", "Goodbye {name}")),
     Sample("queue.go", _read("queue.go"),
-        (("Queue", "type"), ("Push", "method"), ("Max", "function")), (9, "Push"),
+        (("Queue", "type"), ("Queue.Push", "method"), ("Max", "function")), (9, "Queue.Push"),
         ("\t\treturn a\n\t}\n", "\t\treturn a\n"), ("return b", "return b + 0")),
     Sample("point.rs", _read("point.rs"),
         (("Point", "struct"), ("Point.norm", "method"), ("Shape", "trait"), ("main", "function")), (11, "Point.norm"),
