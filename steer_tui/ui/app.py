@@ -326,7 +326,8 @@ class SteerApp(App):
     def region_for_send(self, words: str = "") -> tuple[int, int] | None:
         """The lines the instruction `words` is about (see steer_tui.region.region_for_send); None: the whole file."""
         code = self.code
-        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed, words)
+        path = str(self.path) if self.path else None  # the language of "this method" (steer_tui.lang)
+        return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed, words, path)
 
     def _typed_region(self, words: str) -> tuple[int, int] | None:
         """The region the turn Enter would start with `words` has (Session.scoped), for the prewarm

@@ -56,3 +56,21 @@ def test_a_file_that_does_not_parse_keeps_the_old_guess():
     broken = GO.replace("func Max(a, b int) int {", "func Max(a, b int) int {{")
     assert prompts.enclosing_region(broken, 5, path="calc.go") == prompts.enclosing_region(broken, 5)
     assert prompts.cursor_definition(broken, 5, "fix this function", path="calc.go") is None
+
+
+async def test_the_app_asks_the_grammar_for_this_method(tmp_path):
+    import shutil
+
+    from steer_tui.ui.app import make_app
+    from tests.ui.conftest import settings
+
+    from .samples import FILES
+
+    s = by_suffix(".java")
+    shutil.copy(FILES / s.path, tmp_path / s.path)
+    app = make_app(tmp_path / s.path, settings(backend="ws://127.0.0.1:9/v1/responses"), watch=False, connect=False)
+    async with app.run_test(size=(100, 40)):
+        app.code.cursor_placed = True
+        app.code.cursor_line = 12  # inside toString
+        assert app.region_for_send("add a javadoc to this method") == (10, 14)
+        assert app.region_for_send("make this class final") == (2, 19)
