@@ -126,15 +126,22 @@ def _span(spec: Spec, node: tree_sitter.Node) -> tuple[int, int]:
         outer = outer.parent
     start = outer.start_point[0]
     before = outer.prev_named_sibling
-    while before is not None and before.type in spec.leading and before.end_point[0] >= start - 1:
+    while before is not None and before.type in spec.leading and _last_row(before) >= start - 1:
         # A trailing comment on the line of the code before it belongs to that code.
         ahead = before.prev_sibling
-        if before.type in spec.comments and ahead is not None and ahead.end_point[0] == before.start_point[0]:
+        if (before.type in spec.comments and ahead is not None and ahead.type not in spec.leading
+                and _last_row(ahead) == before.start_point[0]):
             break
         start = before.start_point[0]
         before = before.prev_named_sibling
     row, column = outer.end_point
     return start, max(row + (column > 0), node.start_point[0] + 1)
+
+
+def _last_row(node: tree_sitter.Node) -> int:
+    """The last line a node has text on (a line comment may end at column 0 of the next)."""
+    row, column = node.end_point
+    return row - 1 if column == 0 and row > node.start_point[0] else row
 
 
 def _sole(spec: Spec, wrapper: tree_sitter.Node, inner: tree_sitter.Node) -> bool:

@@ -139,3 +139,9 @@ def spec_language(spec):
     from steer_tui.lang.parsing import language
 
     return language(spec)
+
+
+def test_every_line_of_a_doc_comment_belongs_to_the_definition():
+    # Rust's line comments hold their newline: each ends where the next begins.
+    rust = "fn a() {} // trailing\n/// One.\n/// Two.\n#[inline]\nfn f() {}\n"
+    assert [(d.name, d.start) for d in lang.definitions("a.rs", rust)] == [("a", 0), ("f", 1)]
