@@ -42,7 +42,7 @@ def definitions(spec: Spec, tree: tree_sitter.Tree) -> list[Definition]:
 def with_nodes(spec: Spec, tree: tree_sitter.Tree) -> list[tuple[Definition, tree_sitter.Node]]:
     """`definitions`, each with its node."""
     found: list[tuple[Definition, tree_sitter.Node]] = []
-    _collect(spec, tree.root_node, (), found)
+    _collect(spec, tree.root_node, found)
     return found
 
 
@@ -57,20 +57,23 @@ def innermost(defs: list[Definition], line: int, kinds: frozenset[str] | None = 
     return best
 
 
-def _collect(spec: Spec, node: tree_sitter.Node, outer: tuple[str, ...], found: list,
-             outer_kind: str = "") -> None:
-    for child in node.named_children:
-        kind = _kind(spec, child)
+def _collect(spec: Spec, root: tree_sitter.Node, found: list) -> None:
+    # Not recursive: code may nest deeper than Python's stack. Children are visited in file order.
+    stack: list[tuple[tree_sitter.Node, tuple[str, ...], str]] = [
+        (child, (), "") for child in reversed(root.named_children)]
+    while stack:
+        node, outer, outer_kind = stack.pop()
+        kind = _kind(spec, node)
         if kind is None:
-            _collect(spec, child, outer, found, outer_kind)
+            stack.extend((child, outer, outer_kind) for child in reversed(node.named_children))
             continue
         if kind == "function" and outer_kind in TYPE_KINDS:
             kind = "method"
-        name = _name(spec, child)
-        start, end = _span(spec, child)
-        qual = (*outer, *_receiver(child), name)
-        found.append((Definition(name, kind, start, end, child.start_point[0], ".".join(qual), len(outer)), child))
-        _collect(spec, child, qual, found, kind)
+        name = _name(spec, node)
+        start, end = _span(spec, node)
+        qual = (*outer, *_receiver(node), name)
+        found.append((Definition(name, kind, start, end, node.start_point[0], ".".join(qual), len(outer)), node))
+        stack.extend((child, qual, kind) for child in reversed(node.named_children))
 
 
 def _kind(spec: Spec, node: tree_sitter.Node) -> str | None:

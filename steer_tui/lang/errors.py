@@ -54,13 +54,15 @@ def _unexpected(node: tree_sitter.Node) -> ParseError:
 
 
 def _collect(node: tree_sitter.Node, found: list[ParseError]) -> None:
-    for child in node.children:
+    stack = list(reversed(node.children))  # not recursive: code may nest deeper than Python's stack
+    while stack:
+        child = stack.pop()
         if child.is_missing:
             found.append(ParseError(child.start_point[0], child.start_point[0], True, f"missing {_quote(child.type)}"))
         elif child.is_error:
             found.append(_unexpected(child))
         elif child.has_error:
-            _collect(child, found)
+            stack.extend(reversed(child.children))
 
 
 def _quote(token: str) -> str:
