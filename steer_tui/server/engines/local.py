@@ -415,23 +415,9 @@ class LocalEngine(Engine):
             req.finish_reason = "cancelled"
             c.cancelled += 1
             return
-        text = None
-        if req.generate:
-            text = self.render(req.messages, add_generation_prompt=True)
-            # A `prefix` is the start of the answer: the model goes on from it (it is not sent back).
-            prompt = self._tokenize(text + req.prefix) if req.prefix else self._tokenize(text)
-        else:
-            prompt = self._prewarm_tokens(req.messages)
+        text, prompt = self._prompt(req)
         n_prompt = len(prompt)
         max_out = req.max_output_tokens or DEFAULT_MAX_OUTPUT
-        reserve = min(max_out, 256) if req.generate else 0
-        if n_prompt + reserve > self.n_ctx:
-            raise EngineError(
-                "context_length_exceeded",
-                f"the prompt is {n_prompt:,} tokens but the local model's context window is {self.n_ctx:,}"
-                + (f" (keeping {reserve} for the answer)" if reserve else "")
-                + "; edit a smaller file or a selected region, or use a backend with a larger context",
-            )
         usage.input_tokens = n_prompt
         c.prompt_tokens += n_prompt
 
@@ -447,24 +433,7 @@ class LocalEngine(Engine):
         usage.cached_tokens = keep
         c.prompt_tokens_reused += keep
 
-        # Prefill the rest in chunks; a stop aborts the chunk in flight (a superseded prewarm
-        # must not hold up the turn that replaced it for a whole chunk: seconds on two cores).
-        pos = keep
-        with abort_when(self._llama_cpp, llm._ctx.ctx, job.stopped):
-            while pos < n_prompt:
-                if job.stopped():
-                    break
-                chunk = prompt[pos : pos + PREFILL_CHUNK]
-                try:
-                    llm.eval(chunk)
-                except RuntimeError:
-                    if not job.stopped():
-                        raise
-                    self._seq_rm(llm.n_tokens)  # rows of the aborted chunk
-                    break
-                pos += len(chunk)
-                usage.evaluated_tokens += len(chunk)
-                c.prompt_tokens_evaluated += len(chunk)
+        self._prefill(job, prompt, keep)
         if job.stopped():
             req.finish_reason = "cancelled"
             c.cancelled += 1
@@ -487,6 +456,49 @@ class LocalEngine(Engine):
             self._generate_speculative(job, max_out, prompt, text, decoder, answered)
         else:
             self._generate(job, max_out, temp, decoder)
+
+    def _prompt(self, req) -> tuple[str | None, list[int]]:
+        """(the rendered text of an answer's messages, or None for a prewarm; the prompt's tokens),
+        refused with context_length_exceeded where the prompt and room for the answer do not fit."""
+        text = None
+        if req.generate:
+            text = self.render(req.messages, add_generation_prompt=True)
+            # A `prefix` is the start of the answer: the model goes on from it (it is not sent back).
+            prompt = self._tokenize(text + req.prefix) if req.prefix else self._tokenize(text)
+        else:
+            prompt = self._prewarm_tokens(req.messages)
+        n_prompt = len(prompt)
+        max_out = req.max_output_tokens or DEFAULT_MAX_OUTPUT
+        reserve = min(max_out, 256) if req.generate else 0
+        if n_prompt + reserve > self.n_ctx:
+            raise EngineError(
+                "context_length_exceeded",
+                f"the prompt is {n_prompt:,} tokens but the local model's context window is {self.n_ctx:,}"
+                + (f" (keeping {reserve} for the answer)" if reserve else "")
+                + "; edit a smaller file or a selected region, or use a backend with a larger context",
+            )
+        return text, prompt
+
+    def _prefill(self, job: _Job, prompt: list[int], pos: int) -> None:
+        """Evaluate prompt[pos:] in chunks; a stop aborts the chunk in flight (a superseded prewarm
+        must not hold up the turn that replaced it for a whole chunk: seconds on two cores)."""
+        usage, c, llm = job.request.usage, self.counters, self._llm
+        n_prompt = len(prompt)
+        with abort_when(self._llama_cpp, llm._ctx.ctx, job.stopped):
+            while pos < n_prompt:
+                if job.stopped():
+                    break
+                chunk = prompt[pos : pos + PREFILL_CHUNK]
+                try:
+                    llm.eval(chunk)
+                except RuntimeError:
+                    if not job.stopped():
+                        raise
+                    self._seq_rm(llm.n_tokens)  # rows of the aborted chunk
+                    break
+                pos += len(chunk)
+                usage.evaluated_tokens += len(chunk)
+                c.prompt_tokens_evaluated += len(chunk)
 
     def _seq_rm(self, p0: int) -> bool:
         """Drop the KV cache from position p0 on; False when the model cannot (recurrent memory).
