@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import AsyncIterator
 
 from steer_tui.server import model_store
+from steer_tui.server.engines import llama_internals as llama
 from steer_tui.server.engines.base import Engine, EngineError, EngineRequest
 from steer_tui.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
 from steer_tui.server.engines.stops import StopCut
@@ -269,12 +270,12 @@ class LocalEngine(Engine):
             llm.close()
             raise EngineError("model_load_failed", f"{path} has no chat template in its GGUF metadata")
         eos_id, bos_id = llm.token_eos(), llm.token_bos()
-        eos = llm._model.token_get_text(eos_id) if eos_id != -1 else ""
-        bos = llm._model.token_get_text(bos_id) if bos_id != -1 else ""
+        eos = llama.model(llm).token_get_text(eos_id) if eos_id != -1 else ""
+        bos = llama.model(llm).token_get_text(bos_id) if bos_id != -1 else ""
         self._fmt_gen = Jinja2ChatFormatter(template, eos, bos, add_generation_prompt=True)
         self._fmt_prefix = Jinja2ChatFormatter(template, eos, bos, add_generation_prompt=False)
         self._llama_cpp = llama_cpp
-        self._vocab = llm._model.vocab
+        self._vocab = llama.model(llm).vocab
         self.n_ctx = llm.n_ctx()
         self.model_path = path
         if self._model_arg is not None:
@@ -484,7 +485,7 @@ class LocalEngine(Engine):
         must not hold up the turn that replaced it for a whole chunk: seconds on two cores)."""
         usage, c, llm = job.request.usage, self.counters, self._llm
         n_prompt = len(prompt)
-        with abort_when(self._llama_cpp, llm._ctx.ctx, job.stopped):
+        with abort_when(self._llama_cpp, llama.context_ptr(llm), job.stopped):
             while pos < n_prompt:
                 if job.stopped():
                     break
@@ -506,7 +507,7 @@ class LocalEngine(Engine):
         Through llama_memory_seq_rm, not Llama._ctx.kv_cache_seq_rm: llama-cpp-python 0.3.16's
         wrapper returns None, which read as a failure and reset the cache on every turn."""
         cpp = self._llama_cpp
-        return bool(cpp.llama_memory_seq_rm(cpp.llama_get_memory(self._llm._ctx.ctx), 0, p0, -1))
+        return bool(cpp.llama_memory_seq_rm(cpp.llama_get_memory(llama.context_ptr(self._llm)), 0, p0, -1))
 
     def _emit(self, job: _Job, decoder, token: int, max_out: int) -> bool:
         """Count and send one generated token; False when generation must end here."""
@@ -518,7 +519,7 @@ class LocalEngine(Engine):
             req.finish_reason = "cancelled"
             c.cancelled += 1
             return False
-        text = decoder.decode(llm._model.detokenize([token], special=False))
+        text = decoder.decode(llama.model(llm).detokenize([token], special=False))
         if text:
             sent, ended = job.cut.feed(text)
             if sent:
@@ -550,7 +551,7 @@ class LocalEngine(Engine):
         req, llm, cpp = job.request, self._llm, self._llama_cpp
         text, after, skips = avoid
         tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
-        piece = lambda t: llm._model.detokenize([t], special=False)
+        piece = lambda t: llama.model(llm).detokenize([t], special=False)
         pieces = [piece(t) for t in tokens]
         first = start_index(pieces, after)
         same = no_departure(pieces, piece, skips)
@@ -567,9 +568,9 @@ class LocalEngine(Engine):
                 break
             chunk = tokens[lo : min(lo + ROWS, len(tokens) - 1)]
             n_past = llm.n_tokens
-            llm._batch.set_batch(batch=chunk, n_past=n_past, logits_all=True)
-            with abort_when(cpp, llm._ctx.ctx, job.stopped):
-                rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+            llama.batch(llm).set_batch(batch=chunk, n_past=n_past, logits_all=True)
+            with abort_when(cpp, llama.context_ptr(llm), job.stopped):
+                rc = cpp.llama_decode(llama.context_ptr(llm), llama.batch(llm).batch)
             if rc != 0:
                 self._seq_rm(n_past)
                 if job.stopped():
@@ -577,7 +578,7 @@ class LocalEngine(Engine):
                 raise EngineError("engine_error", f"llama_decode returned {rc}")
             llm.input_ids[n_past : n_past + len(chunk)] = chunk
             llm.n_tokens = n_past + len(chunk)
-            rows = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(chunk), n_vocab))
+            rows = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
             best = least_confident(rows, tokens, lo + 1, is_eog, same)
             if best is not None and (found is None or best.margin < found.margin):
                 found = best
@@ -606,7 +607,7 @@ class LocalEngine(Engine):
         """Greedy decoding that verifies drafts copied from the prompt (speculative.py); `answered`:
         the tokens the answer already holds (a departure), followed as if copied."""
         req, c, llm = job.request, self.counters, self._llm
-        model, vocab, is_eog = llm._model, self._vocab, self._llama_cpp.llama_vocab_is_eog
+        model, vocab, is_eog = llama.model(llm), self._vocab, self._llama_cpp.llama_vocab_is_eog
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
                           ends_line=lambda t: model.detokenize([t], special=False).endswith(b"\n"),
                           floor=lambda: system_end(text, self._tokenize, prompt),
@@ -644,7 +645,7 @@ class LocalEngine(Engine):
 
     def _generate(self, job: _Job, max_out: int, temp: float, decoder) -> None:
         req, c, llm = job.request, self.counters, self._llm
-        sampler = llm._init_sampler(temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
+        sampler = llama.init_sampler(llm, temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
         is_eog = self._llama_cpp.llama_vocab_is_eog
         try:
             while True:
@@ -652,7 +653,7 @@ class LocalEngine(Engine):
                     req.finish_reason = "cancelled"
                     c.cancelled += 1
                     break
-                token = sampler.sample(llm._ctx, -1)
+                token = sampler.sample(llama.context(llm), -1)
                 if is_eog(self._vocab, token):
                     req.finish_reason = "stop"
                     break
@@ -699,11 +700,11 @@ class LocalEngine(Engine):
         if old is not None and old.tokens == tokens:
             self._saved.move_to_end(key)
             return
-        size = cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+        size = cpp.llama_state_seq_get_size(llama.context_ptr(llm), 0)
         if size > self.state_budget_bytes:
             return
         buf = (ctypes.c_uint8 * size)()
-        n = cpp.llama_state_seq_get_data(llm._ctx.ctx, buf, size, 0)
+        n = cpp.llama_state_seq_get_data(llama.context_ptr(llm), buf, size, 0)
         if n == 0:
             return
         if old is not None:
@@ -721,7 +722,7 @@ class LocalEngine(Engine):
         llm, cpp = self._llm, self._llama_cpp
         saved = self._saved[key]
         self._seq_rm(0)
-        if cpp.llama_state_seq_set_data(llm._ctx.ctx, saved.data, saved.size, 0) == 0:
+        if cpp.llama_state_seq_set_data(llama.context_ptr(llm), saved.data, saved.size, 0) == 0:
             self._seq_rm(0)
             llm.n_tokens = 0
             return False

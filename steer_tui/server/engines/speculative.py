@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from steer_tui.server.engines import llama_internals as llama
+
 NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
 NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
 DRAFT_START = 8  # tokens in the first draft after a (re)synchronisation: a miss costs little
@@ -487,7 +489,7 @@ class SpeculativeDecoder:
     # -- llama.cpp calls --------------------------------------------------------------------
 
     def _seq_rm(self, p0: int) -> None:
-        ctx = self.llm._ctx.ctx
+        ctx = llama.context_ptr(self.llm)
         self.cpp.llama_memory_seq_rm(self.cpp.llama_get_memory(ctx), 0, p0, -1)
 
     def _argmax_rows(self, tokens: list[int], n_past: int):
@@ -495,7 +497,7 @@ class SpeculativeDecoder:
         import numpy as np
 
         llm, cpp = self.llm, self.cpp
-        llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=True)
+        llama.batch(llm).set_batch(batch=tokens, n_past=n_past, logits_all=True)
         started = time.perf_counter()
         if len(tokens) > 1:
             # A verify takes up to ~11 one-token steps: a stop aborts it between graph nodes.
@@ -504,12 +506,12 @@ class SpeculativeDecoder:
             interrupt = self.interrupt
             halt = self.stopped if interrupt is None else (lambda: self.stopped() or interrupt())
             try:
-                with abort_when(cpp, llm._ctx.ctx, halt):
-                    rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+                with abort_when(cpp, llama.context_ptr(llm), halt):
+                    rc = cpp.llama_decode(llama.context_ptr(llm), llama.batch(llm).batch)
             finally:
                 self.verify_started = None
         else:
-            rc = cpp.llama_decode(llm._ctx.ctx, llm._batch.batch)
+            rc = cpp.llama_decode(llama.context_ptr(llm), llama.batch(llm).batch)
         if rc == 2 or (rc != 0 and self.stopped()):
             self._seq_rm(n_past)  # rows of an aborted batch may have reached the cache
             if self.stopped() or self.between is None:
@@ -518,7 +520,7 @@ class SpeculativeDecoder:
         if rc != 0:
             self._seq_rm(n_past)
             raise RuntimeError(f"llama_decode returned {rc}")
-        logits = np.ctypeslib.as_array(cpp.llama_get_logits(llm._ctx.ctx), shape=(len(tokens), self._n_vocab))
+        logits = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(tokens), self._n_vocab))
         best_ids = logits.argmax(axis=1)
         if len(tokens) > 1:
             # How far each row's winner leads the runner-up: a batch's logits differ from a
@@ -559,7 +561,7 @@ class SpeculativeDecoder:
         """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
         import numpy as np
 
-        ptr = self.cpp.llama_get_logits_ith(self.llm._ctx.ctx, -1)
+        ptr = self.cpp.llama_get_logits_ith(llama.context_ptr(self.llm), -1)
         return int(np.ctypeslib.as_array(ptr, shape=(self._n_vocab,)).argmax())
 
     # -- the loop ---------------------------------------------------------------------------
