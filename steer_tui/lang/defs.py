@@ -12,8 +12,9 @@ from steer_tui.lang.table import Spec
 _MAX_DECLARATOR_DEPTH = 8
 _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "name", "constant",
                          "namespace_identifier", "property_identifier", "word", "destructor_name",
-                         "operator_name", "qualified_identifier", "scoped_identifier", "scoped_type_identifier",
-                         "generic_type", "template_type"})
+                         "operator_name", "qualified_identifier", "scoped_identifier", "scoped_type_identifier"})
+# A generic type names its definition by its base: `impl<'a> Lexer<'a>` is Lexer's impl.
+_GENERIC_TYPES = frozenset({"generic_type", "template_type"})
 # A function directly inside one of these is a method; "this class" means one of these.
 TYPE_KINDS = frozenset({"class", "struct", "impl", "trait", "interface", "record", "enum", "union"})
 # "this function", "this method" means one of these.
@@ -97,7 +98,10 @@ def _name(spec: Spec, node: tree_sitter.Node) -> str:
         depth = 0
         # C and C++ name a function through its declarator: `int *f(int)` -> pointer -> function -> f.
         while found is not None and found.type not in _NAME_TYPES and depth < _MAX_DECLARATOR_DEPTH:
-            found = found.child_by_field_name("declarator") or found.child_by_field_name("name")
+            if found.type in _GENERIC_TYPES:
+                found = found.child_by_field_name("type") or found.child_by_field_name("name")
+            else:
+                found = found.child_by_field_name("declarator") or found.child_by_field_name("name")
             depth += 1
         if found is not None and found.type in _NAME_TYPES:
             return _text(found)

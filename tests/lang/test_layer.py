@@ -145,3 +145,11 @@ def test_every_line_of_a_doc_comment_belongs_to_the_definition():
     # Rust's line comments hold their newline: each ends where the next begins.
     rust = "fn a() {} // trailing\n/// One.\n/// Two.\n#[inline]\nfn f() {}\n"
     assert [(d.name, d.start) for d in lang.definitions("a.rs", rust)] == [("a", 0), ("f", 1)]
+
+
+def test_a_generic_impl_or_template_is_named_by_its_base_type():
+    rust = "struct Lexer<'a> { s: &'a str }\nimpl<'a> Lexer<'a> {\n    fn new() {}\n}\n"
+    assert [(d.qualname, d.kind) for d in lang.definitions("a.rs", rust)] == [
+        ("Lexer", "struct"), ("Lexer", "impl"), ("Lexer.new", "method")]
+    cpp = "template <typename T> class Box<T*> { void f() {} };\n"
+    assert [d.qualname for d in lang.definitions("a.cpp", cpp)] == ["Box", "Box.f"]
