@@ -6,7 +6,8 @@ request is sent) plus the `ttft_s` it reports. The one-line fix is a two-line fi
 (`return a - b` to `return a + b`), ROUNDS rounds of cold then warm; `--hef N` runs the first N
 HumanEvalFix tasks of ../shared/editbench (bench/editbench.py's tasks and judge) once each way.
 `--baseline DIR` times the cold one-liner with another checkout too (the code before the shared
-engine), for "the cold path is no slower than today". The shared engine lives in a runtime dir of
+engine), for "the cold path is no slower than today"; `--root DIR` times a frozen copy instead of
+this tree (the shared engine is replaced whenever its code changes, as it does while others edit). The shared engine lives in a runtime dir of
 the run's own and is stopped at the end.
 
 `python -m bench warm [--rounds N] [--hef N] [--baseline DIR]`; wrap it in `flock /tmp/steer-model.lock`.
@@ -134,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--hef", type=int, default=0, metavar="N", help="also the first N HumanEvalFix tasks")
     parser.add_argument("--baseline", type=Path, metavar="DIR", help="a checkout to time the cold one-liner with")
+    parser.add_argument("--root", type=Path, metavar="DIR",
+                        help="the steer checkout to time (default this one): a frozen copy (git archive) keeps "
+                             "the engine's build, and so the shared engine, the same while others edit this tree")
     args = parser.parse_args(argv or [])
     from steer_tui.transport import daemon
 
@@ -141,8 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="steer-warm-") as tmp:
         config, runtime = Path(tmp, "config.toml"), Path(tmp, "run")
         config.write_text("max_output_tokens = 1024\n", encoding="utf-8")
+        if args.root:
+            root = args.root.resolve()
         env = _env(config, runtime, root)
-        steer = python_argv()
+        steer = _argv(root)
         print(f"load average before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
         try:
             first = one_liner(steer, env, [])  # starts the shared engine; not counted

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import errno
 import fcntl
-import functools
 import hashlib
 import json
 import os
@@ -100,10 +99,11 @@ def _check_private(folder: Path) -> None:
         os.chmod(folder, 0o700)
 
 
-@functools.lru_cache(maxsize=1)
 def build_id() -> str:
     """steer's version and a fingerprint of the code the engine runs (names, sizes, mtimes): an
-    upgrade, or an edited checkout, that keeps the version number still replaces a running engine."""
+    upgrade, or an edited checkout, that keeps the version number still replaces a running engine.
+    Read from disk each time, as the engine it would start reads it: a long-running app after an
+    upgrade accepts the new engine instead of replacing it again."""
     package = Path(__file__).resolve().parents[1]
     files = [package / "__init__.py", package / "commands" / "serve.py", Path(__file__).resolve(),
              *sorted((package / "server").rglob("*.py"))]
