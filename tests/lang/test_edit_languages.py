@@ -87,3 +87,22 @@ async def test_a_hollowing_answer_is_never_written(replay, copy):  # noqa: F811
     assert code == 1, err
     assert target.read_text() == sample.text
     assert "leaves `Cart.total` with no code" in json.loads(out)["reason"]
+
+
+@pytest.mark.parametrize("name, answer, region", [
+    ("Inventory.java", "lang/rewrite_java_count_only.txt", "9:51"),  # the class; the answer: one method of it
+    ("tokens.rs", "lang/rewrite_rs_new_only.txt", "30:59"),  # the impl; the answer: one method of it
+])
+async def test_a_partial_rewrite_anchoring_cannot_place_is_never_written(replay, tmp_path, name, answer, region):  # noqa: F811
+    # Anchoring (steer_tui.edits.anchor) finds definitions by a header regex and indentation, not by the
+    # grammar: here it puts the method in place of the head of its class or impl, and the syntax guard
+    # refuses the result (before the guard knew these languages, `steer edit` wrote it).
+    target = tmp_path / name
+    shutil.copy(FILES / name, target)
+    original = target.read_text()
+    url, _ = await replay([answer])
+    code, out, err = await steer_edit(str(target), "-m", "document it", "--backend", url,
+                                      "--format", "rewrite", "--region", region, "--json")
+    assert code == 1, err
+    assert target.read_text() == original
+    assert "syntax" in json.loads(out)["reason"]
