@@ -200,6 +200,8 @@ class Turn:
         self.kept_region = region  # the region that answer rewrote (an addition may widen the turn's)
         self.built = "the addition"  # what is asked on top of `kept`: an addition, or the request it interrupted
         self.doc_first: TurnResult | None = None  # a class's docstring that repeated the module's, asked again
+        self.fmt = ""  # the edit format and its system prompt, fixed when the turn runs
+        self.instructions = ""
 
     @property
     def stopped(self) -> bool:
