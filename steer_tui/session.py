@@ -3,8 +3,9 @@
 One Session edits one Document. It connects to a backend (steer_tui.backend) and prewarms the model's
 cache with the file. `send` starts a turn (steer_tui.turn.Turn: its attempts, each answer's deltas fed
 to an steer_tui.edits.proposal.ProposalBuilder that keeps the LiveDiff the view draws); the Session
-stops it, redirects it and ends it. Accept, reject, undo/redo and external changes of the file
-go through steer_tui.review.Review. Its state is steer_tui.state.State, changed only through the transition
+stops it and ends it, and words said to it go through steer_tui.redirects.Redirects. Accept, reject,
+undo/redo and external changes of the file go through steer_tui.review.Review. A Turn and the
+Review see the session as steer_tui.port.SessionPort (what they may read and do). Its state is steer_tui.state.State, changed only through the transition
 table there. Everything the UI shows comes out as steer_tui.events objects to one callback, called on
 the event loop's thread.
 
