@@ -94,7 +94,7 @@ class AttemptPolicy:
 
     def decide(self, o: Outcome) -> Act:
         """The action for outcome `o`, with the counters updated as it says."""
-        first, self.doc_first = self.doc_first, False
+        first, self.doc_first = self.doc_first, False  # the docstring asked again is this attempt's: decided once
         for guard, act in TRANSITIONS:
             if guard(self, o, first):
                 _EFFECTS.get(act, _none)(self, o)
