@@ -25,6 +25,9 @@ from pathlib import Path
 from bench.classdoc_more import CASES as MORE
 from bench.redirect import INVENTORY, RECT, STACK, Check
 from bench.table import print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 SHAPES = '''"""Shapes and helpers."""
 
@@ -100,9 +103,6 @@ class Timer:
 CACHE = '''"""A small cache."""
 
 from collections import OrderedDict
-from steer_tui.spawn import python_argv
-
-STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 
 class LRUCache:

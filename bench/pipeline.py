@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 
 from bench.table import percentile, print_table
+from steer_tui.spawn import python_argv
+
+STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 LINES = 10_000
 BLOCKS = 60
@@ -242,9 +245,6 @@ t_start = time.time()
 sys.path.insert(0, {root!r})
 from steer_tui.config import Settings
 from steer_tui.ui.app import make_app
-from steer_tui.spawn import python_argv
-
-STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 t_imported = time.time()
 app = make_app({path!r}, Settings(backend="replay", model="bench"), watch=False, connect=False)
 t_built = time.time()
