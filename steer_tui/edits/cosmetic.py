@@ -12,6 +12,7 @@ import ast
 import re
 import warnings
 
+from steer_tui import lang
 from steer_tui.edits.syntax import is_python
 
 COSMETIC_REASON = "the edit changes only whitespace, comments or docstrings"
@@ -40,13 +41,17 @@ def asks_for_text(instruction: str | None) -> bool:
 
 def cosmetic(path: str | None, old: str, new: str) -> bool:
     """`new` differs from `old` only in whitespace, comments or docstrings: for Python both parse
-    to the same tree once docstrings are left out; for other files only trailing whitespace differs."""
+    to the same tree once docstrings are left out; for another language steer_tui.lang knows both
+    have the same tokens once comments are left out; for other files (or a text that does not parse)
+    only trailing whitespace differs."""
     if old == new:
         return False
     if is_python(path):
         a, b = _code_tree(old), _code_tree(new)
         if a is not None and b is not None:
             return a == b
+    elif (same := lang.same_code(path, old, new)) is not None:
+        return same
     return [line.rstrip() for line in old.splitlines()] == [line.rstrip() for line in new.splitlines()]
 
 
