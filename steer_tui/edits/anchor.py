@@ -11,6 +11,11 @@ instruction asks to delete, the answer is anchored instead:
 - if the answer still drops a whole definition (its name gone and most of its body), it
   cannot be anchored: PartialRewrite, with feedback the model can act on.
 
+Definitions are those of steer_tui.lang for a file in a language it knows (but Python); for Python
+and unknown files, a header regex and the indentation under it. With the layer's definitions, an
+answer that restates only definitions inside the region (one method of a class, impl or struct) is
+anchored to those definitions alone, so nothing it did not restate (the class's head) is replaced.
+
 Lines are compared with surrounding whitespace stripped. Pure: no I/O, no state.
 """
 
@@ -18,9 +23,12 @@ from __future__ import annotations
 
 import os.path
 import re
+from collections import Counter
 from functools import lru_cache
 from difflib import SequenceMatcher
+from typing import NamedTuple, Sequence
 
+from steer_tui import lang
 from steer_tui.edits.locate import _indent
 
 __all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "may_delete", "reindent",
@@ -38,6 +46,16 @@ _DEF = re.compile(
 )
 _NAME = re.compile(r"^\s*(?:@\w+\s*)?(?:(?:export|pub|async|def|class|function|func|fn|impl|struct)\s+)+(\w+)")
 _MIN_RATIO = 0.6  # a changed line at the head or tail must be at least this like the region line it stands for
+
+
+class _Def(NamedTuple):
+    """A definition of the region: lines [start, end) (its decorators, attributes and leading comments
+    included), the `line` that names it, its `name`."""
+
+    start: int
+    end: int
+    line: int
+    name: str | None
 
 
 class PartialRewrite(ValueError):
@@ -147,10 +165,34 @@ def reindent(region: list[str], new: list[str]) -> list[str]:
     return [want + ln[len(have) :] if ln.strip() else "" for ln in new]
 
 
-def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False) -> list[tuple[int, int]]:
-    """(start, end) of the definitions whose header is in lines[lo:hi]: the header (with
-    its decorators) and the lines after it indented deeper (blank lines inside included).
+def _layer_definitions(path: str | None, region: list[str], context: tuple[Sequence[str], int] | None) -> list[_Def] | None:
+    """The definitions of `region` by steer_tui.lang, in file order, an outer one before those inside it;
+    None for Python (its regex and indentation hold up) and for a language the layer does not know.
+    With `context` (the file's lines, the region's first line in them) the whole file is parsed: a
+    run of methods alone does not parse as methods in every language (TypeScript)."""
+    spec = lang.language(path)
+    if spec is None or spec.key == "python":
+        return None
+    offset, text = 0, "\n".join(region)
+    if context is not None:
+        lines, at = context
+        if list(lines[at : at + len(region)]) == list(region):
+            offset, text = at, "\n".join(lines)
+    n = len(region)
+    return [_Def(max(d.start - offset, 0), d.end - offset, d.line - offset, d.name)
+            for d in lang.definitions(path, text) if offset <= d.line and d.end - offset <= n]
+
+
+def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False, defs: list[_Def] | None = None) -> list[_Def]:
+    """The definitions whose first line is in lines[lo:hi]: `defs` (the layer's) where given; else
+    found by their header and the lines after it indented deeper (blank lines inside included).
     Those one after another, or with `nested` also those inside them."""
+    if defs is not None:
+        out: list[_Def] = []
+        for d in defs:
+            if lo <= d.start < hi and (nested or not out or d.start >= out[-1].end):
+                out.append(d)
+        return out
     out = []
     i = lo
     while i < hi:
@@ -168,19 +210,21 @@ def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False) -> li
             j += 1
         while j > i + 1 and not lines[j - 1].strip():
             j -= 1  # trailing blank lines separate definitions; they are not part of one
-        out.append((head, j))
+        header = _header(lines, head, j)
+        out.append(_Def(head, j, header, _name(lines[header])))
         i = i + 1 if nested else j
     return out
 
 
-def whole_definitions(lines: list[str], i1: int, i2: int) -> bool:
-    """lines[i1:i2] is one or more whole definitions (blank lines between or around them)."""
+def whole_definitions(lines: list[str], i1: int, i2: int, defs: list[_Def] | None = None) -> bool:
+    """lines[i1:i2] is one or more whole definitions (blank lines between or around them); `defs`:
+    the layer's definitions of `lines`, if it knows their language."""
     body = [k for k in range(i1, i2) if lines[k].strip()]
     if not body:
         return False
     k = i1
     found = False
-    for start, end in _definitions(lines, i1, i2):
+    for start, end, _line, _n in _definitions(lines, i1, i2, defs=defs):
         if any(lines[x].strip() for x in range(k, start)) or end > i2:
             return False
         k, found = end, True
@@ -207,14 +251,23 @@ def _name(line: str) -> str | None:
 
 
 def anchor_rewrite(
-    region: list[str], new: list[str], allow_delete: bool | frozenset[str] = False
+    region: list[str], new: list[str], allow_delete: bool | frozenset[str] = False, *,
+    path: str | None = None, context: tuple[Sequence[str], int] | None = None,
 ) -> tuple[int, int, list[str], list[tuple[int, int]]]:
     """(start, end, lines, kept): the rewrite `new` of `region` replaces region[start:end]
     by `lines` (re-indented to that span, with the runs of whole definitions it left out
     in place); `kept` lists the region runs [i1, i2) the answer left out and that stay.
     Raises PartialRewrite when it drops a whole definition that cannot be anchored.
     `allow_delete` (may_delete): True takes the answer as the whole region; a set of names lets
-    only the definitions of those names go, the rest anchored as without it."""
+    only the definitions of those names go, the rest anchored as without it. `path` tells the
+    language (steer_tui.lang finds the definitions where it knows it); `context`: the file's lines
+    and the region's first line in them, to parse the region where it stands."""
+    return _anchor(region, new, allow_delete, _layer_definitions(path, region, context))
+
+
+def _anchor(region: list[str], new: list[str], allow_delete: bool | frozenset[str],
+            defs: list[_Def] | None) -> tuple[int, int, list[str], list[tuple[int, int]]]:
+    """anchor_rewrite with the region's definitions (`defs`: the layer's, or None for the regex)."""
     whole = (0, len(region), reindent(region, new), [])
     if allow_delete is True or not any(x.strip() for x in region) or not any(x.strip() for x in new):
         return whole
@@ -224,27 +277,127 @@ def anchor_rewrite(
     ops = SequenceMatcher(None, rk, nk, autojunk=False).get_opcodes()
     if not any(tag == "equal" and any(rk[i1:i2]) for tag, i1, i2, _j1, _j2 in ops):
         return whole  # nothing in common: a new version of the whole region, not a part of it
+    if defs:
+        (a, b), restated = _restated(defs, rk, nk, deletable)
+        if len(restated) > 1 and (each := _anchor_each(region, new, allow_delete, defs, restated)) is not None:
+            return each
+        if (a, b) != (0, len(region)):
+            return _anchor_within(region, new, allow_delete, defs, a, b)
 
     start, end = _left_out_ends(ops, rk, nk, len(region))
-    middle = _left_out_between(ops, region, rk, nk, start, end, deletable)
+    middle = _left_out_between(ops, region, rk, nk, start, end, deletable, defs)
     # A head or tail left out that holds definitions the instruction asks to delete: those go, and
     # the others in it stay in place.
-    if deletable and start and whole_definitions(region, 0, start):
-        if (stay := _unnamed(region, 0, start, deletable)) != [(0, start)]:
+    if deletable and start and whole_definitions(region, 0, start, defs):
+        if (stay := _unnamed(region, 0, start, deletable, defs)) != [(0, start)]:
             middle, start = stay + middle, 0
-    if deletable and end < len(region) and whole_definitions(region, end, len(region)):
-        if (stay := _unnamed(region, end, len(region), deletable)) != [(end, len(region))]:
+    if deletable and end < len(region) and whole_definitions(region, end, len(region), defs):
+        if (stay := _unnamed(region, end, len(region), deletable, defs)) != [(end, len(region))]:
             middle, end = middle + stay, len(region)
     kept = ([(0, start)] if start else []) + middle + ([(end, len(region))] if end < len(region) else [])
     if not kept:
-        _refuse_if_dropped(region, new, 0, len(region), [], deletable)
+        _refuse_if_dropped(region, new, 0, len(region), [], deletable, defs)
         return whole
     span = region[start:end]
     lines = reindent(span, new) if any(x.strip() for x in span) else new
     if middle:
         lines = _put_back(ops, lines, region, middle)
-    _refuse_if_dropped(region, lines, start, end, kept, deletable)
+    _refuse_if_dropped(region, lines, start, end, kept, deletable, defs)
     return start, end, lines, kept
+
+
+def _restated(defs: list[_Def], rk: list[str], nk: list[str],
+              deletable: frozenset[str]) -> tuple[tuple[int, int], list[_Def]]:
+    """((a, b), restated): the lines [a, b) of the region the answer restates, by its definitions: the run of sibling
+    definitions that holds every region line the answer has unchanged, starting at the region's
+    top level and going into the one definition holding them all while the answer leaves out the
+    line that names it (a method restated without its class: the class's head is not part of the
+    rewrite, and a line the answer adds before the method belongs to the method, not to the class's
+    head). Definitions the instruction asks to delete among those siblings join the run, to go.
+    The whole region where a restated line stands outside every definition of a level. `restated`:
+    the definitions of the run the answer restates lines of, where none is to be deleted.
+
+    Only lines the region has once count: the line matcher pairs a `}` or `return n;` of the answer
+    with the first one of the region, often in a method the answer does not restate."""
+    counts, shown = Counter(rk), set(nk)
+    matched = [i for i, key in enumerate(rk) if key and counts[key] == 1 and key in shown]
+    span, parent, restated = (0, len(rk)), None, []
+    while True:
+        level = _children(defs, parent)
+        holding = [d for d in level if any(d.start <= i < d.end for i in matched)]
+        if not holding or any(not any(d.start <= i < d.end for d in holding) for i in matched):
+            return span, restated
+        run = holding + [d for d in level if d.name in deletable]
+        span, restated = (min(d.start for d in run), max(d.end for d in run)), holding if run == holding else []
+        if len(run) > 1 or holding[0].line in matched:
+            return span, restated
+        parent = holding[0]
+
+
+def _children(defs: list[_Def], parent: _Def | None) -> list[_Def]:
+    """The definitions directly inside `parent` (None: the region's top level), in file order."""
+    inner = [d for d in defs if d is not parent and (parent is None or parent.start <= d.start and d.end <= parent.end)]
+    return [d for d in inner if not any(o is not d and o.start <= d.start and d.end <= o.end for o in inner)]
+
+
+def _anchor_each(region: list[str], new: list[str], allow_delete: bool | frozenset[str], defs: list[_Def],
+                 restated: list[_Def]) -> tuple[int, int, list[str], list[tuple[int, int]]] | None:
+    """An answer that restates several sibling definitions, each anchored to its own: the line matcher
+    over the whole run pairs a `}` or a blank line of one with those of another and loses its place.
+    The answer's lines go to the definition whose line (one the region has once) they restate, a
+    line between two such to the earlier one up to the first blank line after it; None where the
+    answer's order is not the definitions' (a move: the run is anchored as a whole)."""
+    rk = [x.strip() for x in region]
+    counts = Counter(rk)
+    owner: dict[int, int] = {}
+    for j, line in enumerate(new):
+        key = line.strip()
+        if key and counts[key] == 1:
+            i = rk.index(key)
+            owner[j] = next((k for k, d in enumerate(restated) if d.start <= i < d.end), -1)
+    order = [owner[j] for j in sorted(owner)]
+    if -1 in order or order != sorted(order) or set(order) != set(range(len(restated))):
+        return None
+    cuts = [0]
+    for k in range(1, len(restated)):
+        last = max(j for j, o in owner.items() if o == k - 1)
+        first = min(j for j, o in owner.items() if o == k)
+        cuts.append(next((j for j in range(last + 1, first) if not new[j].strip()), first))
+    cuts.append(len(new))
+    out: list[str] = []
+    for k, d in enumerate(restated):
+        piece = new[cuts[k]:cuts[k + 1]]
+        while k and piece and not piece[0].strip():
+            piece = piece[1:]  # the blank lines between two definitions are the region's own
+        while k < len(restated) - 1 and piece and not piece[-1].strip():
+            piece = piece[:-1]
+        inner = [x._replace(start=x.start - d.start, end=x.end - d.start, line=x.line - d.start)
+                 for x in defs if d.start <= x.start and x.end <= d.end]
+        s, e, lines, _kept = _anchor(region[d.start:d.end], piece, allow_delete, inner)
+        if k:
+            out += region[restated[k - 1].end:d.start]
+        out += region[d.start:d.start + s] + lines + region[d.start + e:d.end]
+    a, b = restated[0].start, restated[-1].end
+    kept = [(0, a)] if a else []
+    kept += [(x.end, y.start) for x, y in zip(restated, restated[1:]) if x.end < y.start]
+    return a, b, out, kept + ([(b, len(region))] if b < len(region) else [])
+
+
+def _anchor_within(region: list[str], new: list[str], allow_delete: bool | frozenset[str], defs: list[_Def],
+                   a: int, b: int) -> tuple[int, int, list[str], list[tuple[int, int]]]:
+    """The answer anchored to region[a:b] (what it restates, _restated); the lines around it stay."""
+    inner = [d._replace(start=d.start - a, end=d.end - a, line=d.line - a) for d in defs if a <= d.start and d.end <= b]
+    start, end, lines, kept = _anchor(region[a:b], new, allow_delete, inner)
+    runs = [(0, a)] + [(i1 + a, i2 + a) for i1, i2 in kept] + [(b, len(region))]
+    merged: list[tuple[int, int]] = []
+    for i1, i2 in runs:
+        if i1 >= i2:
+            continue
+        if merged and merged[-1][1] == i1:
+            merged[-1] = (merged[-1][0], i2)
+        else:
+            merged.append((i1, i2))
+    return start + a, end + a, lines, merged
 
 
 def _left_out_ends(ops: list, rk: list[str], nk: list[str], n: int) -> tuple[int, int]:
@@ -271,21 +424,21 @@ def _left_out_ends(ops: list, rk: list[str], nk: list[str], n: int) -> tuple[int
 
 
 def _left_out_between(ops: list, region: list[str], rk: list[str], nk: list[str], start: int, end: int,
-                      deletable: frozenset[str]) -> list[tuple[int, int]]:
+                      deletable: frozenset[str], defs: list[_Def] | None = None) -> list[tuple[int, int]]:
     """Between matched lines: the runs of whole definitions the answer left out, which stay where
     they are (but those the instruction names for deletion)."""
     middle: list[tuple[int, int]] = []
     for tag, i1, i2, j1, j2 in ops[1:-1]:
         if not (start <= i1 and i2 <= end):
             continue
-        if tag == "delete" and whole_definitions(region, i1, i2):
-            middle += _unnamed(region, i1, i2, deletable)
+        if tag == "delete" and whole_definitions(region, i1, i2, defs):
+            middle += _unnamed(region, i1, i2, deletable, defs)
         elif tag == "replace" and i2 - i1 > j2 - j1 and nk[j1]:
             # Definitions gone just before a changed line: the changed line stands for the
             # region line it is most like; the whole definitions before that one stay.
             k = _best_match(nk[j1], rk, i1, i2)
-            if k is not None and k > i1 and whole_definitions(region, i1, k):
-                middle += _unnamed(region, i1, k, deletable)
+            if k is not None and k > i1 and whole_definitions(region, i1, k, defs):
+                middle += _unnamed(region, i1, k, deletable, defs)
     return middle
 
 
@@ -311,34 +464,33 @@ def _header(region: list[str], d1: int, d2: int) -> int:
     return next((k for k in range(d1, d2) if not region[k].lstrip().startswith("@")), d1)
 
 
-def _unnamed(region: list[str], i1: int, i2: int, names: frozenset[str]) -> list[tuple[int, int]]:
+def _unnamed(region: list[str], i1: int, i2: int, names: frozenset[str],
+             defs: list[_Def] | None = None) -> list[tuple[int, int]]:
     """region[i1:i2], whole definitions, as the runs that stay: without the definitions named in
     `names` (each run a definition not named, with the blank lines before it; the whole run when
     none is named)."""
-    defs = _definitions(region, i1, i2)
-    gone = [_name(region[_header(region, d1, d2)]) in names for d1, d2 in defs]
+    found = _definitions(region, i1, i2, defs=defs)
+    gone = [d.name in names for d in found]
     if not any(gone):
         return [(i1, i2)]
     out, k = [], i1
-    for (d1, d2), goes in zip(defs, gone):
+    for d, goes in zip(found, gone):
         if not goes:
-            out.append((k, d2))
-        k = d2
+            out.append((k, d.end))
+        k = d.end
     return out
 
 
 def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int, kept: list[tuple[int, int]],
-                       deletable: frozenset[str] = frozenset()) -> None:
+                       deletable: frozenset[str] = frozenset(), defs: list[_Def] | None = None) -> None:
     """A definition in region[start:end] whose name the answer never mentions and most of
     whose body it lacks is dropped: refuse rather than delete it (unless it is `deletable`)."""
     text = "\n".join(lines)
     have = {x.strip() for x in lines if x.strip()}
     going: list[tuple[int, int]] = []  # definitions asked to be deleted: what is inside them goes too
-    for d1, d2 in _definitions(region, start, end, nested=True):
+    for d1, d2, header, name in _definitions(region, start, end, nested=True, defs=defs):
         if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept + going):
             continue
-        header = _header(region, d1, d2)
-        name = _name(region[header])
         if name in deletable:
             going.append((d1, d2))
             continue

@@ -270,14 +270,15 @@ class _Buffer:
 
 
 def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool | frozenset[str] = False,
-                 keep_echo: bool = False) -> ApplyResult:
+                 keep_echo: bool = False, path: str | None = None) -> ApplyResult:
     """Applies every block or none (raises ApplyError). `text` uses "\\n" newlines.
 
     A region rewrite that leaves out part of its region is anchored to the part it
     restates (steer_tui.edits.anchor) unless `allow_deletion` (steer_tui.edits.anchor.may_delete: True, or the
     names of the definitions the instruction asks to delete, which may go); one
     that restates the file lines next to its region loses that echo unless `keep_echo` (the
-    instruction asks for a copy: steer_tui.edits.anchor.asks_to_repeat)."""
+    instruction asks for a copy: steer_tui.edits.anchor.asks_to_repeat). `path` tells anchoring the
+    file's language."""
     if not blocks:
         raise ApplyError(
             -1, "no_blocks", "the response contains no edits",
@@ -285,12 +286,12 @@ def apply_blocks(text: str, blocks: list[EditBlock], *, allow_deletion: bool | f
             "in the requested format.",
         )
     buf = _Buffer(text)
-    reports = [_apply_one(buf, blocks, pos, allow_deletion, keep_echo) for pos in range(len(blocks))]
+    reports = [_apply_one(buf, blocks, pos, allow_deletion, keep_echo, path) for pos in range(len(blocks))]
     return ApplyResult(buf.text(), reports)
 
 
 def _apply_one(buf: _Buffer, blocks: list[EditBlock], pos: int, allow_deletion: bool | frozenset[str],
-               keep_echo: bool) -> BlockReport:
+               keep_echo: bool, path: str | None = None) -> BlockReport:
     """Apply `blocks[pos]` to `buf` (raises ApplyError), and say how."""
     block = blocks[pos]
     idx = block.index if block.index is not None else pos
@@ -298,7 +299,7 @@ def _apply_one(buf: _Buffer, blocks: list[EditBlock], pos: int, allow_deletion: 
     r = split_lines(block.replace)
     narrow = None
     if block.kind == REWRITE:
-        narrow, s, r = _rewrite_lines(buf, blocks, pos, s, r, allow_deletion, keep_echo)
+        narrow, s, r = _rewrite_lines(buf, blocks, pos, s, r, allow_deletion, keep_echo, path)
     if s == r and not block.create:
         return BlockReport(idx, block.kind, "unchanged")
     lazy = _placeholders(r) - _placeholders(s)
@@ -341,18 +342,21 @@ def _apply_one(buf: _Buffer, blocks: list[EditBlock], pos: int, allow_deletion: 
 
 
 def _rewrite_lines(buf: _Buffer, blocks: list[EditBlock], pos: int, s: list[str], r: list[str],
-                   allow_deletion: bool | frozenset[str], keep_echo: bool):
+                   allow_deletion: bool | frozenset[str], keep_echo: bool, path: str | None = None):
     """(narrow, SEARCH lines, REPLACE lines) of a region rewrite: its echo of the lines around the
     region dropped, and anchored to the part of the region it restates (narrow: (a, b, the whole
     region's lines) where that is not all of it, else None)."""
     block = blocks[pos]
     h = block.line_hint
-    if not keep_echo and h is not None:
+    context = None
+    if h is not None:
         lines = buf.lines()
         if lines[h : h + len(s)] == s:
-            r = strip_echoed_context(lines, h, h + len(s), r)
+            context = (lines, h)
+            if not keep_echo:
+                r = strip_echoed_context(lines, h, h + len(s), r)
     try:
-        a, b, r, _kept = anchor_rewrite(s, r, allow_deletion)
+        a, b, r, _kept = anchor_rewrite(s, r, allow_deletion, path=path, context=context)
     except PartialRewrite as e:
         raise _error(blocks, pos, "partial_rewrite", e.message, e.feedback) from None
     if (a, b) != (0, len(s)):
@@ -415,7 +419,7 @@ def apply_response(
     result = parse(response, region_text, region_start)
     raise_if_malformed(result)
     blocks, others = select_blocks(result.blocks, path)
-    applied = apply_blocks(text, blocks, allow_deletion=allow_deletion, keep_echo=keep_echo)
+    applied = apply_blocks(text, blocks, allow_deletion=allow_deletion, keep_echo=keep_echo, path=path)
     applied.blocks.extend(BlockReport(b.index, b.kind, "other_file") for b in others)
     return applied
 

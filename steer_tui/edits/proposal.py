@@ -224,7 +224,8 @@ class ProposalBuilder:
         region = self.live.lines[start:end]
         if not asks_to_repeat(self.instruction, self.live.lines):
             replace = strip_echoed_context(self.live.lines, start, end, replace)
-        a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines))
+        a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines),
+                                            path=self.path, context=(self.live.lines, start))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 
     def _check_already_applied(self, b: BlockState, block) -> None:

@@ -13,6 +13,8 @@ from steer_tui import lang
 from tests.session.conftest import replay  # noqa: F401  (the fixture)
 from tests.session.test_edit_command import steer_edit
 
+from tests.edits.test_anchor_languages import CASES as ANCHOR_CASES
+
 from .samples import FILES, SAMPLES, by_suffix
 
 IDS = [s.path for s in SAMPLES]
@@ -89,20 +91,32 @@ async def test_a_hollowing_answer_is_never_written(replay, copy):  # noqa: F811
     assert "leaves `Cart.total` with no code" in json.loads(out)["reason"]
 
 
-@pytest.mark.parametrize("name, answer, region", [
-    ("Inventory.java", "lang/rewrite_java_count_only.txt", "9:51"),  # the class; the answer: one method of it
-    ("tokens.rs", "lang/rewrite_rs_new_only.txt", "30:59"),  # the impl; the answer: one method of it
-])
-async def test_a_partial_rewrite_anchoring_cannot_place_is_never_written(replay, tmp_path, name, answer, region):  # noqa: F811
-    # Anchoring (steer_tui.edits.anchor) finds definitions by a header regex and indentation, not by the
-    # grammar: here it puts the method in place of the head of its class or impl, and the syntax guard
-    # refuses the result (before the guard knew these languages, `steer edit` wrote it).
+@pytest.mark.parametrize("name, answer, first, last, old, new", ANCHOR_CASES, ids=[c[0] for c in ANCHOR_CASES])
+async def test_a_partial_rewrite_of_a_class_impl_or_struct_is_anchored_without_loss(
+        replay, tmp_path, name, answer, first, last, old, new):  # noqa: F811
+    # The region is a class, impl or struct with its methods; the answer restates one method with a
+    # new doc comment. Anchored by the layer's definitions, the method is replaced and the rest of
+    # the region stays (by the header regex, the method took the place of the class's head).
     target = tmp_path / name
     shutil.copy(FILES / name, target)
     original = target.read_text()
-    url, _ = await replay([answer])
+    url, _ = await replay([f"lang/{answer}"])
     code, out, err = await steer_edit(str(target), "-m", "document it", "--backend", url,
-                                      "--format", "rewrite", "--region", region, "--json")
-    assert code == 1, err
-    assert target.read_text() == original
-    assert "syntax" in json.loads(out)["reason"]
+                                      "--format", "rewrite", "--region", f"{first}:{last}", "--json")
+    assert code == 0, err
+    assert target.read_text() == original.replace(old, new)
+
+
+async def test_review_of_a_partial_java_rewrite_shows_the_method_alone(replay, tmp_path):  # noqa: F811
+    from tests.session.conftest import session_on
+
+    name, answer, first, last, old, new = ANCHOR_CASES[0]
+    target = tmp_path / name
+    shutil.copy(FILES / name, target)
+    original = target.read_text()
+    url, _ = await replay([f"lang/{answer}"])
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, _):
+        await session.edit("document it", (first - 1, last), retries=0)
+        assert [h.new for h in session.proposal] == [tuple(new.split("\n")[:1])]
+        assert session.accept_all()
+        assert target.read_text() == original.replace(old, new)
