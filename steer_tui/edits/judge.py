@@ -12,7 +12,6 @@ from steer_tui.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from steer_tui.edits.hollow import asks_to_stub, hollowed
 from steer_tui.edits.parse import NO_CODE_BLOCK
 from steer_tui.edits.restated import copied_definitions, restated_classes, restated_definitions
-from steer_tui.edits.syntax import is_python
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
 # Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
@@ -75,21 +74,21 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
-        nested = restated_classes(text, applied.new_text) if is_python(path) else []
+        nested = restated_classes(text, applied.new_text, path)
         if nested:
             names = ", ".join(f"`{n.rsplit('.', 1)[-1]}`" for n in nested)
             return Verdict("refused", f"the answer writes {names} again inside the region", (
                 f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
                 "changed. Reply with only the region you were shown, with the change made: not the class "
                 "around it, not the rest of the file."))
-        twice = restated_definitions(text, applied.new_text) if is_python(path) and not repeating else []
+        twice = restated_definitions(text, applied.new_text, path) if not repeating else []
         if twice:
             names = ", ".join(f"`{n}`" for n in twice)
             return Verdict("refused", f"the answer defines {names} a second time", (
                 f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
                 "the copy would define the same name twice, so nothing was changed. Reply with only the region "
                 "you were shown, with the change made, and nothing after it."))
-        copies = copied_definitions(text, applied.new_text) if is_python(path) and not repeating else []
+        copies = copied_definitions(text, applied.new_text, path) if not repeating else []
         if copies:
             names = ", ".join(f"`{n}`" for n in copies)
             return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
