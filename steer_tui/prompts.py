@@ -11,9 +11,11 @@ import ast
 import re
 from pathlib import PurePath
 
+from steer_tui import lang
 from steer_tui.edits.anchor import may_delete
 from steer_tui.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
 from steer_tui.edits.pydefs import first_line
+from steer_tui.edits.syntax import is_python
 
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
@@ -252,7 +254,7 @@ SMALL_FILE_LINES = 12
 _RENAME = re.compile(r"\brename\s+(?:the\s+(?:function|method|class|def)\s+)?`?([A-Za-z_][A-Za-z0-9_.]*)", re.I)
 
 
-def rewrite_region(text: str, instruction: str = "", line: int | None = None) -> tuple[int, int]:
+def rewrite_region(text: str, instruction: str = "", line: int | None = None, path: str | None = None) -> tuple[int, int]:
     """The region a region rewrite should cover: always a (start, end) 0-based end-exclusive range.
 
     In order: the function/class around `line` (the cursor) if there is one; the whole file when it
@@ -260,15 +262,16 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None) ->
     the definitions the instruction names, the narrowest first (a method, not its class; see
     `_named`); several names: the span covering them all); else the whole file. Give the same
     range to `build_input(region=...)` and to the parser (region_text=region_lines(text, r),
-    region_start=r[0])."""
+    region_start=r[0]). `path` tells the language: steer_tui.lang finds the definitions where it
+    knows one besides Python."""
     whole = (0, len(text.splitlines()))
     if line is not None:
-        found = enclosing_region(text, line)
+        found = enclosing_region(text, line, path)
         if found != whole:
             return found
     if whole[1] <= SMALL_FILE_LINES:
         return whole
-    defs = _definitions(text)
+    defs = _definitions(text, path)
     if defs:
         renamed = _RENAME.search(instruction)
         if renamed and renamed.group(1).split(".")[-1] in defs:
@@ -374,8 +377,12 @@ def _listed_with(instruction: str, names: list[str], defs: dict) -> list[str]:
     return out
 
 
-def _definitions(text: str) -> dict[str, tuple[int, int]]:
-    """Name -> (start, end) of each def/class (innermost wins for nested names of the same name)."""
+def _definitions(text: str, path: str | None = None) -> dict[str, tuple[int, int]]:
+    """Name -> (start, end) of each def/class (innermost wins for nested names of the same name): by
+    Python's `ast` for a Python file or no path, by steer_tui.lang for another language it knows."""
+    if path is not None and not is_python(path):
+        # The layer lists an outer definition before those inside it: the innermost is written last.
+        return {d.name: (d.start, d.end) for d in lang.definitions(path, text) if d.name}
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):

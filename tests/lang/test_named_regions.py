@@ -1,0 +1,34 @@
+"""prompts.rewrite_region in a language steer_tui.lang knows: a definition the instruction names is the
+region, found by the grammar as Python's `ast` finds it."""
+
+from __future__ import annotations
+
+from steer_tui import prompts
+
+from .samples import FILES
+
+INVENTORY = (FILES / "Inventory.java").read_text()
+TOKENS = (FILES / "tokens.rs").read_text()
+LINES = INVENTORY.splitlines()
+
+
+def test_the_method_an_instruction_names_is_the_region():
+    a, b = prompts.rewrite_region(INVENTORY, "make level return EMPTY for negatives", path="Inventory.java")
+    assert LINES[a].strip() == "public Level level(String sku) {" and LINES[b - 1] == "    }" and b == 43
+    # Two names: the span over both.
+    a, b = prompts.rewrite_region(INVENTORY, "document count and level", path="Inventory.java")
+    assert LINES[a].strip().startswith("public Optional<Integer> count(") and b == 43
+    a, b = prompts.rewrite_region(TOKENS, "make counts skip parens", path="tokens.rs")
+    assert TOKENS.splitlines()[a].startswith("pub fn counts(") and b == len(TOKENS.splitlines())
+
+
+def test_without_a_name_or_a_language_the_region_is_the_file():
+    whole = (0, len(LINES))
+    assert prompts.rewrite_region(INVENTORY, "fix the bug", path="Inventory.java") == whole
+    assert prompts.rewrite_region(INVENTORY, "make level return EMPTY for negatives") == whole  # no path: `ast` only
+    assert prompts.rewrite_region(INVENTORY, "make level return EMPTY for negatives", path="Inventory.txt") == whole
+
+
+def test_the_cursor_takes_the_grammar_s_definition():
+    a, b = prompts.rewrite_region(INVENTORY, "fix it", line=28, path="Inventory.java")
+    assert LINES[a].strip().startswith("public Optional<Integer> count(") and b == 30
