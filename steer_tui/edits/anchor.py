@@ -179,7 +179,7 @@ def _layer_definitions(path: str | None, region: list[str], context: tuple[Seque
         if list(lines[at : at + len(region)]) == list(region):
             offset, text = at, "\n".join(lines)
     n = len(region)
-    return [_Def(max(d.start - offset, 0), d.end - offset, d.line - offset, d.name)
+    return [_Def(max(d.start - offset, 0), d.end - offset, d.line - offset, d.name or None)
             for d in lang.definitions(path, text) if offset <= d.line and d.end - offset <= n]
 
 
@@ -308,14 +308,14 @@ def _anchor(region: list[str], new: list[str], allow_delete: bool | frozenset[st
 
 def _restated(defs: list[_Def], rk: list[str], nk: list[str],
               deletable: frozenset[str]) -> tuple[tuple[int, int], list[_Def]]:
-    """((a, b), restated): the lines [a, b) of the region the answer restates, by its definitions: the run of sibling
-    definitions that holds every region line the answer has unchanged, starting at the region's
-    top level and going into the one definition holding them all while the answer leaves out the
-    line that names it (a method restated without its class: the class's head is not part of the
-    rewrite, and a line the answer adds before the method belongs to the method, not to the class's
-    head). Definitions the instruction asks to delete among those siblings join the run, to go.
-    The whole region where a restated line stands outside every definition of a level. `restated`:
-    the definitions of the run the answer restates lines of, where none is to be deleted.
+    """((a, b), restated): the lines [a, b) of the region the answer restates, by its definitions:
+    the run of sibling definitions that holds every region line the answer has unchanged, starting
+    at the region's top level and going into the one definition holding them all while the answer
+    leaves out the line that names it (a method restated without its class: the class's head is not
+    part of the rewrite, and a line the answer adds before the method belongs to the method, not to
+    the class's head). Definitions the instruction asks to delete among those siblings join the
+    run, to go. The whole region where a restated line stands outside every definition of a level.
+    `restated`: the definitions of the run the answer restates lines of, where none is to be deleted.
 
     Only lines the region has once count: the line matcher pairs a `}` or `return n;` of the answer
     with the first one of the region, often in a method the answer does not restate."""
