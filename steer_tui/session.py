@@ -366,7 +366,7 @@ class Session:
         from steer_tui.prompts import deletion_region, deletion_request, rewrite_region
 
         if region is None:
-            return instruction, rewrite_region(self.document.text, instruction)
+            return instruction, rewrite_region(self.document.text, instruction, path=self.path)
         instruction = deletion_request(self.document.text, instruction, region)
         return instruction, deletion_region(self.document.text, instruction, region)
 

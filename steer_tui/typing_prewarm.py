@@ -56,12 +56,13 @@ def leads(typed: str, instruction: str) -> bool:
 
 
 @lru_cache(maxsize=2)
-def _names(text: str) -> frozenset[str]:
-    """The file's definition names (one parse per version of the file, not one per key)."""
-    return frozenset(prompts._definitions(text))
+def _names(text: str, path: str | None = None) -> frozenset[str]:
+    """The file's definition names (one parse per version of the file, not one per key); `path`
+    tells the language, as to prompts.rewrite_region."""
+    return frozenset(prompts._definitions(text, path))
 
 
-def guess_name(text: str, value: str) -> str | None:
+def guess_name(text: str, value: str, path: str | None = None) -> str | None:
     """The definition the word being typed names: the word itself, or the only name it starts
     (GUESS_CHARS characters or more; "parse_l" is `parse_line`), so the region is known a few keys
     before the word ends. None when it is the first word, as in _names_one."""
@@ -72,7 +73,7 @@ def guess_name(text: str, value: str) -> str | None:
     if not words:
         return None
     word = words[-1].split(".")[-1]
-    names = _names(text)
+    names = _names(text, path)
     if word in names:
         return word
     if len(word) < GUESS_CHARS:
@@ -81,15 +82,16 @@ def guess_name(text: str, value: str) -> str | None:
     return starting[0] if len(starting) == 1 else None
 
 
-def _names_one(text: str, words: str) -> bool:
+def _names_one(text: str, words: str, path: str | None = None) -> bool:
     """A word after the first names a definition. The first is left out: it is usually the verb, and
     "add a docstring to" (a method `add`, the region rewrite_region finds for it alone) is
     followed by the name the user means more often than not."""
-    names = _names(text)
+    names = _names(text, path)
     return any(w.split(".")[-1] in names for w in prompts._WORDS.findall(words)[1:])
 
 
-def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | None, *, paused: bool = False) -> Warm | None:
+def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | None, *, paused: bool = False,
+         path: str | None = None) -> Warm | None:
     """What to prewarm for the prompt's `value`, or None (nothing worth it, or nothing new).
 
     `region`: the region Enter would send (the selection or the block at the cursor), None when
@@ -104,11 +106,11 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
     typed = stripped if paused else whole_words(value)
     if region is None:
         # The word being typed counts for the region only when it names a definition (guess_name).
-        guess = None if paused else guess_name(text, value)
+        guess = None if paused else guess_name(text, value, path)
         words = stripped if paused else f"{typed} {guess}" if guess else typed
-        if not _names_one(text, words):
+        if not _names_one(text, words, path):
             return None
-        region = prompts.rewrite_region(text, words)
+        region = prompts.rewrite_region(text, words, path=path)
         if region == (0, len(text.splitlines())):
             return None
     want = Warm(text, region, typed, paused and bool(typed))
@@ -178,13 +180,18 @@ class TypingPrewarmer:
         self._timer = loop.call_later(self.pause_s, self._kick, True)
         text = self._text()
         words = whole_words(value)
-        if words != self._words or (text is not None and guess_name(text, value)):
+        if words != self._words or (text is not None and guess_name(text, value, self._path())):
             self._words = words
             self._kick(False)
 
     def _text(self) -> str | None:
         doc = getattr(self.session, "document", None)
         return doc.text if doc is not None else None
+
+    def _path(self) -> str | None:
+        """The file's path, for its language (the session's turn finds the region by it too: Session.scoped)."""
+        path = getattr(getattr(self.session, "document", None), "path", None)
+        return str(path) if path is not None else None
 
     def _kick(self, paused: bool) -> None:
         if paused:
@@ -231,7 +238,7 @@ class TypingPrewarmer:
             return True
         if not self._ready() or not self._value.strip():
             return False
-        want = plan(self._text(), self._value, self._region(), self.last, paused=paused)
+        want = plan(self._text(), self._value, self._region(), self.last, paused=paused, path=self._path())
         if want is None:
             return False
         self.last = want

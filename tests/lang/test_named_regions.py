@@ -1,9 +1,11 @@
 """prompts.rewrite_region in a language steer_tui.lang knows: a definition the instruction names is the
-region, found by the grammar as Python's `ast` finds it."""
+region, found by the grammar as Python's `ast` finds it; the turn (Session.scoped) and the typing prewarm
+take the same region."""
 
 from __future__ import annotations
 
 from steer_tui import prompts
+from tests.session.conftest import replay  # noqa: F401  (the fixture)
 
 from .samples import FILES
 
@@ -32,3 +34,27 @@ def test_without_a_name_or_a_language_the_region_is_the_file():
 def test_the_cursor_takes_the_grammar_s_definition():
     a, b = prompts.rewrite_region(INVENTORY, "fix it", line=28, path="Inventory.java")
     assert LINES[a].strip().startswith("public Optional<Integer> count(") and b == 30
+
+
+def test_the_typing_prewarm_warms_the_region_the_turn_will_send():
+    from steer_tui.typing_prewarm import plan
+
+    words = "make level return EMPTY for negatives "
+    warm = plan(INVENTORY, words, None, None, path="Inventory.java")
+    assert warm is not None and warm.region == prompts.rewrite_region(INVENTORY, words, path="Inventory.java")
+    assert LINES[warm.region[0]].strip().startswith("public Level level(")
+    assert plan(INVENTORY, words, None, None) is None  # by `ast` alone it names nothing: the whole file
+
+
+async def test_a_turn_without_a_region_rewrites_the_java_method_its_words_name(replay, tmp_path):  # noqa: F811
+    import shutil
+
+    from tests.session.conftest import session_on
+
+    target = tmp_path / "Inventory.java"
+    shutil.copy(FILES / "Inventory.java", target)
+    url, _ = await replay([])
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, _):
+        words = "make level return EMPTY for negatives"
+        assert session.scoped(words, None) == (words, prompts.rewrite_region(INVENTORY, words, path="Inventory.java"))
+        assert session.scoped(words, None)[1] != (0, len(LINES))
