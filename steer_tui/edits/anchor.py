@@ -75,7 +75,7 @@ _CLAUSE_START = re.compile(
     r"(?:^|[,;:.!?]|\bthen\b)\W*(?:\b(?:please|also|just|only|now|no|then|and|but)\b\W*)*$", re.I)
 
 
-def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> bool:
+def asks_to_delete(instruction: str | None, lines: list[str] | None = None, path: str | None = None) -> bool:
     """Whether the instruction asks for code to be deleted (then a rewrite may drop code).
 
     With the file's `lines`, a word that names one of its definitions counts only where it starts a
@@ -83,21 +83,22 @@ def asks_to_delete(instruction: str | None, lines: list[str] | None = None) -> b
     method `remove` and ask for no deletion, while "remove total_value" and "add a docstring, then
     remove cheapest" do ask. Taken as a verb there, it let an answer that brought back one method of
     a span delete the others; a deletion it misses is refused as a partial rewrite, and "delete"
-    says it plainly."""
-    return _asks(_DELETE, instruction, lines)
+    says it plainly. `path` tells the file's language (defined_names)."""
+    return _asks(_DELETE, instruction, lines, path)
 
 
-def may_delete(instruction: str | None, lines: list[str] | None = None) -> bool | frozenset[str]:
+def may_delete(instruction: str | None, lines: list[str] | None = None, path: str | None = None) -> bool | frozenset[str]:
     """What a rewrite may drop for this instruction: False (nothing); the names of the file's
     definitions a deletion word takes as its object ("delete cheapest", "remove the cheapest and
     total_value methods"; not `Inventory` in "delete remove from Inventory", nor `load` in "remove
     parse_line and do the parsing inside load"), where a definition the answer leaves out that is
     not one of them stays, as without a deletion word; or True (anything: the instruction asks to
-    delete and names no definition to delete, "remove the debug prints")."""
-    verbs = _requests(_DELETE, instruction, lines)
+    delete and names no definition to delete, "remove the debug prints"). `path` tells the file's
+    language (defined_names)."""
+    verbs = _requests(_DELETE, instruction, lines, path)
     if not verbs:
         return False
-    names = defined_names(tuple(lines)) if lines else frozenset()
+    names = defined_names(tuple(lines), path) if lines else frozenset()
     objects = set()
     for verb in verbs:
         for m in _WORD.finditer(instruction, verb.end()):
@@ -117,16 +118,18 @@ _OBJECT_ENDS = re.compile(r"[;:.!?]")
 _OBJECT_WORDS = frozenset((
     "the", "a", "an", "this", "that", "it", "and", "or", "both", "whole", "entire", "unused", "old", "dead", "deprecated", "obsolete",
     "method", "methods", "function", "functions", "class", "classes", "def", "decorator", "decorators",
-    "helper", "helpers", "property", "definition", "definitions"))
+    "helper", "helpers", "property", "definition", "definitions", "constructor", "struct", "impl", "interface",
+    "trait", "enum"))
 
 
-def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None) -> bool:
+def _asks(words: re.Pattern, instruction: str | None, lines: list[str] | None, path: str | None = None) -> bool:
     """`words` occur in the instruction as a request (asks_to_delete, asks_to_repeat): with the
     file's `lines`, a match that is the name of one of its definitions only where it starts a clause."""
-    return bool(_requests(words, instruction, lines, first=True))
+    return bool(_requests(words, instruction, lines, path, first=True))
 
 
-def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | None, first: bool = False) -> list[re.Match]:
+def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | None, path: str | None = None,
+              first: bool = False) -> list[re.Match]:
     """The matches of `words` that count as a request (see _asks); with `first`, at most one."""
     if not instruction:
         return []
@@ -134,7 +137,7 @@ def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | Non
     found = []
     for m in words.finditer(instruction):
         if names is None:
-            names = defined_names(tuple(lines)) if lines else frozenset()
+            names = defined_names(tuple(lines), path) if lines else frozenset()
         before = instruction[: m.start()]
         if m.group(0) in names and (before.endswith("`") or not _CLAUSE_START.search(before)):
             continue
@@ -145,9 +148,15 @@ def _requests(words: re.Pattern, instruction: str | None, lines: list[str] | Non
 
 
 @lru_cache(maxsize=4)
-def defined_names(lines: tuple[str, ...]) -> frozenset[str]:
-    """The names the lines define (def, class, function, fn, ... headers)."""
-    return frozenset(m.group(1) for ln in lines if (m := _NAME.match(ln)))
+def defined_names(lines: tuple[str, ...], path: str | None = None) -> frozenset[str]:
+    """The names the lines define (def, class, function, fn, ... headers); with the `path` of a file in
+    a language steer_tui.lang knows besides Python, also those of the layer's definitions (a Java
+    or TypeScript method has no header the regex knows)."""
+    found = frozenset(m.group(1) for ln in lines if (m := _NAME.match(ln)))
+    spec = lang.language(path)
+    if spec is None or spec.key == "python":
+        return found
+    return found | {d.name for d in lang.definitions(path, "\n".join(lines)) if d.name}
 
 
 def _common_indent(lines: list[str]) -> str:
@@ -516,10 +525,10 @@ ECHO_LINES = 400
 _REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
 
 
-def asks_to_repeat(instruction: str | None, lines: list[str] | None = None) -> bool:
+def asks_to_repeat(instruction: str | None, lines: list[str] | None = None, path: str | None = None) -> bool:
     """The instruction asks for lines to be copied or repeated (then an echo may be meant); with the
     file's `lines`, "make copy return a deep copy" names the method `copy` and asks for no repeat."""
-    return _asks(_REPEAT, instruction, lines)
+    return _asks(_REPEAT, instruction, lines, path)
 
 
 def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> list[str]:

@@ -69,7 +69,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
         if parsed is not None:
             raise_if_malformed(parsed)
         mine, _others = select_blocks(blocks, path)
-        deleting, repeating = may_delete(instruction, lines), asks_to_repeat(instruction, lines)
+        deleting, repeating = may_delete(instruction, lines, path), asks_to_repeat(instruction, lines, path)
         applied = apply_blocks(text, mine, allow_deletion=deleting, keep_echo=repeating, path=path)
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)

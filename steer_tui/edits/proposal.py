@@ -222,9 +222,9 @@ class ProposalBuilder:
         of the region is anchored to that part (steer_tui.edits.anchor); the rest stays. Raises
         PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
         region = self.live.lines[start:end]
-        if not asks_to_repeat(self.instruction, self.live.lines):
+        if not asks_to_repeat(self.instruction, self.live.lines, self.path):
             replace = strip_echoed_context(self.live.lines, start, end, replace)
-        a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines),
+        a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines, self.path),
                                             path=self.path, context=(self.live.lines, start))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]
 

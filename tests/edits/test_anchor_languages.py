@@ -150,3 +150,24 @@ def test_each_restated_method_is_anchored_to_its_own():
         "    public boolean empty() {", "    /** No stock left. */\n    public boolean empty() {")
     new = want.split("\n")
     assert _anchored("\n".join(new[3:6] + [""] + new[15:19])) == want
+
+
+def test_the_names_an_instruction_deletes_are_the_layer_s_definitions():
+    from steer_tui.edits.anchor import asks_to_delete, may_delete
+
+    lines = JAVA.split("\n")
+    words = "delete take and make add ignore negative k"
+    assert may_delete(words, lines, "Stock.java") == frozenset({"take"})
+    assert may_delete(words, lines) is True  # the header regex sees no Java method: anything may go
+    remover = JAVA.replace("take(", "remove(")
+    assert not asks_to_delete("make remove return the new count", remover.split("\n"), "Stock.java")
+    assert asks_to_delete("make remove return the new count", remover.split("\n"))
+
+
+def test_the_judge_deletes_the_named_method_and_keeps_the_rest():
+    region = JAVA + "\n"
+    reply = "```java\n    public void add(int k) {\n        n += Math.max(k, 0);\n    }\n```\n"
+    words = "delete take and make add ignore negative k"
+    verdict = judge(parse(reply, region, 0), region, document_lines(region)[0], "Stock.java", words)
+    assert verdict.status == "proposal" and verdict.new_text == region.replace("n += k;", "n += Math.max(k, 0);").replace(
+        "    public void take(int k) {\n        n -= k;\n    }\n\n", "")
