@@ -50,12 +50,14 @@ _MIN_RATIO = 0.6  # a changed line at the head or tail must be at least this lik
 
 class _Def(NamedTuple):
     """A definition of the region: lines [start, end) (its decorators, attributes and leading comments
-    included), the `line` that names it, its `name`."""
+    included), the `line` that names it, its `name`; `attrs`: the lines before `line` that are code,
+    not comments (attributes, a template head), as offsets from `start`."""
 
     start: int
     end: int
     line: int
     name: str | None
+    attrs: tuple[int, ...] = ()
 
 
 class PartialRewrite(ValueError):
@@ -188,8 +190,15 @@ def _layer_definitions(path: str | None, region: list[str], context: tuple[Seque
         if list(lines[at : at + len(region)]) == list(region):
             offset, text = at, "\n".join(lines)
     n = len(region)
-    return [_Def(max(d.start - offset, 0), d.end - offset, d.line - offset, d.name or None)
-            for d in lang.definitions(path, text) if offset <= d.line and d.end - offset <= n]
+    comments = {k for a, b in lang.comment_spans(path, text) for k in range(a, b + 1)}
+    lines = text.split("\n")
+    out = []
+    for d in lang.definitions(path, text):
+        if offset <= d.line and d.end - offset <= n:
+            start = max(d.start, offset)
+            attrs = tuple(k - start for k in range(start, d.line) if k not in comments and lines[k].strip())
+            out.append(_Def(start - offset, d.end - offset, d.line - offset, d.name or None, attrs))
+    return out
 
 
 def _definitions(lines: list[str], lo: int, hi: int, nested: bool = False, defs: list[_Def] | None = None) -> list[_Def]:
@@ -233,10 +242,10 @@ def whole_definitions(lines: list[str], i1: int, i2: int, defs: list[_Def] | Non
         return False
     k = i1
     found = False
-    for start, end, _line, _n in _definitions(lines, i1, i2, defs=defs):
-        if any(lines[x].strip() for x in range(k, start)) or end > i2:
+    for d in _definitions(lines, i1, i2, defs=defs):
+        if any(lines[x].strip() for x in range(k, d.start)) or d.end > i2:
             return False
-        k, found = end, True
+        k, found = d.end, True
     return found and not any(lines[x].strip() for x in range(k, i2))
 
 
@@ -294,6 +303,8 @@ def _anchor(region: list[str], new: list[str], allow_delete: bool | frozenset[st
             return _anchor_within(region, new, allow_delete, defs, a, b)
 
     start, end = _left_out_ends(ops, rk, nk, len(region))
+    if defs and ops[0][0] == "replace" and _attrs_left_out(defs, ops[0], rk, nk):
+        start = ops[0][2]
     middle = _left_out_between(ops, region, rk, nk, start, end, deletable, defs)
     # A head or tail left out that holds definitions the instruction asks to delete: those go, and
     # the others in it stay in place.
@@ -341,6 +352,16 @@ def _restated(defs: list[_Def], rk: list[str], nk: list[str],
         if len(run) > 1 or holding[0].line in matched:
             return span, restated
         parent = holding[0]
+
+
+def _attrs_left_out(defs: list[_Def], op: tuple, rk: list[str], nk: list[str]) -> bool:
+    """The region's first lines that the answer's first lines replace (`op`) hold an attribute or a
+    template head of a definition that no line of the answer is like: the answer left it out, and
+    its new lines (a doc comment) go after it (taken as changed lines, `#[derive(...)]` or
+    `template <typename T>` gave way to a comment)."""
+    _tag, i1, i2, j1, j2 = op
+    attrs = {d.start + k for d in defs for k in d.attrs}
+    return any(i in attrs and _best_match(rk[i], nk, j1, j2) is None for i in range(i1, i2))
 
 
 def _children(defs: list[_Def], parent: _Def | None) -> list[_Def]:
@@ -497,7 +518,8 @@ def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int
     text = "\n".join(lines)
     have = {x.strip() for x in lines if x.strip()}
     going: list[tuple[int, int]] = []  # definitions asked to be deleted: what is inside them goes too
-    for d1, d2, header, name in _definitions(region, start, end, nested=True, defs=defs):
+    for d in _definitions(region, start, end, nested=True, defs=defs):
+        d1, d2, header, name = d.start, d.end, d.line, d.name
         if any(k1 <= d1 and d2 <= k2 for k1, k2 in kept + going):
             continue
         if name in deletable:

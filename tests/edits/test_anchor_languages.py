@@ -171,3 +171,36 @@ def test_the_judge_deletes_the_named_method_and_keeps_the_rest():
     verdict = judge(parse(reply, region, 0), region, document_lines(region)[0], "Stock.java", words)
     assert verdict.status == "proposal" and verdict.new_text == region.replace("n += k;", "n += Math.max(k, 0);").replace(
         "    public void take(int k) {\n        n -= k;\n    }\n\n", "")
+
+
+RUST = """use std::fmt;
+
+#[derive(Debug, Clone)]
+pub struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn zero() {
+        assert_eq!(0, 0);
+    }
+}"""
+
+
+def test_an_attribute_or_template_head_the_answer_leaves_out_stays():
+    # The answer restates the struct with a new doc comment and without its attribute: a changed
+    # line by the line matcher, so the doc comment took the attribute's place.
+    region = RUST.split("\n")
+    new = ["/// A point on the plane.", "pub struct Point {", "    x: f64,", "    y: f64,", "}"]
+    a, b, lines, _kept = anchor_rewrite(region, new, path="p.rs")
+    assert region[:a] + lines + region[b:] == region[:3] + new[:1] + region[3:]
+    cpp = ["template <typename T>", "T twice(T a) {", "    return a + a;", "}"]
+    a, b, lines, _kept = anchor_rewrite(cpp, ["// Twice a.", *cpp[1:]], path="v.cpp")
+    assert cpp[:a] + lines + cpp[b:] == cpp[:1] + ["// Twice a.", *cpp[1:]]
+    # A changed attribute is a changed line.
+    changed = ["#[derive(Debug, Clone, Copy)]", *region[3:7]]
+    a, b, lines, _kept = anchor_rewrite(region, changed, path="p.rs")
+    assert region[:a] + lines + region[b:] == region[:2] + changed + region[7:]
