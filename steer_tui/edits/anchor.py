@@ -553,7 +553,7 @@ def asks_to_repeat(instruction: str | None, lines: list[str] | None = None, path
     return _asks(_REPEAT, instruction, lines, path)
 
 
-def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str]) -> list[str]:
+def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str], path: str | None = None) -> list[str]:
     """`new`, the rewrite of lines[start:end], without the file lines around that region that it
     restates: a small model asked to rewrite a function often opens its answer with the line above
     it (the module docstring, the rest of its class) and closes with the line below; taken as
@@ -562,16 +562,22 @@ def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str])
     Only an exact echo goes: the answer's first non-blank lines equal (whitespace stripped) the
     last non-blank lines before the region, in order, and the next answer line is the region's
     own first line; the same at the end. Not when the region itself starts (ends) with those
-    lines. Callers skip it when the instruction asks for a copy (asks_to_repeat)."""
+    lines. Callers skip it when the instruction asks for a copy (asks_to_repeat). `path` tells the
+    file's language (the file's first definition, _preamble)."""
     before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
-    new = _strip_preamble(_preamble(lines, start), region, _strip_head(before, region, new))
+    new = _strip_preamble(_preamble(lines, start, path), region, _strip_head(before, region, new))
     return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
 
 
-def _preamble(lines: list[str], start: int) -> list[str]:
+def _preamble(lines: list[str], start: int, path: str | None = None) -> list[str]:
     """The file's opening lines before its first definition (module docstring, imports), where that
     definition comes before line `start`; else empty (a definition opens the file, or none is
-    above `start`)."""
+    above `start`). The first definition is steer_tui.lang's in a language it knows besides Python
+    (the header regex knows no `interface`, `pub enum` or `final class`)."""
+    spec = lang.language(path)
+    if spec is not None and spec.key != "python":
+        first = next(iter(lang.definitions(path, "\n".join(lines))), None)
+        return lines[: first.start] if first is not None and first.start < start else []
     for i in range(start):
         if _DEF.match(lines[i]) and not lines[i][:1].isspace():
             return lines[:i]

@@ -354,7 +354,7 @@ def _rewrite_lines(buf: _Buffer, blocks: list[EditBlock], pos: int, s: list[str]
         if lines[h : h + len(s)] == s:
             context = (lines, h)
             if not keep_echo:
-                r = strip_echoed_context(lines, h, h + len(s), r)
+                r = strip_echoed_context(lines, h, h + len(s), r, path)
     try:
         a, b, r, _kept = anchor_rewrite(s, r, allow_deletion, path=path, context=context)
     except PartialRewrite as e:

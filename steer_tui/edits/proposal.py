@@ -223,7 +223,7 @@ class ProposalBuilder:
         PartialRewrite (a ValueError) when it drops code it cannot be anchored around."""
         region = self.live.lines[start:end]
         if not asks_to_repeat(self.instruction, self.live.lines, self.path):
-            replace = strip_echoed_context(self.live.lines, start, end, replace)
+            replace = strip_echoed_context(self.live.lines, start, end, replace, self.path)
         a, b, lines, _kept = anchor_rewrite(region, replace, may_delete(self.instruction, self.live.lines, self.path),
                                             path=self.path, context=(self.live.lines, start))
         return region[:a] + L.Location(a, b, "region").render(region, region[a:b], lines) + region[b:]

@@ -204,3 +204,37 @@ def test_an_attribute_or_template_head_the_answer_leaves_out_stays():
     changed = ["#[derive(Debug, Clone, Copy)]", *region[3:7]]
     a, b, lines, _kept = anchor_rewrite(region, changed, path="p.rs")
     assert region[:a] + lines + region[b:] == region[:2] + changed + region[7:]
+
+
+STOCK = """package shop;
+
+import java.util.List;
+import java.util.Map;
+
+interface Listener {
+    void changed(int n);
+}
+
+/** Stock of one item. */
+final class Stock {
+    private int n;
+
+    public int count() {
+        return n;
+    }
+}
+"""
+
+
+def test_an_answer_that_opens_with_the_file_s_imports_does_not_copy_them_into_the_class():
+    # The class is further down the file, after an interface: the header regex finds no definition
+    # there, so the package and imports the answer opened with went in twice, mid-file.
+    lines = STOCK.split("\n")
+    start = lines.index("/** Stock of one item. */")
+    region = "\n".join(lines[start:-1]) + "\n"
+    changed = region.replace("return n;", "return Math.max(n, 0);")
+    reply = "```java\n" + "\n".join(lines[:5]) + "\n" + changed + "```\n"
+    applied = apply_response(STOCK, reply, region_text=region, region_start=start, path="Stock.java")
+    assert applied.new_text == STOCK.replace("return n;", "return Math.max(n, 0);")
+    kept = apply_response(STOCK, reply, region_text=region, region_start=start, path="Stock.txt")
+    assert kept.new_text.count("import java.util.List;") == 2
