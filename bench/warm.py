@@ -166,10 +166,13 @@ def main(argv: list[str] | None = None) -> int:
             rows = [_row("one-line fix, cold (--no-daemon)", cold), _row("one-line fix, warm", warm, c)]
             if base:
                 rows.insert(0, _row(f"one-line fix, baseline {args.baseline.name} (today)", base))
+            print(f"load average: {Path('/proc/loadavg').read_text().strip()}")
+            print_table("steer edit, the one-line fix, cold vs warm (embedded model)", HEADERS, rows)
             hef_rows = hef(args.hef, env, steer) if args.hef else []
         finally:
             os.environ[daemon.RUNTIME_ENV] = str(runtime)
             asyncio.run(daemon.stop_all(runtime))
         print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
-    print_table("steer edit, cold vs warm (embedded model)", HEADERS, rows + hef_rows)
+    if hef_rows:
+        print_table(f"steer edit, HumanEvalFix first {args.hef}, cold vs warm (embedded model)", HEADERS, hef_rows)
     return 0
