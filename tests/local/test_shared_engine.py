@@ -11,7 +11,7 @@ from steer_tui import prompts
 from steer_tui.transport import daemon
 from steer_tui.transport.backends import gateway_info
 from steer_tui.transport.client import ResponsesClient
-from steer_tui.transport.events import Completed, TextDelta
+from steer_tui.transport.events import Completed, Incomplete, TextDelta
 from tests.local_model import missing_reason
 from tests.wire.conftest import within
 
@@ -42,7 +42,8 @@ async def _ask(addr, instruction: str, max_tokens: int = 4) -> dict:
         stream = await client.create(instructions=messages[0]["content"], input=messages[1:],
                                      max_output_tokens=max_tokens)
         final = await within(stream.wait(), 300)
-        assert isinstance(final, Completed), final
+        # A few tokens are enough: the prompt's evaluation is what is measured.
+        assert isinstance(final, Completed) or (isinstance(final, Incomplete) and final.reason == "max_output_tokens"), final
         return final.usage
     finally:
         await client.close()
