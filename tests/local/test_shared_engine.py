@@ -53,8 +53,8 @@ async def test_a_second_command_on_the_same_file_evaluates_only_its_new_words(en
     first = await _ask(engine_addr, "Make f3 refuse a negative qty.")
     assert first["evaluated_tokens"] > 300  # the file was new to the engine
     second = await _ask(engine_addr, "Rename f7 to add_seven.")
-    shared = first["input_tokens"] - 20  # all but the instruction's words (and the turn's end)
-    assert second["input_tokens_details"]["cached_tokens"] >= shared
+    # All but the instruction's words and the turn's end (about 20 tokens of 600) come from the cache.
+    assert second["input_tokens_details"]["cached_tokens"] >= first["input_tokens"] - 40
     assert second["evaluated_tokens"] == second["input_tokens"] - second["input_tokens_details"]["cached_tokens"]
     assert second["evaluated_tokens"] < 40
 
