@@ -63,14 +63,12 @@ def _markdown(args, out) -> bool:
     return tty and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
-async def _main(args, question: str) -> int:
-    from steer_tui.ask import Asking
+def _inputs(args):
+    """The settings, the file and the region the question is about; an exit code after saying why
+    when one of them cannot be had."""
     from steer_tui.commands.edit import UsageError, parse_region
-    from steer_tui.commands.interrupt import SigintCancels
     from steer_tui.config import ConfigError, load_settings
     from steer_tui.files import Document, DocumentError
-    from steer_tui.prompts import default_format
-    from steer_tui.backend import SessionError, open_backend
 
     err = sys.stderr
     try:
@@ -88,6 +86,60 @@ async def _main(args, question: str) -> int:
     except UsageError as exc:
         print(f"steer: {exc}", file=err)
         return EXIT_USAGE
+    return settings, doc, region
+
+
+class _Printer:
+    """Writes the answer as it grows: new text appended as it comes, or Markdown redrawn by a
+    rich Live (`pretty`)."""
+
+    def __init__(self, out, pretty: bool):
+        self.out = out
+        self.pretty = pretty
+        self.live = None
+        self.shown = 0
+        self.asking = None  # the Asking whose answer is printed, set once it exists
+
+    def start(self) -> None:
+        if self.pretty:
+            from rich.console import Console
+            from rich.live import Live
+
+            self.live = Live(console=Console(file=self.out), refresh_per_second=10, vertical_overflow="visible")
+            self.live.start()
+
+    def on_change(self) -> None:
+        answer = self.asking.answer if self.asking is not None else None
+        if answer is None:
+            return
+        text = answer.text
+        if self.live is not None:
+            from rich.markdown import Markdown
+
+            self.live.update(Markdown(text))  # drawn by Live's own refresh, a few times a second
+        elif len(text) > self.shown and text.startswith(text[:self.shown]):
+            self.out.write(text[self.shown:])
+            self.out.flush()
+            self.shown = len(text)
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()  # draws the last state once more
+
+    def end(self, text: str) -> None:
+        if self.live is None and self.shown and not text.endswith("\n"):
+            self.out.write("\n")
+            self.out.flush()
+
+
+async def _main(args, question: str) -> int:
+    from steer_tui.backend import SessionError, open_backend
+
+    got = _inputs(args)
+    if isinstance(got, int):
+        return got
+    settings, doc, region = got
+    err = sys.stderr
 
     def status(state: str, detail: str = "") -> None:
         print(f"steer: {state} {detail}".rstrip(), file=err)
@@ -97,27 +149,24 @@ async def _main(args, question: str) -> int:
     except SessionError as exc:
         print(f"steer: backend error: {exc.message}", file=err)
         return EXIT_BACKEND
-    out = sys.stdout
-    pretty = _markdown(args, out)
-    live = None
-    shown = 0
-    asking: Asking | None = None
+    try:
+        return await _answer(args, question, settings, doc, region, client)
+    finally:
+        try:
+            await asyncio.wait_for(client.close(), 5)
+        except Exception:
+            pass
 
-    def on_change() -> None:
-        nonlocal shown
-        answer = asking.answer if asking is not None else None
-        if answer is None:
-            return
-        text = answer.text
-        if live is not None:
-            from rich.markdown import Markdown
 
-            live.update(Markdown(text))  # drawn by Live's own refresh, a few times a second
-        elif len(text) > shown and text.startswith(text[:shown]):
-            out.write(text[shown:])
-            out.flush()
-            shown = len(text)
+async def _answer(args, question: str, settings, doc, region, client) -> int:
+    """Ask on `client`, print the answer as it comes (once more on a new engine if the shared one
+    died), and say how it ended."""
+    from steer_tui.ask import Asking
+    from steer_tui.commands.interrupt import SigintCancels
+    from steer_tui.prompts import default_format
 
+    err = sys.stderr
+    printer = _Printer(sys.stdout, _markdown(args, sys.stdout))
     sigint = SigintCancels.install()
     try:
         info = getattr(client, "server_info", None)
@@ -128,13 +177,9 @@ async def _main(args, question: str) -> int:
         rel = os.path.relpath(args.file)
         path = rel if not rel.startswith("..") else os.path.basename(args.file)  # as the model sees it
         asking = Asking(client, model=model, max_output_tokens=settings.max_output_tokens,
-                        temperature=settings.temperature, on_change=on_change)
-        if pretty:
-            from rich.console import Console
-            from rich.live import Live
-
-            live = Live(console=Console(file=out), refresh_per_second=10, vertical_overflow="visible")
-            live.start()
+                        temperature=settings.temperature, on_change=printer.on_change)
+        printer.asking = asking
+        printer.start()
         try:
             await asking.start(fmt, path, doc.text, question, region)
             answer = await asking.wait()
@@ -142,7 +187,7 @@ async def _main(args, question: str) -> int:
             if died:
                 # The client's next request connects to the next shared engine (Lease.revive).
                 print(f"\nsteer: {died}; asking again on a new engine", file=err)
-                shown = 0
+                printer.shown = 0
                 await asking.start(fmt, path, doc.text, question, region)
                 answer = await asking.wait()
         except asyncio.CancelledError:
@@ -152,11 +197,8 @@ async def _main(args, question: str) -> int:
             print("\nsteer: interrupted; the request was cancelled", file=err)
             return EXIT_INTERRUPTED
         finally:
-            if live is not None:
-                live.stop()  # draws the last state once more
-        if live is None and shown and not answer.text.endswith("\n"):
-            out.write("\n")
-            out.flush()
+            printer.stop()
+        printer.end(answer.text)
         if answer.status == "error":
             print(f"steer: backend error: {answer.reason}", file=err)
             return EXIT_BACKEND
@@ -165,7 +207,3 @@ async def _main(args, question: str) -> int:
         return EXIT_OK
     finally:
         sigint.remove()
-        try:
-            await asyncio.wait_for(client.close(), 5)
-        except Exception:
-            pass

@@ -220,12 +220,7 @@ def _payload(args, **fields) -> dict:
 
 async def _main(args, instruction: str, out: Output) -> int:
     from steer_tui.config import ConfigError, load_settings
-    from steer_tui.commands.interrupt import SigintCancels
     from steer_tui.files import Document, DocumentError
-    from steer_tui.backend import SessionError
-    from steer_tui.events import VERDICTS, ConnectionChanged, Notice, ProposalUpdated, StateChanged
-    from steer_tui.session import Session
-    from steer_tui.state import State
 
     try:
         settings = load_settings(backend=args.backend, model=args.model, edit_format=args.format,
@@ -242,13 +237,25 @@ async def _main(args, instruction: str, out: Output) -> int:
         region = parse_region(args.region, len(doc.text.splitlines()))
     except UsageError as exc:
         return _fail(out, args, EXIT_USAGE, str(exc))
+    ran = await _edit(args, instruction, out, settings, doc, region)
+    if isinstance(ran, int):
+        return ran
+    session, result, common = ran
+    try:
+        return _report(args, out, session, result, common)
+    finally:
+        await _cleanup(session)
 
-    session: Session | None = None
+
+def _progress_events(out: Output, get_session):
+    """The session's events as `steer edit` shows them: the live diff and a line of progress each."""
+    from steer_tui.events import VERDICTS, ConnectionChanged, Notice, ProposalUpdated, StateChanged
+    from steer_tui.state import State
 
     def on_event(ev) -> None:
         match ev:
             case ProposalUpdated():
-                out.live(session)
+                out.live(get_session())
             case Notice() if ev.code not in VERDICTS:  # the final verdict is printed once, below
                 out.progress(ev.text)
             case ConnectionChanged(state="connecting" | "loading" | "lost"):
@@ -256,6 +263,19 @@ async def _main(args, instruction: str, out: Output) -> int:
             case StateChanged(state=State.GENERATING):
                 out.progress("generating…")
 
+    return on_event
+
+
+async def _edit(args, instruction: str, out: Output, settings, doc, region):
+    """Connect and ask (once more on a new engine if the shared one died mid-answer): the session,
+    its result and what the report says of the backend; or an exit code, after saying why."""
+    from steer_tui.backend import SessionError
+    from steer_tui.commands.interrupt import SigintCancels
+    from steer_tui.files import Document
+    from steer_tui.session import Session
+
+    session: Session | None = None
+    on_event = _progress_events(out, lambda: session)
     session = Session(doc, settings, on_event, edit_format=args.format)
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
     sigint = SigintCancels.install()
@@ -278,8 +298,7 @@ async def _main(args, instruction: str, out: Output) -> int:
             # Nothing was written (an edit applies only once whole): ask again on the next engine.
             out.progress(f"{died}; asking again on a new engine")
             await _cleanup(session)
-            doc = Document.open(args.file)
-            session = Session(doc, settings, on_event, edit_format=args.format)
+            session = Session(Document.open(args.file), settings, on_event, edit_format=args.format)
     except asyncio.CancelledError:
         if not sigint.interrupted:
             raise
@@ -288,44 +307,48 @@ async def _main(args, instruction: str, out: Output) -> int:
                      **common)
     finally:
         sigint.remove()
-    try:
-        stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
-                 "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
-                 "attempts": result.attempts, "answer": result.raw_text, **common}
-        if result.status == "error" or (result.status == "stopped" and (session.state is State.INTERRUPTED
-                                                                         or _connection_lost(result))):
-            return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
-                         **stats)
-        if result.no_change:
-            # Never "nothing to change" when the instruction asked for a change: the model failed it.
-            return _fail(out, args, EXIT_REFUSED, f"{result.reason}; the file is untouched", status="no_change", **stats)
-        if result.status == "refused":
-            return _fail(out, args, EXIT_REFUSED, f"the edit could not be applied: {result.reason}", **stats)
-        if result.status != "proposal":
-            reason = "nothing to change: " + (result.reason or "the edit changes nothing")
-            out.progress(reason)
-            out.result(_payload(args, applied=False, status="nothing", reason=reason, exit_code=EXIT_OK, **stats))
-            return EXIT_OK
-        diff = session.proposal_diff()
-        hunks = session.live.hunk_count
-        if args.dry_run:
-            out.final_diff(diff)
-            out.progress(f"dry run: {hunks} hunk(s) not written {_stats_line(result)}")
-            out.result(_payload(args, applied=False, status="proposal", diff=diff, hunks=hunks, exit_code=EXIT_OK,
-                                reason="dry run", **stats))
-            return EXIT_OK
-        created = doc.is_new
-        if not session.accept_all():
-            return _fail(out, args, EXIT_REFUSED, "the edit could not be written: the file changed on disk meanwhile",
-                         diff=diff, **stats)
-        out.final_diff(diff)
-        done = f"created {args.file}" if created else f"applied {hunks} hunk(s) to {args.file}"
-        out.progress(f"{done} {_stats_line(result)}")
-        out.result(_payload(args, applied=True, status="applied", diff=diff, hunks=hunks, exit_code=EXIT_OK,
-                            reason="", **stats))
+    return session, result, common
+
+
+def _report(args, out: Output, session, result, common: dict) -> int:
+    """Say how the edit ended, write it unless it is a dry run or failed, and give the exit code."""
+    from steer_tui.state import State
+
+    stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
+             "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
+             "attempts": result.attempts, "answer": result.raw_text, **common}
+    if result.status == "error" or (result.status == "stopped" and (session.state is State.INTERRUPTED
+                                                                     or _connection_lost(result))):
+        return _fail(out, args, EXIT_BACKEND, f"backend error: {result.reason}", error_code=result.error_code,
+                     **stats)
+    if result.no_change:
+        # Never "nothing to change" when the instruction asked for a change: the model failed it.
+        return _fail(out, args, EXIT_REFUSED, f"{result.reason}; the file is untouched", status="no_change", **stats)
+    if result.status == "refused":
+        return _fail(out, args, EXIT_REFUSED, f"the edit could not be applied: {result.reason}", **stats)
+    if result.status != "proposal":
+        reason = "nothing to change: " + (result.reason or "the edit changes nothing")
+        out.progress(reason)
+        out.result(_payload(args, applied=False, status="nothing", reason=reason, exit_code=EXIT_OK, **stats))
         return EXIT_OK
-    finally:
-        await _cleanup(session)
+    diff = session.proposal_diff()
+    hunks = session.live.hunk_count
+    if args.dry_run:
+        out.final_diff(diff)
+        out.progress(f"dry run: {hunks} hunk(s) not written {_stats_line(result)}")
+        out.result(_payload(args, applied=False, status="proposal", diff=diff, hunks=hunks, exit_code=EXIT_OK,
+                            reason="dry run", **stats))
+        return EXIT_OK
+    created = session.document.is_new
+    if not session.accept_all():
+        return _fail(out, args, EXIT_REFUSED, "the edit could not be written: the file changed on disk meanwhile",
+                     diff=diff, **stats)
+    out.final_diff(diff)
+    done = f"created {args.file}" if created else f"applied {hunks} hunk(s) to {args.file}"
+    out.progress(f"{done} {_stats_line(result)}")
+    out.result(_payload(args, applied=True, status="applied", diff=diff, hunks=hunks, exit_code=EXIT_OK,
+                        reason="", **stats))
+    return EXIT_OK
 
 
 def _connection_lost(result) -> bool:

@@ -184,7 +184,7 @@ def _is_engine(pid: int, path: Path) -> bool | None:
 
 async def healthy(addr: Address, timeout: float = 3.0) -> bool:
     """The engine answers /v1/health with our token, as the pid the file names."""
-    from steer_tui.transport.backends import gateway_info
+    from steer_tui.transport.health import gateway_info
 
     info = await gateway_info(addr.url, addr.token, timeout=timeout)
     return isinstance(info, dict) and info.get("pid") == addr.pid
