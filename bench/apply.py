@@ -11,7 +11,7 @@ import time
 from statistics import median
 
 from bench.table import percentile, print_table
-from steer_tui.spawn import python_argv
+from steer_tui.spawn import python_argv, python_code_argv
 
 STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
@@ -150,7 +150,7 @@ def main() -> int:
         with open(resp, "w") as f:
             f.write("<<<<<<< SEARCH\nb = 2\n=======\nb = 3\n>>>>>>> REPLACE\n")
         cmd = [*STEER, "apply", "--dry-run", target, resp]
-        nop = [sys.executable, "-c", "pass"]
+        nop = python_code_argv("pass")  # the same interpreter flags as the command timed
         # As installed, Python loads cached bytecode; this box may set PYTHONDONTWRITEBYTECODE,
         # which makes every run compile every module. Measure both.
         cached = dict(os.environ, PYTHONPYCACHEPREFIX=os.path.join(d, "pycache"))

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from bench.table import percentile, print_table
-from steer_tui.spawn import python_argv
+from steer_tui.spawn import python_argv, python_code_argv
 
 STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
@@ -276,7 +276,7 @@ def startup(path: Path, runs: int = 7) -> dict:
     spans: dict[str, list[float]] = {"interpreter": [], "imports": [], "build": [], "to_frame": [], "total": []}
     for _ in range(runs):
         t0 = time.time()
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        out = subprocess.run(python_code_argv(script), capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
             raise RuntimeError(out.stderr[-2000:])
         t_start, t_imported, t_built, t_frame = (float(x) for x in out.stdout.split()[-4:])

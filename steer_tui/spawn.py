@@ -27,3 +27,8 @@ def python_argv(*args: str, module: str = PACKAGE, home: str | None = None) -> l
     boot = (f"import sys; h = {home or _HOME!r}; {first}; "
             f"import runpy; runpy.run_module({module!r}, run_name='__main__', alter_sys=True)")
     return [sys.executable, *_FLAGS, "-c", boot, *args]
+
+
+def python_code_argv(code: str) -> list[str]:
+    """The argv of `python -c CODE` with the same isolation (CODE imports what it needs itself)."""
+    return [sys.executable, *_FLAGS, "-c", code]
