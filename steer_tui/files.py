@@ -104,7 +104,7 @@ class Document:
         except OSError as e:
             raise DocumentError(f"{p}: {e.strerror}") from None
         doc = cls(path=p, text="", mode=stat_mod.S_IMODE(st.st_mode))
-        doc._load(raw)
+        doc.load(raw)
         return doc
 
     @classmethod
@@ -134,7 +134,7 @@ class Document:
             return cls.new(path)
         return cls.read(path)
 
-    def _load(self, raw: bytes) -> None:
+    def load(self, raw: bytes) -> None:
         decoded, bom = _decode(self.path, raw)
         crlf = decoded.count("\r\n")
         cr = decoded.count("\r") - crlf
@@ -228,7 +228,7 @@ class Document:
             raise FileChangedError(f"{self.path}: the file changed on disk since it was read; not overwriting it")
         data = self.encode(new_text)
         atomic_write(target, data, self.mode)
-        self._load(data)
+        self.load(data)
 
     def _create(self, new_text: str) -> None:
         target = self.path
@@ -241,7 +241,7 @@ class Document:
         except OSError:
             pass
         self.is_new = False
-        self._load(data)
+        self.load(data)
 
     def reload(self) -> None:
         """Re-reads the file from disk (after an external change)."""

@@ -271,7 +271,7 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
             return found
     if whole[1] <= SMALL_FILE_LINES:
         return whole
-    defs = _definitions(text, path)
+    defs = definitions(text, path)
     if defs:
         renamed = _RENAME.search(instruction)
         if renamed and renamed.group(1).split(".")[-1] in defs:
@@ -290,7 +290,7 @@ def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> st
     lines = text.splitlines()
     if not _deletes_this(instruction, lines):
         return instruction
-    name = next((n for n, span in _definitions(text).items() if span == tuple(region)), None)
+    name = next((n for n, span in definitions(text).items() if span == tuple(region)), None)
     if name is None:
         return instruction
     named = f"{instruction.rstrip()} (`{name}`)"
@@ -310,7 +310,7 @@ def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tup
     names = may_delete(instruction, lines)
     if not isinstance(names, frozenset):
         return region
-    defs = _definitions(text)
+    defs = definitions(text)
     going = [defs[n] for n in names if n in defs]
     start, end = region
     if not going or not all(any(a <= i < b for a, b in going) for i in range(start, end) if lines[i].strip()):
@@ -329,7 +329,7 @@ def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tup
     return 0, len(lines)
 
 
-_WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")  # a name, dotted or not, as instructions write it
+WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")  # a name, dotted or not, as instructions write it
 
 
 def _named(instruction: str) -> list[list[str]]:
@@ -339,7 +339,7 @@ def _named(instruction: str) -> list[list[str]]:
     `cheapest`, not a method `add`); every word."""
     quoted = [n.split(".")[-1] for n in re.findall(r"`([A-Za-z_][A-Za-z0-9_.]*)", instruction)]
     code, plain = [], []
-    for i, m in enumerate(_WORDS.finditer(instruction)):
+    for i, m in enumerate(WORDS.finditer(instruction)):
         word = m.group(0)
         looks_like_code = ("_" in word or "." in word or any(c.isdigit() for c in word)
                            or word[1:] != word[1:].lower() or instruction[m.end() : m.end() + 1] == "(")
@@ -360,7 +360,7 @@ def _named_spans(instruction: str, names: list[str], defs: dict) -> list[tuple[i
 def _listed_with(instruction: str, names: list[str], defs: dict) -> list[str]:
     """`names` and the definitions listed with them ("parse_price and total", "push, pop or peek"):
     a plain word next to a code-like name in a list is named too, not just the code-like one."""
-    words = [m for m in _WORDS.finditer(instruction) if m.group(0).lower() not in ("and", "or")]
+    words = [m for m in WORDS.finditer(instruction) if m.group(0).lower() not in ("and", "or")]
     out = list(names)
     grew = bool(out)
     while grew:
@@ -377,7 +377,7 @@ def _listed_with(instruction: str, names: list[str], defs: dict) -> list[str]:
     return out
 
 
-def _definitions(text: str, path: str | None = None) -> dict[str, tuple[int, int]]:
+def definitions(text: str, path: str | None = None) -> dict[str, tuple[int, int]]:
     """Name -> (start, end) of each def/class (innermost wins for nested names of the same name): by
     Python's `ast` for a Python file or no path, by steer_tui.lang for another language it knows."""
     if path is not None and not is_python(path):
@@ -641,10 +641,10 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
 def _clearly_named(text: str, words: str) -> tuple[int, int] | None:
     """The span of the definitions that a redirect's or an addition's words name clearly (see
     addition_region: "wrap the add in an if" names no method `add`), or None."""
-    defs = _definitions(text)
+    defs = definitions(text)
     bare = _FILLER.sub("", words.strip())
     # The first word is the verb ("add a docstring to it" names no method `add`), unless it is none ("only pop").
-    plain = [m.group(0) for i, m in enumerate(_WORDS.finditer(bare))
+    plain = [m.group(0) for i, m in enumerate(WORDS.finditer(bare))
              if (i > 0 or not _ACTS.match(bare))
              and (not _DETERMINER.search(bare[: m.start()]) or _KIND_AFTER.match(bare, m.end()))]
     for names in (*_named(bare)[:2], plain):
@@ -671,7 +671,7 @@ def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) 
         bare = _FILLER.sub("", words.strip())
         named = _clearly_named(text, words)
         renamed = _RENAME.search(bare)
-        if named is None or (renamed and renamed.group(1).split(".")[-1] in _definitions(text)):
+        if named is None or (renamed and renamed.group(1).split(".")[-1] in definitions(text)):
             continue  # names no definition clearly, or renames one (its uses change too: rewrite_region)
         named = deletion_region(text, bare, named)
         if region[0] <= named[0] and named[1] <= region[1] and not redirect_adds(words):

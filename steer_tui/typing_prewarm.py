@@ -59,7 +59,7 @@ def leads(typed: str, instruction: str) -> bool:
 def _names(text: str, path: str | None = None) -> frozenset[str]:
     """The file's definition names (one parse per version of the file, not one per key); `path`
     tells the language, as to prompts.rewrite_region."""
-    return frozenset(prompts._definitions(text, path))
+    return frozenset(prompts.definitions(text, path))
 
 
 def guess_name(text: str, value: str, path: str | None = None) -> str | None:
@@ -69,7 +69,7 @@ def guess_name(text: str, value: str, path: str | None = None) -> str | None:
     stripped = value.strip()
     if not stripped or value[-1:].isspace() or not any(c.isspace() for c in stripped):
         return None
-    words = prompts._WORDS.findall(stripped.rsplit(None, 1)[-1])
+    words = prompts.WORDS.findall(stripped.rsplit(None, 1)[-1])
     if not words:
         return None
     word = words[-1].split(".")[-1]
@@ -87,7 +87,7 @@ def _names_one(text: str, words: str, path: str | None = None) -> bool:
     "add a docstring to" (a method `add`, the region rewrite_region finds for it alone) is
     followed by the name the user means more often than not."""
     names = _names(text, path)
-    return any(w.split(".")[-1] in names for w in prompts._WORDS.findall(words)[1:])
+    return any(w.split(".")[-1] in names for w in prompts.WORDS.findall(words)[1:])
 
 
 def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | None, *, paused: bool = False,

@@ -59,6 +59,10 @@ class _Def(NamedTuple):
     name: str | None
     attrs: tuple[int, ...] = ()
 
+    def shifted(self, by: int) -> "_Def":
+        """The same definition with its lines counted from `by` (a piece of the region that starts there)."""
+        return self._replace(start=self.start - by, end=self.end - by, line=self.line - by)
+
 
 class PartialRewrite(ValueError):
     """The rewrite leaves out code it cannot be anchored around. message: one line;
@@ -401,8 +405,7 @@ def _anchor_each(region: list[str], new: list[str], allow_delete: bool | frozens
             piece = piece[1:]  # the blank lines between two definitions are the region's own
         while k < len(restated) - 1 and piece and not piece[-1].strip():
             piece = piece[:-1]
-        inner = [x._replace(start=x.start - d.start, end=x.end - d.start, line=x.line - d.start)
-                 for x in defs if d.start <= x.start and x.end <= d.end]
+        inner = [x.shifted(d.start) for x in defs if d.start <= x.start and x.end <= d.end]
         s, e, lines, _kept = _anchor(region[d.start:d.end], piece, allow_delete, inner)
         if k:
             out += region[restated[k - 1].end:d.start]
@@ -416,7 +419,7 @@ def _anchor_each(region: list[str], new: list[str], allow_delete: bool | frozens
 def _anchor_within(region: list[str], new: list[str], allow_delete: bool | frozenset[str], defs: list[_Def],
                    a: int, b: int) -> tuple[int, int, list[str], list[tuple[int, int]]]:
     """The answer anchored to region[a:b] (what it restates, _restated); the lines around it stay."""
-    inner = [d._replace(start=d.start - a, end=d.end - a, line=d.line - a) for d in defs if a <= d.start and d.end <= b]
+    inner = [d.shifted(a) for d in defs if a <= d.start and d.end <= b]
     start, end, lines, kept = _anchor(region[a:b], new, allow_delete, inner)
     runs = [(0, a)] + [(i1 + a, i2 + a) for i1, i2 in kept] + [(b, len(region))]
     merged: list[tuple[int, int]] = []

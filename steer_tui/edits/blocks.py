@@ -18,14 +18,14 @@ class _Record:
 
     __slots__ = ()
 
-    def _values(self) -> tuple:
+    def eq_key(self) -> tuple:
         return tuple(getattr(self, f) for f in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self._values() == other._values()  # type: ignore[attr-defined]
+        return type(self) is type(other) and self.eq_key() == other.eq_key()  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._values()))
+        return hash((type(self).__name__, self.eq_key()))
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)

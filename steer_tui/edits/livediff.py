@@ -64,7 +64,7 @@ class Hunk:
     skip: int = 0
     diverged: bool = False
     transform: Callable[[str], str] | None = None  # e.g. re-indent each new line
-    _spans: dict = field(default_factory=dict)
+    span_cache: dict = field(default_factory=dict)
     # Aligned streaming (region rewrites): the hunk is the open piece at old line base + ptr;
     # `pieces` are the changes already closed by a matching line (their own hunks in the list).
     align: bool = False
@@ -304,7 +304,7 @@ class LiveDiff:
             h.diverged = True
             h.new.append(line)
         if parts:
-            h._spans.clear()
+            h.span_cache.clear()
         if h.rows != rows_before or first_changed is not None:
             self._recompute(k)
             self._touch(self._row_starts[k] if first_changed is None else first_changed, -1)
@@ -418,7 +418,7 @@ class LiveDiff:
         k = self._find(h)
         h.start -= h.skip
         h.new, h.tail, h.fed, h.skip, h.diverged = [], "", 0, 0, False
-        h._spans.clear()
+        h.span_cache.clear()
         self._recompute(k)
         self._touch(self._row_starts[k], -1)
 
@@ -486,7 +486,7 @@ class LiveDiff:
             h.ptr += skip + 1
             h.start = h.end = h.base + h.ptr
         if parts:
-            h._spans.clear()
+            h.span_cache.clear()
         self._recompute(k0)
         if shifted or parts:
             self._touch(first, -1)
@@ -571,11 +571,11 @@ class LiveDiff:
 
     def _spans(self, h: Hunk, j: int) -> tuple[tuple, tuple]:
         """Intra-line changed spans for old line j of the hunk paired with new line j (cached)."""
-        got = h._spans.get(j)
+        got = h.span_cache.get(j)
         if got is None:
             a, b = self._lines[h.start + j], h.new[j] if j < len(h.new) else h.tail_text
             got = intraline(a, b)
-            h._spans[j] = got
+            h.span_cache[j] = got
         return got
 
 

@@ -71,7 +71,7 @@ class GatewayProcess:
         environment is inherited otherwise.
         """
         gateway = cls(args, host, port, env, timeout)
-        await gateway._spawn()
+        await gateway.spawn()
         return gateway
 
     @property
@@ -82,7 +82,7 @@ class GatewayProcess:
     def running(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
 
-    async def _spawn(self) -> None:
+    async def spawn(self) -> None:
         env = dict(os.environ)
         env.update(self.env or {})
         cmd = python_argv("serve", *self.args, "--host", self.host, "--port", str(self.port), "--exit-with-stdin")
@@ -198,4 +198,4 @@ class GatewayProcess:
         """Start again on the same port (so clients reconnect to the same URL)."""
         await self.stop()
         self.port = self.port or 0
-        await self._spawn()
+        await self.spawn()

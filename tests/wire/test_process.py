@@ -125,12 +125,12 @@ async def test_cancelled_start_leaves_no_child(tmp_path, monkeypatch):
     import steer_tui.transport.launcher as launcher
 
     started = []
-    real_spawn = launcher.GatewayProcess._spawn
+    real_spawn = launcher.GatewayProcess.spawn
 
     async def spawn(self):
         started.append(self)
         await real_spawn(self)
-    monkeypatch.setattr(launcher.GatewayProcess, "_spawn", spawn)
+    monkeypatch.setattr(launcher.GatewayProcess, "spawn", spawn)
     slow = tmp_path / "a.txt"
     slow.write_text("x", encoding="utf-8")
     # Cancel as soon as the child exists: long before it can import and print its ready line.

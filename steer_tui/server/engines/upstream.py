@@ -47,13 +47,13 @@ def _split_userinfo(url: str) -> tuple[str, tuple[str, str] | None]:
         return url, None
     userinfo, _, hostport = parts.netloc.rpartition("@")
     user, _, password = userinfo.partition(":")
-    return urlunsplit(parts._replace(netloc=hostport)), (unquote(user), unquote(password))
+    return urlunsplit((parts.scheme, hostport, parts.path, parts.query, parts.fragment)), (unquote(user), unquote(password))
 
 
 def _endpoint(base_url: str, path: str) -> str:
     """`path` under `base_url`, keeping the base's query (`?key=...`) after it, not inside it."""
     parts = urlsplit(base_url)
-    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + path))
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + path, parts.query, parts.fragment))
 
 
 def _upstream_message(status: int, body: bytes) -> str:
