@@ -221,9 +221,9 @@ _AT_CURSOR = re.compile(r"\b(?:this|that|the\s+current)\s+(method|function|def|c
 _IT = re.compile(r"\b(?:this|it|that)\b", re.I)
 
 
-def _deletes_this(words: str, lines: list[str]) -> bool:
+def _deletes_this(words: str, lines: list[str], path: str | None = None) -> bool:
     """The words ask to delete "this" or "it" and name no definition to delete ("delete this")."""
-    return bool(_IT.search(words or "")) and may_delete(words, lines) is True
+    return bool(_IT.search(words or "")) and may_delete(words, lines, path) is True
 
 
 def cursor_definition(text: str, line: int, words: str, path: str | None = None) -> tuple[int, int] | None:
@@ -233,7 +233,7 @@ def cursor_definition(text: str, line: int, words: str, path: str | None = None)
     is the top-level block around the cursor (steer_tui.region), where "this method" no longer says
     which method."""
     said = _AT_CURSOR.search(words or "")
-    if said is None and not _deletes_this(words, text.splitlines()):
+    if said is None and not _deletes_this(words, text.splitlines(), path):
         return None
     kind = said.group(1).lower() if said else ""
     other = _other_language(path, text)
@@ -279,25 +279,25 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
         for names in _named(instruction):
             spans = _named_spans(instruction, names, defs)
             if spans:
-                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)))
+                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)), path)
     return whole
 
 
-def deletion_request(text: str, instruction: str, region: tuple[int, int]) -> str:
+def deletion_request(text: str, instruction: str, region: tuple[int, int], path: str | None = None) -> str:
     """The instruction, with the name of the definition that is the region (the cursor's) added
     where it asks to delete "this" or "it" ("delete this method (`cheapest`)"): the request is then
     asked of the code around that definition (deletion_region), where "this" no longer says which."""
     lines = text.splitlines()
-    if not _deletes_this(instruction, lines):
+    if not _deletes_this(instruction, lines, path):
         return instruction
-    name = next((n for n, span in definitions(text).items() if span == tuple(region)), None)
+    name = next((n for n, span in definitions(text, path).items() if span == tuple(region)), None)
     if name is None:
         return instruction
     named = f"{instruction.rstrip()} (`{name}`)"
-    return named if may_delete(named, lines) == {name} else instruction
+    return named if may_delete(named, lines, path) == {name} else instruction
 
 
-def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tuple[int, int]:
+def deletion_region(text: str, instruction: str, region: tuple[int, int], path: str | None = None) -> tuple[int, int]:
     """`region`, or where it holds nothing but definitions the instruction asks to delete ("delete
     the cheapest method", steer_tui.edits.anchor.may_delete), the code around them that stays: the class
     they are in, else the next definition (the one before when they are last), else the file.
@@ -307,10 +307,10 @@ def deletion_region(text: str, instruction: str, region: tuple[int, int]) -> tup
     writes the class without the method; a method it also leaves out stays (anchoring keeps every
     definition the instruction does not name)."""
     lines = text.splitlines()
-    names = may_delete(instruction, lines)
+    names = may_delete(instruction, lines, path)
     if not isinstance(names, frozenset):
         return region
-    defs = definitions(text)
+    defs = definitions(text, path)
     going = [defs[n] for n in names if n in defs]
     start, end = region
     if not going or not all(any(a <= i < b for a, b in going) for i in range(start, end) if lines[i].strip()):
@@ -599,10 +599,10 @@ _FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|onl
                      r"then|ok|okay|sorry)\b)+\W*", re.I)
 
 
-def names_a_definition(text: str, words: str) -> bool:
+def names_a_definition(text: str, words: str, path: str | None = None) -> bool:
     """A redirect's words name one of the file's definitions after their first word (the verb, once
     "no, only" and the like are left out: "no, only add" names no method `add`)."""
-    return _clearly_named(text, words) is not None
+    return _clearly_named(text, words, path) is not None
 
 
 # After a word, what makes it a definition's name ("the Inventory class").
@@ -612,7 +612,7 @@ _DETERMINER = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|new|eac
 
 
 def addition_region(text: str, region: tuple[int, int] | None, words: str,
-                    narrow: bool = False) -> tuple[int, int] | None:
+                    narrow: bool = False, path: str | None = None) -> tuple[int, int] | None:
     """The region an addition said during a rewrite ("also add a docstring to cheapest") is asked on.
 
     When the words name definitions apart from the turn's region: those definitions alone (what
@@ -629,7 +629,7 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     Inventory class", "the size method")."""
     if region is None:
         return None
-    named = _clearly_named(text, words)
+    named = _clearly_named(text, words, path)
     if named is None:
         return region
     lo, hi = named
@@ -638,10 +638,10 @@ def addition_region(text: str, region: tuple[int, int] | None, words: str,
     return min(region[0], lo), max(region[1], hi)
 
 
-def _clearly_named(text: str, words: str) -> tuple[int, int] | None:
+def _clearly_named(text: str, words: str, path: str | None = None) -> tuple[int, int] | None:
     """The span of the definitions that a redirect's or an addition's words name clearly (see
     addition_region: "wrap the add in an if" names no method `add`), or None."""
-    defs = definitions(text)
+    defs = definitions(text, path)
     bare = _FILLER.sub("", words.strip())
     # The first word is the verb ("add a docstring to it" names no method `add`), unless it is none ("only pop").
     plain = [m.group(0) for i, m in enumerate(WORDS.finditer(bare))
@@ -654,7 +654,8 @@ def _clearly_named(text: str, words: str) -> tuple[int, int] | None:
     return None
 
 
-def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) -> tuple[int, int] | None:
+def redirect_region(text: str, region: tuple[int, int] | None, said: list[str],
+                    path: str | None = None) -> tuple[int, int] | None:
     """The region of a turn that a redirect started over: narrowed to the definitions the new words name
     inside it ("no, only add a docstring to pop"), widened to take in those they name outside it or
     add to the request ("also fix peek"); as it was when the words name none.
@@ -669,11 +670,11 @@ def redirect_region(text: str, region: tuple[int, int] | None, said: list[str]) 
     for words in said:
         # Leading "no, only ..." is not the verb: the request's first word is skipped as one.
         bare = _FILLER.sub("", words.strip())
-        named = _clearly_named(text, words)
+        named = _clearly_named(text, words, path)
         renamed = _RENAME.search(bare)
-        if named is None or (renamed and renamed.group(1).split(".")[-1] in definitions(text)):
+        if named is None or (renamed and renamed.group(1).split(".")[-1] in definitions(text, path)):
             continue  # names no definition clearly, or renames one (its uses change too: rewrite_region)
-        named = deletion_region(text, bare, named)
+        named = deletion_region(text, bare, named, path)
         if region[0] <= named[0] and named[1] <= region[1] and not redirect_adds(words):
             region = named
         else:  # outside the region (or added to it): the span covering both

@@ -84,7 +84,7 @@ class Redirects:
             return True
         first, said = self.history()
         region = s.region
-        if complete or names_a_definition(s.document.text, naming):
+        if complete or names_a_definition(s.document.text, naming, s.path):
             # Until a name follows the verb, "no, only add" names the method `add`: keep the region.
             region, _ = self.restarted_turn(first, said + [naming])
         if complete:
@@ -174,7 +174,7 @@ class Redirects:
 
         # A class's docstring alone is asked of the class's header (steer_tui.turn.docstring_request).
         doc = docstring_request(s, addition_instruction(naming or words))
-        region = doc[0] if doc is not None else addition_region(s.document.text, s.region, naming or words)
+        region = doc[0] if doc is not None else addition_region(s.document.text, s.region, naming or words, path=s.path)
         return region, addition_instruction(words)
 
     async def follow_up(self, words: str) -> bool:
@@ -233,7 +233,7 @@ class Redirects:
         s = self.session
         from steer_tui.prompts import redirect_region
 
-        region = redirect_region(s.document.text, s.region, said[-1:])
+        region = redirect_region(s.document.text, s.region, said[-1:], s.path)
         # Measured for a region rewrite only (prompts.redirect_instruction): other formats have no region.
         return region, self.redirected_request(first, said, same_region=region is not None and region == s.region)
 

@@ -367,8 +367,8 @@ class Session:
 
         if region is None:
             return instruction, rewrite_region(self.document.text, instruction, path=self.path)
-        instruction = deletion_request(self.document.text, instruction, region)
-        return instruction, deletion_region(self.document.text, instruction, region)
+        instruction = deletion_request(self.document.text, instruction, region, self.path)
+        return instruction, deletion_region(self.document.text, instruction, region, self.path)
 
     async def _run(self, turn) -> None:
         """Run `turn`, then leave GENERATING and report how it ended."""

@@ -359,16 +359,16 @@ class Turn:
         words = self.additions.pop(0)
         if result.status == "proposal":
             self.kept, self.kept_region, self.base = result, self.region, s.review.proposed_text()
-            region = addition_region(s.document.text, self.region, words, narrow=True)
+            region = addition_region(s.document.text, self.region, words, narrow=True, path=s.path)
             if self._crossed(region):  # it cannot be shown as the answer left it
-                region = addition_region(s.document.text, self.region, words)
+                region = addition_region(s.document.text, self.region, words, path=s.path)
             apart = _apart(region, self.region)
             self._move_to(region)
             # Apart from the answer's region, the addition's is as it is on disk.
             self.shown = region if apart else self._answered_region()
             self.ask = addition_instruction(words)
         else:  # the answer changed nothing: its request is asked again, with the addition
-            region = addition_region(s.document.text, self.region, words)
+            region = addition_region(s.document.text, self.region, words, path=s.path)
             if self.shown == self.region:  # on the span that takes in both
                 self.shown = self._move_to((min(region[0], self.shown[0]), max(region[1], self.shown[1])))
             self.ask = redirect_instruction(self.ask, [words])
@@ -499,7 +499,7 @@ class Turn:
         if after is None:
             return None
         # A deletion's answer may depart by leaving lines out: what the request asks for.
-        skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0]))
+        skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0], s.path))
         return {"text": answer, "after": after, **({"skip": True} if skip else {})}
 
     def feedback_instruction(self) -> str:

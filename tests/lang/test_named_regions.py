@@ -58,3 +58,28 @@ async def test_a_turn_without_a_region_rewrites_the_java_method_its_words_name(r
         words = "make level return EMPTY for negatives"
         assert session.scoped(words, None) == (words, prompts.rewrite_region(INVENTORY, words, path="Inventory.java"))
         assert session.scoped(words, None)[1] != (0, len(LINES))
+
+
+def test_redirect_and_addition_words_name_java_methods_by_the_grammar():
+    """The words said while the model writes find a Java method as a Python one's are found: a
+    redirect narrows the region to the method it names, an addition is asked of the method it names."""
+    path = "Inventory.java"
+    level = prompts.rewrite_region(INVENTORY, "make level return EMPTY for negatives", path=path)
+    count = prompts.rewrite_region(INVENTORY, "document count", path=path)
+    cls = (8, 51)  # the class Inventory with its doc comment, as the grammar spans it
+    assert prompts.names_a_definition(INVENTORY, "no, only change level", path)
+    assert not prompts.names_a_definition(INVENTORY, "no, only change level")  # `ast` alone: no such name
+    assert prompts.redirect_region(INVENTORY, cls, ["no, only level"], path) == level
+    assert prompts.addition_region(INVENTORY, level, "also add a comment to count", narrow=True, path=path) == count
+    assert prompts.addition_region(INVENTORY, level, "also add a comment to count") == level  # no path: unchanged
+
+
+def test_deleting_this_java_method_names_it_and_asks_the_class():
+    """'delete this method' at the cursor in Java: the request names the method, and is asked of the
+    class around it (shown only the method, the small model cannot answer with nothing)."""
+    path = "Inventory.java"
+    count = prompts.rewrite_region(INVENTORY, "document count", path=path)
+    asked = prompts.deletion_request(INVENTORY, "delete this method", count, path)
+    assert asked == "delete this method (`count`)"
+    a, b = prompts.deletion_region(INVENTORY, asked, count, path)
+    assert (a, b) == (8, 51) and LINES[a + 1].startswith("public class Inventory")  # its doc comment included
