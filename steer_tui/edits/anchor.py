@@ -568,8 +568,13 @@ def strip_echoed_context(lines: list[str], start: int, end: int, new: list[str],
     lines. Callers skip it when the instruction asks for a copy (asks_to_repeat). `path` tells the
     file's language (the file's first definition, _preamble)."""
     before, region, after = lines[max(0, start - ECHO_LINES) : start], lines[start:end], lines[end : end + ECHO_LINES]
-    new = _strip_preamble(_preamble(lines, start, path), region, _strip_head(before, region, new))
-    return _strip_head(after[::-1], region[::-1], new[::-1])[::-1]
+    # In a language of braces the lines around a definition are often the same text as its own ends
+    # (a method's `}` and its class's `}` below it): there the indentation tells an echo of the line
+    # below from the region's own last line. Python's blocks have no such closing lines.
+    spec = lang.language(path)
+    keep = str.rstrip if spec is not None and spec.key != "python" else str.strip
+    new = _strip_preamble(_preamble(lines, start, path), region, _strip_head(before, region, new, keep))
+    return _strip_head(after[::-1], region[::-1], new[::-1], keep)[::-1]
 
 
 def _preamble(lines: list[str], start: int, path: str | None = None) -> list[str]:
@@ -605,13 +610,14 @@ def _strip_preamble(preamble: list[str], region: list[str], new: list[str]) -> l
     return region[:lead] + new[shown[k][0]:]
 
 
-def _strip_head(before: list[str], region: list[str], new: list[str]) -> list[str]:
-    """`new` without a leading echo of the non-blank lines at the end of `before` (see above)."""
-    context = [x.strip() for x in before if x.strip()]
-    body = [x.strip() for x in region if x.strip()]
+def _strip_head(before: list[str], region: list[str], new: list[str], norm=str.strip) -> list[str]:
+    """`new` without a leading echo of the non-blank lines at the end of `before` (see above); lines
+    are compared as `norm` leaves them (indentation aside, unless it keeps it)."""
+    context = [norm(x) for x in before if x.strip()]
+    body = [norm(x) for x in region if x.strip()]
     if not context or not body:
         return new
-    shown = [(i, x.strip()) for i, x in enumerate(new) if x.strip()]
+    shown = [(i, norm(x)) for i, x in enumerate(new) if x.strip()]
     # The echo ends where the answer reaches the region's first line: k answer lines before it
     # that equal the last k context lines (at the first place the answer reaches that line).
     for k in range(1, min(len(context), len(shown) - 1) + 1):

@@ -238,3 +238,28 @@ def test_an_answer_that_opens_with_the_file_s_imports_does_not_copy_them_into_th
     assert applied.new_text == STOCK.replace("return n;", "return Math.max(n, 0);")
     kept = apply_response(STOCK, reply, region_text=region, region_start=start, path="Stock.txt")
     assert kept.new_text.count("import java.util.List;") == 2
+
+
+SOLUTION = """import java.util.*;
+
+class Solution {
+    public int twice(int x) {
+        return x + x + 1;
+    }
+}
+"""
+
+
+def test_a_method_rewrite_that_closes_with_its_class_brace_keeps_one_class_brace():
+    """Asked to rewrite the last method of a class, the small model closes its answer with the class's
+    `}` too: the same text as the method's own `}` but for the indentation, which tells the echo of
+    the line below from the region's last line. Without the path (no language) it is not told apart."""
+    from steer_tui.edits.anchor import strip_echoed_context
+
+    lines = SOLUTION.splitlines()
+    answer = ["    public int twice(int x) {", "        return x + x;", "    }", "}"]
+    fixed = strip_echoed_context(lines, 3, 6, answer, "Solution.java")
+    assert fixed == answer[:-1]
+    assert strip_echoed_context(lines, 3, 6, answer, None) == answer  # Python's rule: indentation aside
+    new_text = "\n".join(lines[:3] + fixed + lines[6:]) + "\n"
+    assert not lang.syntax_errors("Solution.java", new_text)
