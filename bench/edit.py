@@ -57,7 +57,7 @@ def run_task(task, workdir: Path, backend: str | None, fmt: str | None, region: 
     if region:
         a, b = function_lines(task.source, task.region)
         cmd += ["--region", f"{a}:{b}"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env = dict(os.environ, NO_COLOR="1")
     if not backend:
         env.pop("STEER_BACKEND", None)
     t0 = time.perf_counter()

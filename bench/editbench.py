@@ -39,8 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.checkout import steer_argv
 from bench.table import percentile, print_table
-from steer_tui.spawn import python_argv
 
 ROOT = Path(__file__).resolve().parents[1]
 SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl",
@@ -164,12 +164,10 @@ class Steer:
         self.proc = None
         self.url = ""
         self._config: str | None = None
-        # That checkout's own package (older ones named it `app`), started from that checkout.
-        package = "steer_tui" if (root / "steer_tui").is_dir() else "app"
-        self.argv = python_argv(module=package, home=str(root))
+        self.argv = steer_argv(root)  # that checkout's own package, started from that checkout
 
     def _env(self) -> dict:
-        env = dict(os.environ, PYTHONPATH=str(self.root), NO_COLOR="1", PYTHONUNBUFFERED="1")
+        env = dict(os.environ, NO_COLOR="1")
         for k in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL"):
             env.pop(k, None)
         # A config file of the run's own: the cap both tools get, and nothing from the user's config.

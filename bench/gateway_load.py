@@ -41,10 +41,8 @@ from pathlib import Path
 
 from websockets.asyncio.client import connect
 
+from bench.checkout import steer_argv
 from bench.table import percentile, print_table
-from steer_tui.spawn import python_argv
-
-STEER = python_argv()  # `python -m steer_tui`, isolated from the folder it runs in
 
 # ~60 deltas per answer, the shape of a short code edit.
 ANSWER = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(8))
@@ -89,10 +87,10 @@ class Gateway:
         self.url = ""
 
     def __enter__(self) -> "Gateway":
-        env = dict(os.environ, PYTHONPATH=str(self.src))
-        cmd = [*STEER, "serve", "--engine", "replay", "--replay", str(self.replay),
+        # The gateway of that checkout: with -E, PYTHONPATH would no longer choose it.
+        cmd = [*steer_argv(self.src), "serve", "--engine", "replay", "--replay", str(self.replay),
                "--rate", "max", "--port", "0", "--exit-with-stdin", *self.extra]
-        self.proc = subprocess.Popen(cmd, cwd=self.src, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen(cmd, cwd=self.src, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

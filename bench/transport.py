@@ -458,7 +458,6 @@ async def run_netns(folder: Path) -> list[list]:
     cert, key = make_cert(folder, ip_s)
     env = {k: v for k, v in os.environ.items() if k not in PROXY_VARS}
     root = str(Path(__file__).resolve().parents[1])
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["STEER_GATEWAY_TOKEN"] = token
     rows = []
     try:

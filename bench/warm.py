@@ -26,8 +26,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench.checkout import steer_argv
 from bench.table import print_table
-from steer_tui.spawn import python_argv
 
 ONE_LINER = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
@@ -71,18 +71,14 @@ def run_edit(argv: list[str], workdir: Path, file: str, instruction: str, extra:
 
 
 def _env(config: Path, runtime: Path, root: Path) -> dict:
-    env = dict(os.environ, NO_COLOR="1", STEER_CONFIG=str(config), STEER_RUNTIME_DIR=str(runtime),
-               PYTHONPATH=str(root))
+    env = dict(os.environ, NO_COLOR="1", STEER_CONFIG=str(config), STEER_RUNTIME_DIR=str(runtime))
     for key in ("STEER_BACKEND", "STEER_FORMAT", "STEER_MODEL", "STEER_NO_DAEMON"):
         env.pop(key, None)
     return env
 
 
 def _argv(root: Path | None) -> list[str]:
-    if root is None:
-        return python_argv()
-    package = "steer_tui" if (root / "steer_tui").is_dir() else "app"  # older checkouts named it `app`
-    return python_argv(module=package, home=str(root))
+    return steer_argv(root)
 
 
 def one_liner(argv, env, extra) -> dict:

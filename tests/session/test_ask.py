@@ -101,7 +101,7 @@ async def test_redirect_answers_on_with_the_new_words(replay, calc):
 
 
 async def steer_ask(*args, env=None):
-    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
+    full_env = dict(os.environ, NO_COLOR="1", **(env or {}))
     proc = await asyncio.create_subprocess_exec(
         *STEER, "ask", *args, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=full_env, cwd=ROOT)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def steer_edit(*args, stdin: bytes | None = None, tty: bool = False, env=None):
     """Run `python -m steer_tui edit ARGS`; returns (exit code, stdout, stderr)."""
-    full_env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", **(env or {}))
+    full_env = dict(os.environ, NO_COLOR="1", **(env or {}))
     if tty:
         master, slave = pty.openpty()
         proc = await asyncio.create_subprocess_exec(
@@ -188,7 +188,7 @@ async def test_unknown_backend_exits_3(calc):
 
 async def test_ctrl_c_mid_stream_cancels_and_leaves_the_file(replay, calc):
     url, engine = await replay(["long_answer.txt"], rate=100)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env = dict(os.environ, NO_COLOR="1")
     proc = await asyncio.create_subprocess_exec(
         *STEER, "edit", str(calc), "-m", "x", "--backend", url,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,

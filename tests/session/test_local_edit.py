@@ -36,7 +36,7 @@ def test_embedded_model_edits_a_small_file(tmp_path):
         pytest.skip(reason)
     target = tmp_path / "shapes.py"
     target.write_text(SOURCE)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    env = dict(os.environ, NO_COLOR="1")
     env.pop("STEER_BACKEND", None)
     proc = subprocess.run(
         [*STEER, "edit", str(target), "--json",
