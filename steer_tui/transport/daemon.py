@@ -24,6 +24,7 @@ import signal
 import subprocess
 import threading
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -78,7 +79,12 @@ def runtime_dir() -> Path:
 
         from steer_tui.config import cache_dir
 
-        candidates = [Path(user_runtime_dir("steer")), cache_dir() / "run"]
+        # Without XDG_RUNTIME_DIR platformdirs falls back to a folder of its own under /tmp (checked
+        # private below) and warns on stderr, which every command would print.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runtime = user_runtime_dir("steer")
+        candidates = [Path(runtime), cache_dir() / "run"]
     last: OSError | None = None
     for folder in candidates:
         try:
