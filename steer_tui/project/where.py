@@ -1,0 +1,181 @@
+"""Questions about the project: the lines whose words a question names, as `path:line` hits, and the references an answer makes back to them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+# Words a question is made of that say nothing about where to look.
+_STOP = frozenset("""
+a an and any are as at be been being by can could did do does done for from get gets got has have how
+i if in into is it its me my of on or our should so than that the their them then there these this those
+to up us was we were what when where which while who why will with would you your set sets defined define
+defines used use uses using find found happen happens handled handle code file files project place places
+line lines show tell know see look value values work works""".split())
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_MAX_LINE = 300  # a minified or generated line says nothing a reader can use
+_MAX_FILE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One line of one project file (`line` 1-based, as references write it) and how well it matches."""
+
+    path: str
+    line: int
+    text: str
+    score: float
+
+
+def stem(word: str) -> str:
+    """A word's stem as both a question and a name spell it: "retries", "retrying" and "retry" meet."""
+    w = word.lower()
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
+            return w[: len(w) - len(suffix)] + keep
+    return w
+
+
+def split_name(name: str) -> list[str]:
+    """A name's words: `MAX_RETRIES`, `maxRetries` and `max-retries` are each ["max", "retries"]."""
+    out: list[str] = []
+    for part in re.split(r"[^A-Za-z0-9]+", name):
+        out.extend(m.group(0) for m in re.finditer(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", part))
+    return [w.lower() for w in out if w]
+
+
+def question_words(question: str) -> list[str]:
+    """The stems of the words a question looks for, in order, each once."""
+    seen: list[str] = []
+    for m in _WORD.finditer(question):
+        for w in split_name(m.group(0)):
+            s = stem(w)
+            if len(s) >= 3 and w not in _STOP and s not in _STOP and s not in seen:
+                seen.append(s)
+    return seen
+
+
+def _line_score(text: str, stems: list[str]) -> float:
+    words = {stem(w) for w in split_name(text)}
+    found = sum(1 for s in stems if s in words or any(w.startswith(s) for w in words))
+    if not found:
+        return 0.0
+    score = found * 10.0
+    stripped = text.strip()
+    if re.match(r"(?:export\s+)?(?:async\s+)?(?:def|class|function|const|let|var|static|final|public|private)\b", stripped) \
+            or re.match(r"[A-Za-z_][\w.]*\s*(?::[^=]+)?=(?!=)", stripped):
+        score += 4.0  # a definition or an assignment: where a thing is set, not only read
+    if stripped.startswith(("#", "//", "*", "/*")):
+        score -= 2.0
+    return score
+
+
+def _roots(stems: list[str]) -> str:
+    """A pattern that finds every spelling of the stems ("retry" must find `MAX_RETRIES`)."""
+    return "|".join(re.escape(s[:-1] if s.endswith(("y", "e")) and len(s) > 3 else s) for s in stems)
+
+
+def _git_lines(root: Path, stems: list[str]) -> list[tuple[str, int, str]] | None:
+    """Every line of the tracked and untracked-but-not-ignored files naming a stem, by `git grep`; None outside a repository."""
+    pattern = _roots(stems)
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(root), "grep", "-n", "-I", "-i", "--untracked", "--exclude-standard", "-E", pattern],
+            capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode not in (0, 1) or b"not a git repository" in out.stderr:
+        return None
+    rows = []
+    for raw in out.stdout.decode("utf-8", "replace").splitlines():
+        path, sep, rest = raw.partition(":")
+        number, sep2, text = rest.partition(":")
+        if sep and sep2 and number.isdigit():
+            rows.append((path, int(number), text))
+    return rows
+
+
+def _scan_lines(root: Path, files: list[str], stems: list[str]) -> list[tuple[str, int, str]]:
+    pattern = re.compile(_roots(stems), re.I)
+    rows = []
+    for rel in files:
+        path = root / rel
+        try:
+            if path.stat().st_size > _MAX_FILE_BYTES:
+                continue
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue
+        text = data.decode("utf-8", "replace")
+        if not pattern.search(text):
+            continue
+        for i, line in enumerate(text.splitlines(), 1):
+            if pattern.search(line):
+                rows.append((rel, i, line))
+    return rows
+
+
+def where(root: Path, question: str, files: list[str] | None = None, limit: int = 12) -> list[Hit]:
+    """The project lines that best match the words of `question`, best first, at most 3 a file.
+
+    `git grep` where `root` is in a repository (it honours .gitignore and is fast on large trees),
+    else a scan of `files` (the project's list). Nothing matches: []."""
+    stems = question_words(question)
+    if not stems:
+        return []
+    rows = _git_lines(root, stems)
+    if rows is None:
+        rows = _scan_lines(root, files or [], stems)
+    hits: list[Hit] = []
+    for path, number, text in rows:
+        if len(text) > _MAX_LINE:
+            continue
+        score = _line_score(text, stems)
+        path_words = {stem(w) for w in split_name(path)}
+        score += 3.0 * sum(1 for s in stems if s in path_words)
+        if score > 0:
+            hits.append(Hit(path, number, text.strip(), score))
+    hits.sort(key=lambda h: (-h.score, h.path, h.line))
+    best = hits[0].score if hits else 0
+    out: list[Hit] = []
+    per_file: dict[str, int] = {}
+    for h in hits:
+        # Lines that match fewer words than the best hit's half are noise next to it.
+        if h.score < best / 2 or per_file.get(h.path, 0) >= 3:
+            continue
+        per_file[h.path] = per_file.get(h.path, 0) + 1
+        out.append(h)
+        if len(out) >= limit:
+            break
+    return out
+
+
+PLACES_NOTE = ("Places in the project whose words match the question (path:line: code). Where the answer "
+               "is one of them, say so with its path:line.")
+
+
+def places_block(hits: list[Hit]) -> str:
+    """The part of a question's message that shows the matching places; "" when there are none."""
+    if not hits:
+        return ""
+    rows = "\n".join(f"{h.path}:{h.line}: {h.text}" for h in hits)
+    return f"{PLACES_NOTE}\n```\n{rows}\n```"
+
+
+# `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference.
+REFERENCE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+):(\d+)")
+
+
+def references(text: str, known: set[str] | None = None) -> list[tuple[str, int]]:
+    """The `path:line` references in an answer, in order, each once; with `known`, only paths in it."""
+    out: list[tuple[str, int]] = []
+    for m in REFERENCE.finditer(text):
+        ref = (m.group(1).lstrip("./") if m.group(1).startswith("./") else m.group(1), int(m.group(2)))
+        if (known is None or ref[0] in known) and ref not in out:
+            out.append(ref)
+    return out
