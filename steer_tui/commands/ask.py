@@ -158,6 +158,21 @@ async def _main(args, question: str) -> int:
             pass
 
 
+async def _places(args, question: str) -> str:
+    """The project's lines the question names, paths as this shell sees them ("" with --no-context)."""
+    if getattr(args, "no_context", False):
+        return ""
+    from pathlib import Path
+
+    from steer_tui.project.where import places_for
+
+    try:
+        return await asyncio.to_thread(places_for, Path(args.file), question, Path.cwd())
+    except Exception as exc:  # the answer is still worth having without them
+        print(f"steer: could not search the project: {exc}", file=sys.stderr)
+        return ""
+
+
 async def _answer(args, question: str, settings, doc, region, client) -> int:
     """Ask on `client`, print the answer as it comes (once more on a new engine if the shared one
     died), and say how it ended."""
@@ -179,16 +194,17 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
         asking = Asking(client, model=model, max_output_tokens=settings.max_output_tokens,
                         temperature=settings.temperature, on_change=printer.on_change)
         printer.asking = asking
+        places = await _places(args, question)
         printer.start()
         try:
-            await asking.start(fmt, path, doc.text, question, region)
+            await asking.start(fmt, path, doc.text, question, region, places=places)
             answer = await asking.wait()
             died = await _shared_engine_lost(client, answer)
             if died:
                 # The client's next request connects to the next shared engine (Lease.revive).
                 print(f"\nsteer: {died}; asking again on a new engine", file=err)
                 printer.shown = 0
-                await asking.start(fmt, path, doc.text, question, region)
+                await asking.start(fmt, path, doc.text, question, region, places=places)
                 answer = await asking.wait()
         except asyncio.CancelledError:
             if not sigint.interrupted:

@@ -124,13 +124,17 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
     """The project lines that best match the words of `question`, best first, at most 3 a file.
 
     `git grep` where `root` is in a repository (it honours .gitignore and is fast on large trees),
-    else a scan of `files` (the project's list). Nothing matches: []."""
+    else a scan of `files` (default: the project's list). Nothing matches: []."""
     stems = question_words(question)
     if not stems:
         return []
     rows = _git_lines(root, stems)
     if rows is None:
-        rows = _scan_lines(root, files or [], stems)
+        if files is None:
+            from steer_tui.project.listing import list_files
+
+            files = list_files(root)
+        rows = _scan_lines(root, files, stems)
     hits: list[Hit] = []
     for path, number, text in rows:
         if len(text) > _MAX_LINE:
@@ -155,8 +159,7 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
     return out
 
 
-PLACES_NOTE = ("Places in the project whose words match the question (path:line: code). Where the answer "
-               "is one of them, say so with its path:line.")
+PLACES_NOTE = "Places in the project whose words match the question (path:line: code):"
 
 
 def places_block(hits: list[Hit]) -> str:
@@ -164,11 +167,38 @@ def places_block(hits: list[Hit]) -> str:
     if not hits:
         return ""
     rows = "\n".join(f"{h.path}:{h.line}: {h.text}" for h in hits)
-    return f"{PLACES_NOTE}\n```\n{rows}\n```"
+    cite = f"Where the answer is one of these places, cite it as path:line (for example {hits[0].path}:{hits[0].line})."
+    return f"{PLACES_NOTE}\n```\n{rows}\n```\n{cite}"
 
 
-# `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference.
-REFERENCE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+):(\d+)")
+# `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference;
+# small models also write "`path` at line N" or "path, line N".
+_PATH = r"((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+)"
+REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::|,?\s+(?:at|on)?\s*line\s+)(\d+)", re.I)
+
+
+def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12) -> str:
+    """The places block for a question asked about `file`: the lines of its project (the enclosing
+    repository, else its folder) the words name, paths relative to `relative_to` (default: the
+    project's root); "" when the file is alone in its folder or nothing matches."""
+    from steer_tui.project.root import project_root
+
+    root = project_root(Path(file).resolve())
+    hits = where(root, question, limit=limit)
+    if not hits or all((root / h.path).resolve() == Path(file).resolve() for h in hits):
+        return ""
+    if relative_to is not None:
+        base = Path(relative_to).resolve()
+        hits = [Hit(_relative(root / h.path, base), h.line, h.text, h.score) for h in hits]
+    return places_block(hits)
+
+
+def _relative(path: Path, base: Path) -> str:
+    import os
+
+    rel = os.path.relpath(path, base)
+    # A project outside the shell's folder: a path that still opens from there.
+    return str(path) if rel.startswith("..") else Path(rel).as_posix()
 
 
 def references(text: str, known: set[str] | None = None) -> list[tuple[str, int]]:

@@ -53,3 +53,8 @@ def test_references_in_an_answer():
     text = "It is set at `pkg/config.py:2` and read in pkg/client.py:5 (see note:3, ./pkg/config.py:2)."
     assert references(text) == [("pkg/config.py", 2), ("pkg/client.py", 5)]
     assert references(text, {"pkg/client.py"}) == [("pkg/client.py", 5)]
+
+
+def test_references_written_in_words():
+    text = "The retry limit is set in `pkg/config.py` at line 2; the client reads it in pkg/client.py, line 5."
+    assert references(text) == [("pkg/config.py", 2), ("pkg/client.py", 5)]

@@ -131,3 +131,23 @@ async def test_steer_ask_errors(calc, tmp_path):
     assert code == 2 and "none.py" in err
     code, _, err = await steer_ask(str(calc), "-m", "q", "--backend", "ws://127.0.0.1:9/v1/responses")
     assert code == 3 and "backend error" in err
+
+
+async def test_steer_ask_in_a_project_shows_the_places_the_question_names(replay, tmp_path):
+    import subprocess
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "config.py").write_text("MAX_RETRIES = 5\n")
+    target = tmp_path / "pkg" / "client.py"
+    target.write_text("from pkg.config import MAX_RETRIES\n\n\ndef fetch(url):\n    return MAX_RETRIES\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    url, engine = await replay(["answer_mean.txt"])
+    code, _, err = await steer_ask(str(target), "-m", "where is the retry limit set?", "--backend", url)
+    assert code == 0, err
+    message = engine.requests[0].messages[-1]["content"]
+    assert f"{tmp_path}/pkg/config.py:1: MAX_RETRIES = 5" in message
+    assert message.index("Places in the project") < message.index("Question: where is the retry limit set?")
+    url, engine = await replay(["answer_mean.txt"])
+    code, _, err = await steer_ask(str(target), "-m", "what does fetch return?", "--backend", url)
+    assert code == 0, err
+    assert "Places in the project" not in engine.requests[0].messages[-1]["content"]
