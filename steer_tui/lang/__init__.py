@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from steer_tui.lang import bodies, comments, defs, errors
+from steer_tui.lang import bodies, comments, defs, errors, symbols
 from steer_tui.lang.defs import FUNCTION_KINDS, TYPE_KINDS, Definition
 from steer_tui.lang.errors import ParseError
 from steer_tui.lang.parsing import parse
 from steer_tui.lang.table import LANGUAGES, Spec, spec_for
 
 __all__ = ["FUNCTION_KINDS", "LANGUAGES", "TYPE_KINDS", "Definition", "ParseError", "Spec", "code_tokens", "comment_spans",
-           "definitions", "function_bodies", "innermost", "introduced_errors", "language", "same_code", "syntax_errors"]
+           "definitions", "function_bodies", "innermost", "introduced_errors", "language", "outline", "same_code",
+           "syntax_errors"]
 
 Path = str | PurePath | None
 
@@ -26,6 +27,13 @@ def definitions(path: Path, text: str) -> list[Definition]:
     """The definitions of `text` in file order; empty for an unknown language."""
     spec = spec_for(path)
     return defs.definitions(spec, parse(spec, text)) if spec is not None else []
+
+
+def outline(path: Path, text: str) -> tuple[list[symbols.Sym], list[symbols.Imp]]:
+    """The symbols of `text` (definitions with signature, first doc line and enclosing type; module
+    constants and class members) and its imports; empty for an unknown language."""
+    spec = spec_for(path)
+    return symbols.outline(spec, text) if spec is not None else ([], [])
 
 
 def innermost(path: Path, text: str, line: int, kinds: frozenset[str] | None = None) -> Definition | None:

@@ -77,6 +77,21 @@ def _collect(spec: Spec, root: tree_sitter.Node, found: list) -> None:
         stack.extend((child, qual, kind) for child in reversed(node.named_children))
 
 
+def kind_of(spec: Spec, node: tree_sitter.Node) -> str | None:
+    """The kind of definition `node` is (a function bound to a name counts), None for none."""
+    return _kind(spec, node)
+
+
+def name_of(spec: Spec, node: tree_sitter.Node) -> str:
+    """The name of the definition `node` ("" when it has none the layer can read)."""
+    return _name(spec, node)
+
+
+def sole(spec: Spec, wrapper: tree_sitter.Node, inner: tree_sitter.Node) -> bool:
+    """`inner` is the only definition among `wrapper`'s named children (comments aside)."""
+    return _sole(spec, wrapper, inner)
+
+
 def _kind(spec: Spec, node: tree_sitter.Node) -> str | None:
     kind = spec.definitions.get(node.type)
     if kind is not None:

@@ -1,0 +1,458 @@
+"""What a request carries from the project's other files: the symbols the target code imports and
+calls and those the instruction names, ranked and cut at a token budget, as one read-only message."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import Iterable
+
+from steer_tui import lang
+from steer_tui.lang.defs import TYPE_KINDS
+
+CHARS_PER_TOKEN = 4  # a budget is counted in these: close enough for code, and free
+CONTEXT_HEADER = "Other files of the project (for reference; do not edit them):"
+# What the uses of the target code may take of the budget: the rest is kept for what the
+# instruction names, so that words typed later only ever add to the end of the message.
+USES_SHARE = 0.5
+MAX_NAMED = 5  # items the instruction's words bring in, at most
+NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
+MAX_MEMBERS = 14  # a class item lists at most this many members and methods
+_AMBIGUOUS = 3  # a name defined in more files than this says nothing about which one is meant
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_ATTR = re.compile(r"([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]*)")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_COMMENT = {"python": "#", "ruby": "#", "bash": "#"}
+_STOP = frozenset("""
+a an the this that these those it its it's to of in on at by for from with without into onto as and or not no
+is are be been being was were do does did done make makes made use uses used using let lets so such than then
+there their them they we you your our my me i he she his her if else when while where which who what how all any
+each every some one two new instead please also just only now here should must can could would will may might
+same other another up down out over under about after before again more most less very much many return returns
+returned change changes changed update updates add adds added replace replaces get gets set sets call calls
+called put give take code file files project projects module modules defines defined define definition like
+value values thing things way part""".split())
+# Words that name a kind of thing, not a thing: they help rank what matched, never bring anything in alone.
+_KIND_WORDS = frozenset({"helper", "function", "func", "method", "class", "constant", "const", "enum", "type",
+                         "error", "exception", "variable", "setting", "default", "util", "utility", "interface"})
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")
+_LANG_FENCE = {"python": "python", "javascript": "javascript", "typescript": "typescript", "tsx": "tsx",
+               "go": "go", "rust": "rust", "java": "java", "c": "c", "cpp": "cpp", "csharp": "csharp",
+               "ruby": "ruby", "php": "php", "bash": "bash"}
+
+
+@dataclass(frozen=True, slots=True)
+class ContextItem:
+    """One piece of context: a symbol's signature and doc (or a whole file's), with why it is there."""
+
+    kind: str  # "symbol" | "file"
+    path: str  # relative to the project root
+    name: str
+    text: str
+    tokens: int
+    reason: str  # "imported", "called", "named in the request", "pinned by @", "--context"
+
+    def as_json(self) -> dict:
+        return {"path": self.path, "name": self.name, "reason": self.reason, "tokens": self.tokens}
+
+
+def count_tokens(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+# ------------------------------------------------------------------ words
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A word reduced to a crude root, so that "formats", "formatted" and "formatting" meet."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # "formatt" from "formatting" is "format"
+    if word.endswith("e") and len(word) > 4:
+        word = word[:-1]  # "price"/"pric": "priced" and "prices" meet
+    return word
+
+
+@lru_cache(maxsize=65536)
+def name_words(name: str) -> tuple[str, ...]:
+    """A name's words, lowercase: `formatMoney`, `format_money`, `FORMAT_MONEY` -> format, money."""
+    out = []
+    for part in re.split(r"[_$\W]+", name):
+        out.extend(w.lower() for w in _CAMEL.findall(part))
+    return tuple(w for w in out if w)
+
+
+def _stems(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(stem(w) for w in words if len(w) > 1)
+
+
+def instruction_stems(instruction: str, own_names: Iterable[str] = ()) -> frozenset[str]:
+    """The words of an instruction that may name something: stop words, and the open file's own
+    names it says in full, left out."""
+    own = {n.lower() for n in own_names}
+    words = []
+    for token in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", instruction):
+        if token.lower() in own:
+            continue
+        for w in name_words(token):
+            if w not in _STOP and len(w) > 1:
+                words.append(w)
+    return frozenset(stem(w) for w in words)
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """`short` is an abbreviation of `word` (fmt: format, cfg: config, msg: message)."""
+    if len(short) < 3 or len(short) >= len(word) or short[0] != word[0]:
+        return False
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
+# ------------------------------------------------------------------ items
+
+
+def _fence(path: str) -> str:
+    spec = lang.language(path)
+    return _LANG_FENCE.get(spec.key, "") if spec is not None else ""
+
+
+def _comment(path: str) -> str:
+    spec = lang.language(path)
+    return _COMMENT.get(spec.key, "//") if spec is not None else "#"
+
+
+def _is_python(path: str) -> bool:
+    spec = lang.language(path)
+    return spec is not None and spec.key == "python"
+
+
+def _stub(sym, path: str, indent: str = "") -> str:
+    """A symbol as a reader of its file sees it, without its body: doc comment, then signature."""
+    lines = []
+    if sym.doc and sym.kind not in ("member",):
+        lines.append(f"{indent}{_comment(path)} {sym.doc}")
+    signature = sym.signature
+    if _is_python(path) and signature.endswith(":") and sym.kind not in TYPE_KINDS:
+        signature += " ..."
+    for i, line in enumerate(signature.splitlines()):
+        lines.append((indent if i == 0 else "") + line)
+    if sym.kind == "member" and sym.doc:
+        lines[-1] += f"  {_comment(path)} {sym.doc}"
+    return "\n".join(lines)
+
+
+def symbol_text(index, sym) -> str:
+    """What an item shows of `sym`: its signature and doc; a class's head, doc and the signatures
+    of its members and methods; a constant's or an enum's whole short definition."""
+    if sym.kind not in ("class", "impl", "trait", "interface", "struct") or sym.signature.count("\n") >= 2:
+        return _stub(sym, sym.path)
+    members = [s for s in index.symbols_in(sym.path) if s.parent == sym.name and sym.line <= s.line < sym.end]
+    python = _is_python(sym.path)
+    head = _stub(sym, sym.path)
+    if not members:
+        return head + ("\n    ..." if python else " {}")
+    shown = members[:MAX_MEMBERS]
+    body = "\n".join(_stub(m, sym.path, "    " if python else "  ") for m in shown)
+    if len(members) > len(shown):
+        body += "\n" + ("    " if python else "  ") + f"{_comment(sym.path)} ... {len(members) - len(shown)} more"
+    return f"{head}\n{body}" if python else f"{head} {{\n{body}\n}}"
+
+
+def _item(index, sym, reason: str) -> ContextItem:
+    text = symbol_text(index, sym)
+    return ContextItem("symbol", sym.path, sym.name, text, count_tokens(text) + 1, reason)
+
+
+def _top(index, sym):
+    """The symbol an item shows for `sym`: a member or method is shown with its class."""
+    if not sym.parent:
+        return sym
+    for s in index.find(sym.parent):
+        if s.path == sym.path and s.line <= sym.line < s.end:
+            return s
+    return sym
+
+
+# ------------------------------------------------------------------ what the code uses
+
+
+def _used_names(code: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """Identifiers of `code` in order of first use, and its `a.b` attribute uses."""
+    seen: dict[str, None] = {}
+    for name in _IDENT.findall(code):
+        seen.setdefault(name, None)
+    attrs: dict[tuple[str, str], None] = {}
+    for a, b in _ATTR.findall(code):
+        attrs.setdefault((a, b), None)
+    return list(seen), list(attrs)
+
+
+def _own_outline(path: str, text: str):
+    try:
+        return lang.outline(path, text)
+    except Exception:
+        return [], []
+
+
+def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[str]) -> list[tuple[object, str]]:
+    """(symbol, reason) for what the region (else the file) imports from project files or calls
+    that another project file defines, in order of use."""
+    lines = text.splitlines()
+    code = "\n".join(lines[region[0]:region[1]]) if region is not None else text
+    used, attrs = _used_names(code)
+    used_set = set(used)
+    _, imports = _own_outline(rel, text)
+    out: list[tuple[object, str]] = []
+    local_to: dict[str, tuple[str, str]] = {}  # local name -> (file, imported name) for names
+    module_alias: dict[str, str] = {}  # local name -> file, for modules
+    for imp in imports:
+        target = index.resolve(rel, imp.module)
+        for name, local in imp.names:
+            if name == "":
+                if target:
+                    module_alias[local] = target
+            elif name == "*":
+                if target:
+                    for sym in index.symbols_in(target):
+                        if not sym.parent and sym.name in used_set:
+                            local_to.setdefault(sym.name, (target, sym.name))
+            else:
+                sub = index.resolve(rel, imp.module.rstrip(".") + "." + name if imp.module.strip(".")
+                                    else imp.module + name) if _is_python(rel) else ""
+                if sub:
+                    module_alias[local] = sub
+                elif target:
+                    local_to[local] = (target, name)
+    for name in used:
+        if name in local_to:
+            target, real = local_to[name]
+            for sym in _named_in(index, target, real):
+                out.append((sym, "imported"))
+    for a, b in attrs:
+        if a in module_alias:
+            for sym in _named_in(index, module_alias[a], b):
+                out.append((sym, "imported"))
+    imported_names = set(local_to) | set(module_alias)
+    for name in used:
+        if name in own or name in imported_names or len(name) < 3:
+            continue
+        found = [s for s in index.find(name) if s.path != rel and not s.parent]
+        if 0 < len({s.path for s in found}) <= _AMBIGUOUS:
+            out.extend((s, "called") for s in found)
+    return out
+
+
+def _named_in(index, path: str, name: str) -> list:
+    syms = [s for s in index.symbols_in(path) if not s.parent]
+    if name == "default":
+        return [s for s in syms if s.signature.startswith("export default")][:1]
+    return [s for s in syms if s.name == name][:1]
+
+
+# ------------------------------------------------------------------ what the instruction names
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    name: frozenset[str]
+    raw_name: tuple[str, ...]
+    doc: frozenset[str]
+    kind: frozenset[str]
+    path: frozenset[str]
+
+
+_WORDS_CACHE: dict[object, _Words] = {}
+
+
+def _words_of(sym) -> _Words:
+    got = _WORDS_CACHE.get(sym)
+    if got is None:
+        if len(_WORDS_CACHE) > 400_000:
+            _WORDS_CACHE.clear()
+        raw = name_words(sym.name)
+        sig_words = [w.lower() for w in _WORD.findall(sym.signature)] if sym.kind != "function" else []
+        kind = {sym.kind, *(["helper", "function", "func", "util"] if sym.kind in ("function", "method") else []),
+                *(["constant", "const", "setting", "default"] if sym.kind == "constant" else []),
+                *(["error", "exception"] if re.search(r"(Error|Exception)\b", sym.signature) else []),
+                *(["enum"] if re.search(r"\b(Enum|IntEnum|StrEnum|Flag|freeze)\b", sym.signature) else [])}
+        parts = PurePosixPath(sym.path).with_suffix("").parts
+        got = _WORDS_CACHE[sym] = _Words(
+            name=_stems(raw), raw_name=raw,
+            doc=_stems(w.lower() for w in _WORD.findall(sym.doc)) | _stems(sig_words),
+            kind=_stems(kind),
+            path=_stems(w for p in parts for w in name_words(p)))
+    return got
+
+
+def _score(words: _Words, query: frozenset[str]) -> float:
+    """How well a symbol answers the instruction's words: its name's words count most, its doc,
+    signature and file some; words naming a kind of thing only add to a match."""
+    score = 0.0
+    substantive = False
+    for q in query:
+        if q in words.name:
+            score, substantive = score + 3, True
+        elif any(_abbreviates(w, q) or (len(q) >= 4 and len(w) >= 4 and (w.startswith(q) or q.startswith(w)))
+                 for w in words.raw_name):
+            score, substantive = score + 2, True
+        elif q in words.doc:
+            score += 1
+            substantive = substantive or q not in _KIND_STEMS
+        elif q in words.kind:
+            score += 1
+        elif q in words.path:
+            score += 1
+    return score if substantive else 0.0
+
+
+_KIND_STEMS = frozenset(stem(w) for w in _KIND_WORDS)
+
+
+def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]:
+    if not query:
+        return []
+    scored = []
+    for sym in index.all_symbols():
+        if sym.path == rel:
+            continue
+        score = _score(_words_of(sym), query)
+        if score > 0:
+            if sym.parent:
+                score -= 0.5  # a member counts for its class, a little below a top-level match
+            scored.append((score, sym))
+    scored.sort(key=lambda x: (-x[0], x[1].path, x[1].line))
+    return scored
+
+
+# ------------------------------------------------------------------ selection
+
+
+def _relative(index, path: str | Path) -> str:
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(index.root).as_posix()
+        except ValueError:
+            return ""
+    return PurePosixPath(p.as_posix()).as_posix()
+
+
+def _pinned_items(index, rel: str, pinned: Iterable[str]) -> list[ContextItem]:
+    out = []
+    for raw in pinned:
+        by_at = raw.startswith("@")
+        word = raw[1:] if by_at else raw
+        reason = "pinned by @" if by_at else "--context"
+        target = _relative(index, word) if Path(word).is_absolute() else word
+        full = index.root / target if target else None
+        if target and full is not None and full.is_file():
+            if target == rel:
+                continue  # the open file is the request's own
+            out.append(_file_item(index, target, reason))
+            continue
+        for sym in index.find(word):
+            if sym.path != rel:
+                out.append(_item(index, _top(index, sym), reason))
+                break
+    return out
+
+
+def _file_item(index, target: str, reason: str) -> ContextItem:
+    """A whole file, where its outline says less: the outline (its top-level symbols' stubs) when
+    the index knows the file's language, else the file's text."""
+    syms = [s for s in index.symbols_in(target) if not s.parent]
+    if syms:
+        text = "\n\n".join(symbol_text(index, s) for s in syms)
+    else:
+        try:
+            text = (index.root / target).read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        except OSError:
+            text = ""
+    return ContextItem("file", target, target, text, count_tokens(text) + 1, reason)
+
+
+def select_context(index, path, text: str, region: tuple[int, int] | None, instruction: str,
+                   budget_tokens: int, pinned: Iterable[str] = (), dropped: Iterable[str] = ()) -> list[ContextItem]:
+    """The context for a request on `path` (its `text`, the edit's `region`, the `instruction`):
+    pinned items first, then what the region uses from other project files (imports, calls), then
+    what the instruction's words name, deduplicated and cut at `budget_tokens`; never the open
+    file's own symbols, never a `dropped` one (a path, a name, or "path:name")."""
+    if index is None or budget_tokens <= 0:
+        return []
+    rel = _relative(index, path)
+    drop = set(dropped)
+    own_syms, _ = _own_outline(rel or str(path), text)
+    own = {s.name for s in own_syms}
+    chosen: list[ContextItem] = []
+    keys: set[tuple[str, str]] = set()
+    spent = 0
+
+    def take(item: ContextItem, limit: float) -> bool:
+        nonlocal spent
+        key = (item.path, item.name)
+        if key in keys or item.path == rel or {item.path, item.name, f"{item.path}:{item.name}"} & drop:
+            return False
+        if spent + item.tokens > limit:
+            return False
+        keys.add(key)
+        chosen.append(item)
+        spent += item.tokens
+        return True
+
+    for item in _pinned_items(index, rel, pinned):
+        take(item, budget_tokens)
+    uses_limit = max(spent, budget_tokens * USES_SHARE)
+    for sym, reason in _uses(index, rel, text, region, own):
+        top = _top(index, sym)
+        if (top.path, top.name) not in keys:
+            take(_item(index, top, reason), uses_limit)
+    named = 0
+    seen_top: set[tuple[str, str]] = set()
+    ranked = _named(index, rel, instruction_stems(instruction, own))
+    floor = ranked[0][0] * NAMED_FLOOR if ranked else 0
+    for score, sym in ranked:
+        if named >= MAX_NAMED or score < floor:
+            break
+        top = _top(index, sym)
+        if (top.path, top.name) in seen_top:
+            continue
+        seen_top.add((top.path, top.name))
+        if take(_item(index, top, "named in the request"), budget_tokens):
+            named += 1
+    return chosen
+
+
+def context_message(items: list[ContextItem]) -> dict | None:
+    """The read-only user message a request carries for `items` (None for none): each file's items
+    in one code block that opens with the file's name, in the order the items were chosen."""
+    if not items:
+        return None
+    blocks: list[tuple[str, list[str]]] = []
+    for item in items:
+        if blocks and blocks[-1][0] == item.path:
+            blocks[-1][1].append(item.text)
+        else:
+            blocks.append((item.path, [item.text]))
+    parts = [CONTEXT_HEADER]
+    for path, texts in blocks:
+        body = "\n\n".join(texts)
+        parts.append(f"```{_fence(path)}\n{_comment(path)} {path}\n{body}\n```")
+    return {"role": "user", "content": "\n".join(parts)}
+
+
+def summary(items: list[ContextItem]) -> str:
+    """One line saying what context went in: `money.py:format_money (imported), api.js:Status (named)`."""
+    if not items:
+        return "no context from other files"
+    shown = ", ".join(f"{i.path}:{i.name}" if i.kind == "symbol" else i.path for i in items[:8])
+    more = f" and {len(items) - 8} more" if len(items) > 8 else ""
+    return f"context: {shown}{more} ({sum(i.tokens for i in items)} tokens)"
