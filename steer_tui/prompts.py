@@ -139,7 +139,7 @@ def file_message(path: str, text: str) -> dict:
 
 
 def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None,
-                  typed: str = "", complete: bool = False) -> list[dict]:
+                  typed: str = "", complete: bool = False, *, context: dict | None = None) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
@@ -147,9 +147,10 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     so after Enter only the instruction is evaluated. Send it again when the file changes or the
     cursor moves to another region. `typed` (with a region): the instruction's whole words typed so
     far, which follow; `complete`: the typed words may be the whole instruction, so the message is
-    the turn's own, end included (steer_tui/typing_prewarm.py decides which)."""
+    the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: the
+    project's context message (steer_tui.project.context), right after the file, as in `build_input`."""
     system_prompt(fmt)  # validates fmt
-    out = [file_message(path, text)]
+    out = [file_message(path, text), *context_messages(context)]
     if region is not None and typed and complete:
         out.append(instruction_message(fmt, typed, text, region))
     elif region is not None:
@@ -466,18 +467,28 @@ def build_input(
     instruction: str,
     region: tuple[int, int] | str | None = None,
     history: list[dict] | None = None,
+    *,
+    context: dict | None = None,
 ) -> list[dict]:
     """Responses `input` for one edit turn (the system prompt goes in `instructions`).
 
     `region`: a (start, end) 0-based end-exclusive line range, or the region's text; the rewrite
     format needs one (the whole file is used without it). `history`: earlier turns of this
     conversation ({"role": "user"|"assistant", "content"}), placed after the file and before the
-    new instruction so the file prefix stays cached.
+    new instruction so the file prefix stays cached. `context`: what the project's other files say
+    (steer_tui.project.context.context_message), read-only, between the file and the history; None
+    (no project around the file) leaves the input as it always was.
     """
     system_prompt(fmt)  # validates fmt
     if fmt == REWRITE and region is None:
         region = (0, len(text.splitlines()))
-    return [file_message(path, text), *(history or []), instruction_message(fmt, instruction, text, region)]
+    return [file_message(path, text), *context_messages(context), *(history or []),
+            instruction_message(fmt, instruction, text, region)]
+
+
+def context_messages(context: dict | None) -> list[dict]:
+    """The context message as the list a request's input splices in: empty without one."""
+    return [context] if context else []
 
 
 def build_messages(fmt: str, path: str, text: str, instruction: str, region=None, history=None) -> list[dict]:
