@@ -16,6 +16,7 @@ from steer_tui.edits.anchor import may_delete
 from steer_tui.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
 from steer_tui.edits.pydefs import first_line
 from steer_tui.edits.syntax import is_python
+from steer_tui import intent
 
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
@@ -218,8 +219,8 @@ def _span(node: ast.AST) -> tuple[int, int]:
 
 # "this method", "the current function", "that class": the definition at the cursor. "this"/"it"
 # alone mean it only as what a deletion deletes ("delete this"; "make it faster" may mean more).
-_AT_CURSOR = re.compile(r"\b(?:this|that|the\s+current)\s+(method|function|def|class)\b", re.I)
-_IT = re.compile(r"\b(?:this|it|that)\b", re.I)
+_AT_CURSOR = intent.AT_CURSOR  # steer_tui/intent.py
+_IT = intent.THIS_OR_IT  # steer_tui/intent.py
 
 
 def _deletes_this(words: str, lines: list[str], path: str | None = None) -> bool:
@@ -252,7 +253,7 @@ def cursor_definition(text: str, line: int, words: str, path: str | None = None)
 
 # A file this short is rewritten whole: the region could only leave out an import or a helper.
 SMALL_FILE_LINES = 12
-_RENAME = re.compile(r"\brename\s+(?:the\s+(?:function|method|class|def)\s+)?`?([A-Za-z_][A-Za-z0-9_.]*)", re.I)
+_RENAME = intent.RENAME  # steer_tui/intent.py
 
 
 def rewrite_region(text: str, instruction: str = "", line: int | None = None, path: str | None = None) -> tuple[int, int]:
@@ -499,7 +500,7 @@ def build_messages(fmt: str, path: str, text: str, instruction: str, region=None
 # ---------------------------------------------------------------------------- redirects
 
 # Words that add to the request rather than change it ("also X", "and make it Y", "X too").
-_ADDS = re.compile(r"^\W*(also|and|plus|additionally|in addition)\b|\b(too|as well)\W*$", re.I)
+_ADDS = intent.ADDS  # steer_tui/intent.py
 
 
 def redirect_adds(words: str) -> bool:
@@ -509,8 +510,7 @@ def redirect_adds(words: str) -> bool:
 
 # Words that take back part of the request rather than add to it: "no, only to push", "use a dict,
 # not a list", "no, add an is_empty method instead", "rename it to running instead".
-_CORRECTS = re.compile(r"^\W*(no|nope|not|don'?t|do not|wait|actually|instead|rather|only|just)\b"
-                       r"|\b(instead|rather than|nothing else)\b|,\s*not\b", re.I)
+_CORRECTS = intent.CORRECTS  # steer_tui/intent.py
 
 
 def redirect_corrects(words: str) -> bool:
@@ -566,16 +566,14 @@ def redirect_instruction(first: str, said: list[str], same_region: bool = False)
     return f"{request}\n\n(Earlier request: \"{replaced}\". Take what the line above leaves out from it; change nothing else.)"
 
 
-_ADDED_TAIL = re.compile(r"[\s,]*\b(too|as well)\W*$", re.I)
+_ADDED_TAIL = intent.ADDED_TAIL  # steer_tui/intent.py
 
 
 # A request that replaces the earlier one and says all it means ("no, only add a docstring to pop"):
 # shown the earlier request as context, the small model did that one instead (bench/redirect.py).
-_REPLACES = re.compile(r"\b(only|instead|nothing else|just|rather)\b", re.I)
-_ACTS = re.compile(r"^(add|remove|delete|rename|make|use|change|replace|write|implement|return|fix|convert|document|"
-                   r"annotate|raise|handle|sort|move|extract|split|call|keep|drop|insert|create|turn|log|validate|"
-                   r"check|skip|strip|ignore|put|give|type|update|simplify|refactor)\b", re.I)
-_REFERS = re.compile(r"\b(it|its|them|they|that|this|those|these|one)\b", re.I)
+_REPLACES = intent.REPLACES  # steer_tui/intent.py
+_ACTS = intent.ACTION_VERB  # steer_tui/intent.py
+_REFERS = intent.REFERS  # steer_tui/intent.py
 
 
 def _stands_alone(words: str) -> bool:
@@ -584,9 +582,9 @@ def _stands_alone(words: str) -> bool:
     return bool(_REPLACES.search(words) and _ACTS.match(bare) and not _REFERS.search(bare))
 
 
-_TAIL = re.compile(r"[\s,.;!]*(\b(instead|nothing else|please|then)\b[\s,.;!]*)*$", re.I)
-_RENAMED = re.compile(r"^(?:rename|call|name)\s+(?:it|that|this|them)\s+(?:to\s+)?`?([A-Za-z_]\w*)`?$", re.I)
-_TARGET = re.compile(r"^(?:(?:only|just)\s+)?(?:to|in|on|for)\s+(.+)$|^`?([A-Za-z_]\w*)`?$", re.I)
+_TAIL = intent.POLITE_TAIL  # steer_tui/intent.py
+_RENAMED = intent.RENAMED_IT  # steer_tui/intent.py
+_TARGET = intent.TARGET_ONLY  # steer_tui/intent.py
 
 
 def _merge(earlier: str, words: str) -> str | None:
@@ -606,8 +604,7 @@ def _merge(earlier: str, words: str) -> str | None:
     return None
 
 
-_FILLER = re.compile(r"^(?:\W*\b(?:no|nope|wait|stop|actually|instead|rather|only|just|also|and|plus|please|but|"
-                     r"then|ok|okay|sorry)\b)+\W*", re.I)
+_FILLER = intent.REDIRECT_FILLER  # steer_tui/intent.py
 
 
 def names_a_definition(text: str, words: str, path: str | None = None) -> bool:
@@ -617,9 +614,9 @@ def names_a_definition(text: str, words: str, path: str | None = None) -> bool:
 
 
 # After a word, what makes it a definition's name ("the Inventory class").
-_KIND_AFTER = re.compile(r"\s+(?:class|method|function)\b", re.I)
+_KIND_AFTER = intent.KIND_AFTER  # steer_tui/intent.py
 # Words before a noun that make a plain word a thing, not a name ("return the new size").
-_DETERMINER = re.compile(r"\b(?:the|a|an|its|their|this|that|these|those|new|each|every|some|any|no|all)\s+$", re.I)
+_DETERMINER = intent.DETERMINER  # steer_tui/intent.py
 
 
 def addition_region(text: str, region: tuple[int, int] | None, words: str,

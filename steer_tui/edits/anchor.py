@@ -30,16 +30,13 @@ from typing import NamedTuple, Sequence
 
 from steer_tui import lang
 from steer_tui.edits.locate import _indent
+from steer_tui import intent
 
 __all__ = ["PartialRewrite", "anchor_rewrite", "asks_to_delete", "asks_to_repeat", "may_delete", "reindent",
            "strip_echoed_context", "whole_definitions"]
 
 # Words that ask for code to go. Conservative: only these allow a rewrite to drop code.
-_DELETE = re.compile(
-    r"\b(?:delet|remov|drop|eliminat|eras|discard|purg|prun)\w*"
-    r"|\bget\s+rid\b|\b(?:take|cut|strip|rip)\s+out\b|\binlin\w*|\bmerg\w*",
-    re.I,
-)
+_DELETE = intent.DELETES  # steer_tui/intent.py
 # A definition header in the languages steer sees most (Python, JS/TS, Go, Rust, C-likes).
 _DEF = re.compile(
     r"^\s*(?:@\w|(?:async\s+)?def\s|class\s|(?:export\s+)?(?:async\s+)?function\b|func\s|fn\s|pub\s+fn\s|impl\b|struct\s)"
@@ -77,8 +74,7 @@ class PartialRewrite(ValueError):
 # What may stand before a verb that starts a clause: the start, a punctuation mark or "then", and
 # fillers ("please", "also", "no, just", ", and"). A bare "and" or "or" is not one: it joins names
 # as often as clauses ("make add and remove return the new quantity").
-_CLAUSE_START = re.compile(
-    r"(?:^|[,;:.!?]|\bthen\b)\W*(?:\b(?:please|also|just|only|now|no|then|and|but)\b\W*)*$", re.I)
+_CLAUSE_START = intent.CLAUSE_START  # steer_tui/intent.py
 
 
 def asks_to_delete(instruction: str | None, lines: list[str] | None = None, path: str | None = None) -> bool:
@@ -547,7 +543,7 @@ def _refuse_if_dropped(region: list[str], lines: list[str], start: int, end: int
 ECHO_LINES = 400
 # Words that ask for lines to be repeated: then an answer that restates the lines around the
 # region may mean it.
-_REPEAT = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
+_REPEAT = intent.REPEATS  # steer_tui/intent.py
 
 
 def asks_to_repeat(instruction: str | None, lines: list[str] | None = None, path: str | None = None) -> bool:

@@ -11,32 +11,21 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import tokenize
 
 from steer_tui.edits.lines import document_lines, join_lines
 from steer_tui.edits.locate import _indent
 from steer_tui.edits.pydefs import definitions, first_line
+from steer_tui import intent
 
 __all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring", "repeats_module_doc",
            "saying_what"]
 
 DOC_CLOSE = '"""'  # what ends the docstring an answer prefix opens (docstring_prefix)
 
-# "add a docstring to the Stack class", "write a short docstring for class Stack", "give Stack a
-# docstring", "Stack needs a docstring". One docstring, and the class's own: "document the Stack
-# class" may mean its methods too, so it is not taken for this.
-_NAME = r"`?(?P<{g}>[A-Za-z_][\w.]*)`?"
-_ASKS = [
-    re.compile(r"^(?:please\s+)?(?:add|write|put|give|create)\s+(?:a|an|one)\s+(?:[\w-]+\s+){0,2}?docstring\s+"
-               r"(?:to|for|on|in)\s+(?:the\s+)?(?:(?:class\s+" + _NAME.format(g="a") + r")|"
-               + _NAME.format(g="b") + r"(?:\s+class)?)$", re.I),
-    re.compile(r"^(?:please\s+)?give\s+(?:the\s+)?(?:class\s+)?" + _NAME.format(g="c")
-               + r"(?:\s+class)?\s+(?:a|an|one)\s+(?:[\w-]+\s+){0,2}?docstring$", re.I),
-    re.compile(r"^(?:the\s+)?(?:class\s+)?" + _NAME.format(g="d") + r"(?:\s+class)?\s+needs\s+(?:a|an)\s+"
-               r"(?:[\w-]+\s+){0,2}?docstring$", re.I),
-]
-_FILLER = re.compile(r"^(?:\W*\b(?:also|and|plus|then|now|ok|okay|just|only)\b)+\W*", re.I)
+# "add a docstring to the Stack class", "Stack needs a docstring": one docstring, the class's own.
+_ASKS = intent.CLASS_DOCSTRING  # steer_tui/intent.py
+_FILLER = intent.DOC_FILLER  # steer_tui/intent.py
 
 
 def asked_class(instruction: str | None, text: str) -> str | None:

@@ -14,20 +14,13 @@ import warnings
 
 from steer_tui import lang
 from steer_tui.edits.syntax import is_python
+from steer_tui import intent
 
 COSMETIC_REASON = "the edit changes only whitespace, comments or docstrings"
 
 # Words of an instruction that may rightly be answered by a cosmetic change. Broad on purpose: a
 # false match only keeps the answer as a proposal, as before this check existed.
-_ASKS_FOR_TEXT = re.compile(
-    r"\b(docs?|docstrings?|document\w*|comment\w*|typos?|spell\w*|wording|rephrase|reword\w*|grammar|"
-    r"format\w*|style|pep ?8|black|ruff|lint\w*|whitespace|indent\w*|dedent\w*|spac(e|es|ing)|tabs?|"
-    r"blank|newlines?|lines? length|long lines?|wrap\w*|quot(e|es|ing)|commas?|parenthes\w*|brackets?|"
-    r"readab\w*|clean\w*|tidy|prett\w*|cosmetic\w*|consisten\w*|todos?|fixme|notes?|licen[cs]e|"
-    r"copyright|header|noqa|pragma|ignore|shebang|explain\w*|describe|annotat\w*|examples?|doctests?|"
-    r"sort\w*|order\w*|align\w*|usage|summar\w*|clarif\w*|mention\w*|info\w*|help\w*|hints?|"
-    r"warn\w*|deprecat\w*|author\w*|credits?|readme|markdown|rst|sphinx|numpy|google|"
-    r"param\w*|args?|arguments?|attributes?)\b", re.I)
+_ASKS_FOR_TEXT = intent.ASKS_FOR_TEXT  # steer_tui/intent.py
 
 
 # Names of code are not words of the request: "Fix bugs in sort_third" asks for no sorting of text.

@@ -10,15 +10,15 @@ name; only when both parse (Python by `ast`, other languages by steer_tui.lang).
 from __future__ import annotations
 
 import ast
-import re
 
 from steer_tui.edits.pydefs import definitions
 from steer_tui.edits.syntax import is_python
+from steer_tui import intent
 
 __all__ = ["asks_to_stub", "hollowed", "trivial"]
 
 # Words that ask for a body to go: a stub, a placeholder, an empty function.
-_STUB = re.compile(r"\b(?:stub\w*|placeholder|skeleton|not\s*implemented|pass)\b|\bempty\s+(?:it|them|the\s+\w+)\b", re.I)
+_STUB = intent.STUB  # steer_tui/intent.py
 
 
 def asks_to_stub(instruction: str | None) -> bool:

@@ -12,14 +12,12 @@ from steer_tui.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from steer_tui.edits.hollow import asks_to_stub, hollowed
 from steer_tui.edits.parse import NO_CODE_BLOCK
 from steer_tui.edits.restated import copied_definitions, restated_classes, restated_definitions
+from steer_tui import intent
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
 # Instructions that may rightly end in no change ("fix it if needed"): their no-change answer is
 # "nothing to change", not a failed attempt.
-_MAY_ASK_FOR_NOTHING = re.compile(
-    r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
-    r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
-    r"check (whether|if))", re.I)
+_MAY_ASK_FOR_NOTHING = intent.MAY_ASK_FOR_NOTHING  # steer_tui/intent.py
 
 NO_CODE_REASON = "the answer has no code block, only prose"
 # A rewrite answer that is only a sentence (it said what to change, or that nothing needs to): the
