@@ -57,7 +57,7 @@ CLAUSE_START = re.compile(
 REPEATS = re.compile(r"\b(?:duplicat|cop(?:y|ie)|repeat|clon)\w*", re.I)
 ASKS_FOR_TEXT = re.compile(
     r"\b(docs?|docstrings?|document\w*|comment\w*|typos?|spell\w*|wording|rephrase|reword\w*|grammar|"
-    r"format\w*|style|pep ?8|black|ruff|lint\w*|whitespace|indent\w*|dedent\w*|spac(e|es|ing)|tabs?|"
+    r"(?:re)?format\w*|style|pep ?8|black|ruff|lint\w*|whitespace|indent\w*|dedent\w*|spac(e|es|ing)|tabs?|"
     r"blank|newlines?|lines? length|long lines?|wrap\w*|quot(e|es|ing)|commas?|parenthes\w*|brackets?|"
     r"readab\w*|clean\w*|tidy|prett\w*|cosmetic\w*|consisten\w*|todos?|fixme|notes?|licen[cs]e|"
     r"copyright|header|noqa|pragma|ignore|shebang|explain\w*|describe|annotat\w*|examples?|doctests?|"
@@ -128,7 +128,7 @@ TABLE: tuple[Intent, ...] = (
     Intent('REPEATS', REPEATS, 'search', 'words that ask for lines to be repeated (then an answer that restates the lines around the region may mean it)',
            ('duplicate the test', 'copy this block', 'repeat the call', 'clone it'), ('move the test',)),
     Intent('ASKS_FOR_TEXT', ASKS_FOR_TEXT, 'search', 'an instruction a change of only comments, docstrings or whitespace may rightly answer',
-           ('add a docstring', 'fix the typo', 'format this', 'explain the loop in a comment'), ('make total skip zero quantities', 'fix the bug')),
+           ('add a docstring', 'fix the typo', 'format this', 'reformat this', 'explain the loop in a comment'), ('make total skip zero quantities', 'fix the bug')),
     Intent('STUB', STUB, 'search', 'an instruction that may want a body emptied',
            ('make it a stub', 'replace the body with pass', 'empty it'), ('fix the body',)),
     Intent('MAY_ASK_FOR_NOTHING', MAY_ASK_FOR_NOTHING, 'search', 'an instruction that may rightly end in no change',
