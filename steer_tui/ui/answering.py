@@ -41,7 +41,28 @@ class AnswerFlow:
         app.status.state = "answering"
         app.status.set_numbers(None, None, None)
         app.refresh_bindings()
-        await asking.start(session.format, session.prompt_path, session.document.text, question, region)
+        places = await self._places(question)
+        await asking.start(session.format, session.prompt_path, session.document.text, question, region,
+                           places=places)
+
+    async def _places(self, question: str) -> str:
+        """The project's lines the question names (steer_tui/project/where.py), paths from the
+        project's root; "" with context off or when the search fails (the answer still comes)."""
+        import asyncio
+        from pathlib import Path
+
+        from steer_tui.project.root import project_root
+        from steer_tui.project.where import places_for
+
+        app = self._app
+        if not getattr(app.settings, "context", True):
+            return ""
+        path = Path(app.session.path)
+        try:
+            return await asyncio.to_thread(places_for, path, question, project_root(path))
+        except Exception as exc:
+            app.notify(f"could not search the project: {exc}", severity="warning", timeout=5)
+            return ""
 
     def show(self, now: float, state_after: Callable[[], str]) -> bool:
         """Draw the answer; True when it just ended (the keys change; the status shows `state_after()` again)."""

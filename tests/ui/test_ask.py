@@ -156,3 +156,21 @@ async def test_do_it_turns_the_answer_into_an_edit(sample, backends):
             assert app.session.live.hunk_count == 2
     finally:
         await b.close()
+
+
+async def test_question_in_a_project_carries_the_places_its_words_name(sample, backends):
+    (sample.parent / "settings.py").write_text('"""Shop settings."""\nLOW_STOCK_LIMIT = 3\n')
+    engine = Sequence([ANSWER])
+    b = await Backend(engine).start()
+    app = replay_app(sample, b)
+    try:
+        async with app.run_test(size=(100, 40)) as pilot:
+            await ready(pilot, app)
+            app.prompt.value = "? where is the low stock limit set"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.asking is not None and app.asking.answer.done, what="the answer")
+            message = engine.requests[-1].messages[-1]["content"]
+            assert "settings.py:2: LOW_STOCK_LIMIT = 3" in message
+            assert message.index("settings.py:2") < message.index("Question: where is the low stock limit set")
+    finally:
+        await b.close()
