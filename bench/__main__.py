@@ -6,7 +6,7 @@ import importlib
 import inspect
 import sys
 
-ALL = ["apply", "transport", "local", "pipeline", "syntaxguard"]
+ALL = ["apply", "transport", "local", "pipeline", "syntaxguard", "finder"]
 
 
 def main(argv: list[str]) -> int:
