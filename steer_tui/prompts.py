@@ -133,14 +133,24 @@ def language(path: str | None) -> str:
     return _LANGS.get(PurePath(path or "").suffix.lower(), "")
 
 
-def file_message(path: str, text: str) -> dict:
-    """The user message that shows the file: identical on every turn, so it stays cached."""
+def file_message(path: str, text: str, region: tuple[int, int] | None = None, file_tokens: int | None = None) -> dict:
+    """The user message that shows the file: identical on every turn, so it stays cached.
+
+    `file_tokens`: what the file may cost (steer_tui.project.window.file_budget); a file over it is
+    shown in part, around `region` (steer_tui.project.window.file_view), so the message is the
+    same for the same region. Without it, or when the file fits, the whole file."""
+    from steer_tui.project.window import file_view, fits, view_note
+
+    note = ""
+    if not fits(text, file_tokens):
+        note, text = view_note(path, text), file_view(path, text, region, file_tokens)
     body = text if text.endswith("\n") or not text else text + "\n"
-    return {"role": "user", "content": f"File: {path}\n```{language(path)}\n{body}```"}
+    return {"role": "user", "content": f"File: {path}{note}\n```{language(path)}\n{body}```"}
 
 
 def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None,
-                  typed: str = "", complete: bool = False, *, context: dict | None = None) -> list[dict]:
+                  typed: str = "", complete: bool = False, *, context: dict | None = None,
+                  file_tokens: int | None = None) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
@@ -149,9 +159,11 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     cursor moves to another region. `typed` (with a region): the instruction's whole words typed so
     far, which follow; `complete`: the typed words may be the whole instruction, so the message is
     the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: the
-    project's context message (steer_tui.project.context), right after the file, as in `build_input`."""
+    project's context message (steer_tui.project.context), right after the file, as in `build_input`.
+    `file_tokens`: the file's budget, as in `build_input`: a big file is shown around `region`."""
     system_prompt(fmt)  # validates fmt
-    out = [file_message(path, text), *context_messages(context)]
+    out = [file_message(path, text, region if isinstance(region, tuple) else None, file_tokens),
+           *context_messages(context)]
     if region is not None and typed and complete:
         out.append(instruction_message(fmt, typed, text, region))
     elif region is not None:
@@ -470,6 +482,8 @@ def build_input(
     history: list[dict] | None = None,
     *,
     context: dict | None = None,
+    file_tokens: int | None = None,
+    focus: tuple[int, int] | None = None,
 ) -> list[dict]:
     """Responses `input` for one edit turn (the system prompt goes in `instructions`).
 
@@ -478,12 +492,16 @@ def build_input(
     conversation ({"role": "user"|"assistant", "content"}), placed after the file and before the
     new instruction so the file prefix stays cached. `context`: what the project's other files say
     (steer_tui.project.context.context_message), read-only, between the file and the history; None
-    (no project around the file) leaves the input as it always was.
+    (no project around the file) leaves the input as it always was. `file_tokens`: what the file
+    may cost (steer_tui.project.window); a file over it is shown around `focus` (default: the
+    region's lines), as `prewarm_input` shows it for the same region; None shows the whole file.
     """
     system_prompt(fmt)  # validates fmt
     if fmt == REWRITE and region is None:
         region = (0, len(text.splitlines()))
-    return [file_message(path, text), *context_messages(context), *(history or []),
+    if focus is None and isinstance(region, tuple):
+        focus = region
+    return [file_message(path, text, focus, file_tokens), *context_messages(context), *(history or []),
             instruction_message(fmt, instruction, text, region)]
 
 

@@ -92,6 +92,12 @@ def sole(spec: Spec, wrapper: tree_sitter.Node, inner: tree_sitter.Node) -> bool
     return _sole(spec, wrapper, inner)
 
 
+def span_of(spec: Spec, node: tree_sitter.Node) -> tuple[int, int]:
+    """A definition node's 0-based first line and exclusive end, as `definitions` gives them (its
+    wrapper, decorators, attributes and leading comments included)."""
+    return _span(spec, node)
+
+
 def _kind(spec: Spec, node: tree_sitter.Node) -> str | None:
     kind = spec.definitions.get(node.type)
     if kind is not None:
