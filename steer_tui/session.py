@@ -74,6 +74,9 @@ class Session:
 
     redirect_strategy: str | None = None  # "restart" | "continue" | "after" | "before" | "auto"; None: REDIRECT_MODES for the format
     refuse_broken_syntax = False  # edit(): a proposal that breaks Python syntax is a refused attempt
+    # What the project's other files say (steer_tui.project.session_context.ProjectContext): set by
+    # the app, `steer edit` and `steer ask`; None sends the file alone.
+    context = None
     ended_turn: Ended | None = None  # how the last turn ended
 
     def __init__(self, document, settings: Settings | None = None, on_event: Callable[[Event], None] | None = None,
@@ -248,8 +251,22 @@ class Session:
                 self.set_connection("error", str(exc))
                 raise SessionError(getattr(exc, "code", "backend_unreachable"), str(exc)) from exc
         self.set_connection("ready", getattr(self.client, "url", ""))
+        if self.context is not None and not self.context.ready:
+            loop = asyncio.get_running_loop()
+            self.context.start(lambda: loop.call_soon_threadsafe(self._context_ready))
         if prewarm:
             self.prewarm()
+
+    def _context_ready(self) -> None:
+        """The project's index is built: the context goes into the prewarm now, while nothing waits."""
+        if self.client is not None and self.state is IDLE and not self.prewarms.in_flight():
+            self.prewarm()
+
+    def context_message(self, region: tuple[int, int] | None, instruction: str) -> dict | None:
+        """The project context a request on `region` with `instruction` carries (None: none)."""
+        if self.context is None:
+            return None
+        return self.context.message(self.document.text, region, instruction)
 
     def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False,
                 *, lane: str | None = None, behind: bool = False) -> None:
@@ -265,8 +282,11 @@ class Session:
             return
         if self.format != "rewrite":
             region = None
+        from steer_tui.project.window import fits, session_budget
+
         self.prewarms.start(self._prewarm(region, typed, complete, lane or self.stream_id), self.document.text,
-                            region, typed, behind=behind)
+                            region, typed, behind=behind,
+                            in_part=not fits(self.document.text, session_budget(self)))
 
     def prewarm_redirect(self, typed: str, complete: bool = False, naming: str | None = None, *,
                          behind: bool = False) -> bool:
@@ -291,6 +311,7 @@ class Session:
         self.prewarm(region)
 
     async def _prewarm(self, region: tuple[int, int] | None, typed: str, complete: bool, lane: str) -> None:
+        from steer_tui.project.window import session_budget
         from steer_tui.prompts import prewarm_input, system_prompt
 
         fmt = self.format
@@ -298,7 +319,8 @@ class Session:
             await self.client.prewarm(
                 model=self.model,
                 instructions=system_prompt(fmt),
-                input=prewarm_input(fmt, self.prompt_path, self.document.text, region, typed, complete),
+                input=prewarm_input(fmt, self.prompt_path, self.document.text, region, typed, complete,
+                                    context=self.context_message(region, typed), file_tokens=session_budget(self)),
                 stream_id=lane,
             )
         except asyncio.CancelledError:

@@ -64,11 +64,17 @@ def output_cap(fmt: str, region: str, configured: int | None, engine: str | None
 _CHARS_PER_TOKEN_AT_MOST = 4.5
 
 
+# The error_code of a turn refused before anything was sent (too_large, window.needs_region): the
+# app keeps saying why in its status line until the next turn.
+NOT_SENT = "not_sent"
+
+
 def too_large(fmt: str, instructions: str, messages: list[dict], region: str, context: int | None) -> str:
     """Why a rewrite cannot fit in the engine's `context` window (tokens), or "" when it may: the
-    prompt (`instructions`, the system prompt, and `messages`) and an answer that restates
-    `region` are counted at 4.5 characters a token. Such a turn was evaluated for minutes and then
-    generated until the context was full, and refused as cut off; it is refused before it is sent."""
+    prompt (`instructions`, the system prompt, and `messages`: the file as shown, a big file in part)
+    and an answer that restates `region` are counted at 4.5 characters a token. Such a turn was
+    evaluated for minutes and then generated until the context was full, and refused as cut off;
+    it is refused before it is sent."""
     if fmt != "rewrite" or not context:
         return ""
     prompt = len(instructions) + sum(len(m.get("content") or "") for m in messages)
@@ -77,8 +83,8 @@ def too_large(fmt: str, instructions: str, messages: list[dict], region: str, co
         return ""
     lines = region.count("\n") + (not region.endswith("\n") and bool(region))
     return (f"the region ({lines:,} lines) is too long to rewrite within the model's context of {context:,} tokens "
-            f"(the file, the region and the answer need about {need:,}): name a function or class, put the "
-            "cursor in one, or select fewer lines")
+            f"(the file as shown, the region and the answer need about {need:,}): name a function or class, put the "
+            "cursor in one, or select fewer lines; nothing was sent")
 
 
 def _apart(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -246,7 +252,8 @@ class Turn:
 
     def _request(self) -> tuple[list[dict], int | None] | TurnResult:
         """The attempt's (input, max_output_tokens), its proposal begun; a refusal where the
-        request cannot fit in the engine's context."""
+        request cannot fit in the engine's context, or asks a file too big to show whole to be edited whole."""
+        from steer_tui.project.window import needs_region, session_budget
         from steer_tui.prompts import build_input
 
         s = self.session
@@ -255,13 +262,38 @@ class Turn:
             self.shown = self._move_to(doc[0])
         self._begin_attempt()
         self.prefix = doc[1] if doc is not None else None
-        messages = build_input(self.fmt, s.prompt_path, s.document.text, self.ask, self.shown, self.history or None)
+        budget = session_budget(s)
+        focus = self._focus(budget)
+        why = needs_region(s.prompt_path, s.document.text, focus, budget)
+        if why:
+            return TurnResult("refused", why, error_code=NOT_SENT)
+        messages = build_input(self.fmt, s.prompt_path, s.document.text, self.ask, self.shown, self.history or None,
+                               context=s.context_message(self.region, self.instruction), file_tokens=budget,
+                               focus=focus)
         region_text = _region_text(s.document.text, self.shown)
         cap = output_cap(self.fmt, region_text, s.settings.max_output_tokens, s.server_engine)
         if doc is not None:
             cap = min(cap or DOC_CAP, DOC_CAP)
         why = too_large(self.fmt, self.instructions, messages, region_text, s.server_context)
-        return TurnResult("refused", why) if why else (messages, cap)
+        return TurnResult("refused", why, error_code=NOT_SENT) if why else (messages, cap)
+
+    def _focus(self, budget: int) -> tuple[int, int] | None:
+        """The lines a file too big to show whole is shown around (steer_tui.project.window): the
+        region the prompt shows (the turn's, while it shows an answer's text); in a format with no
+        region, the definitions the words name (prompts.rewrite_region). The prewarm of the same
+        region shows the same view, so it stays cached."""
+        if isinstance(self.shown, tuple):
+            return self.shown
+        if self.region is not None:
+            return self.region
+        from steer_tui.project.window import fits
+
+        s = self.session
+        if fits(s.document.text, budget):
+            return None
+        from steer_tui.prompts import rewrite_region
+
+        return rewrite_region(s.document.text, self.instruction, path=s.path)
 
     async def _answer_attempt(self, messages: list[dict], cap: int | None) -> TurnResult:
         """The attempt's judged answer: the known one (`reuse`) where it still stands, else streamed."""

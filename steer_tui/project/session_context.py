@@ -1,0 +1,132 @@
+"""A session's project context: the index of the open file's project (built on a thread, kept
+current by a watcher), the items each request carries, and what went in last."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Callable
+
+from steer_tui.project.context import ContextItem, context_message, select_context
+from steer_tui.project.index import ProjectIndex
+
+log = logging.getLogger(__name__)
+
+# Token budgets of the context a request carries, by backend: the embedded model has a small
+# window and copies what it is shown, a remote model reads more.
+LOCAL_BUDGET = 800
+REMOTE_BUDGET = 2000
+
+
+def default_budget(backend: str, engine: str | None = None) -> int:
+    return LOCAL_BUDGET if backend == "local" or engine == "local" else REMOTE_BUDGET
+
+
+def project_of(path: Path) -> Path:
+    """The project a file belongs to (steer_tui.project.root), else its git work tree or folder."""
+    try:
+        from steer_tui.project.root import project_root
+    except ImportError:
+        project_root = None
+    if project_root is not None:
+        return Path(project_root(path))
+    import subprocess
+
+    folder = path.parent if not path.is_dir() else path
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder, capture_output=True, text=True,
+                             timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        top = ""
+    return Path(top) if top else folder
+
+
+class ProjectContext:
+    """The context of one open file's project. `start()` builds the index on a thread (`build()`
+    on this one); until it is built, requests carry no context. Items are chosen once per
+    (text, region, instruction), so a prewarm and the turn after it carry the same message."""
+
+    def __init__(self, file_path: Path | str, budget_tokens: int = LOCAL_BUDGET, *, pinned: tuple[str, ...] = (),
+                 dropped: tuple[str, ...] = (), cache_dir: Path | None = None, watch: bool = False,
+                 index: ProjectIndex | None = None):
+        self.file_path = Path(file_path).resolve()
+        self.budget_tokens = budget_tokens
+        self.pinned = tuple(pinned)
+        self.dropped = list(dropped)
+        self.index = index or ProjectIndex(project_of(self.file_path), cache_dir)
+        self.watch = watch
+        self.last: list[ContextItem] = []  # what the last request (or prewarm) carried
+        self._memo: tuple[tuple, list[ContextItem]] | None = None
+        self._thread: threading.Thread | None = None
+        self._watcher = None
+        self.error: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.index.built.is_set()
+
+    def build(self) -> None:
+        """Build the index (from its cache where it can) on this thread."""
+        try:
+            self.index.build()
+        except Exception as exc:  # no context is a worse answer, never a failed one
+            self.error = str(exc)
+            log.warning("project index failed: %s", exc)
+            self.index.built.set()
+        if self.watch and self._watcher is None:
+            from steer_tui.project.watch import IndexWatcher
+
+            self._watcher = IndexWatcher(self.index, lambda _changed: self._forget()).start()
+
+    def start(self, on_ready: Callable[[], None] | None = None) -> None:
+        """Build the index on a thread; `on_ready()` (on that thread) once it is built."""
+        if self._thread is not None:
+            return
+
+        def run() -> None:
+            self.build()
+            if on_ready is not None:
+                on_ready()
+
+        self._thread = threading.Thread(target=run, name="steer-index", daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.index.built.wait(timeout)
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def _forget(self) -> None:
+        self._memo = None
+
+    def items(self, text: str, region: tuple[int, int] | None, instruction: str) -> list[ContextItem]:
+        """The context for a request on the open file's `text`, `region` and `instruction`."""
+        if not self.ready:
+            return []
+        key = (text, region, instruction, self.pinned, tuple(self.dropped), self.budget_tokens)
+        memo = self._memo
+        if memo is not None and memo[0] == key:
+            return memo[1]
+        try:
+            got = select_context(self.index, self.file_path, text, region, instruction, self.budget_tokens,
+                                 self.pinned, self.dropped)
+        except Exception as exc:  # as above: the request goes without context
+            log.warning("context selection failed: %s", exc)
+            got = []
+        self._memo = (key, got)
+        return got
+
+    def message(self, text: str, region: tuple[int, int] | None, instruction: str) -> dict | None:
+        """The context message for these (None for none); remembered as `last`."""
+        items = self.items(text, region, instruction)
+        self.last = items
+        return context_message(items)
+
+    def drop(self, key: str) -> None:
+        """Leave an item out of every request from now on: a path, a name or "path:name"."""
+        if key not in self.dropped:
+            self.dropped.append(key)
