@@ -61,6 +61,11 @@ class Settings:
     # false (or --no-daemon, or STEER_NO_DAEMON=1) starts a private one per command, as before.
     daemon: bool = True
     daemon_idle_minutes: float = 15.0  # the shared engine exits after this long with no connection
+    # A request carries what the project's other files say that the edit uses or the words name
+    # (steer_tui/project/context.py), within `context_tokens` (None: small for the embedded model,
+    # larger for a remote one: steer_tui.project.session_context.default_budget).
+    context: bool = True
+    context_tokens: int | None = None
     keys: dict[str, str] = field(default_factory=dict, repr=False)  # backend -> API key
     extra: dict = field(default_factory=dict, repr=False)  # other tables, e.g. [backends.NAME]
 
@@ -114,4 +119,9 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
     if settings.redirect_additions not in ADDITION_MODES:
         raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
                           f"not {settings.redirect_additions!r} ({path})")
+    if not isinstance(settings.context, bool):
+        raise ConfigError(f"context must be true or false, not {settings.context!r} ({path})")
+    budget = settings.context_tokens
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
+        raise ConfigError(f"context_tokens must be a number of tokens >= 0, not {budget!r} ({path})")
     return settings
