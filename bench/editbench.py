@@ -17,11 +17,20 @@ TOOL_TIMEOUT_S per task (then the task is an error).
 
 Outcomes: passed; failed (the file changed, the test fails); refused (steer exit 1 with the file
 untouched, or Aider reported an edit it could not apply); unchanged (the answer changed nothing);
-error (backend error, timeout). One JSON line per task goes to --out so two runs compare task by task
+error (backend error, timeout); wrote-other (cross-file sets: a file other than the target changed,
+appeared or went; a failure whatever the test says).
+
+Cross-file sets (`crossfile`: bench/crossfile/tune.jsonl, `crossfile_heldout`: heldout.jsonl): each
+task's project (2-4 files) is written to the temp dir, which is made a git repository with the files
+committed, so each tool sees a project; steer edits the target (`steer edit TARGET`, cwd = the
+project; `--steer-args` adds a steer run with more flags, e.g. `--no-context`, on the same server),
+Aider gets the target as its file and every other file as `--read`; the task's hidden test runs in a
+copy of the edited project (bench/crossfile's run_test). One JSON line per task goes to --out so two runs compare task by task
 (`--compare A.jsonl B.jsonl`).
 
-`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|all] [--limit N] [--only IDS]
- [--tool steer|aider|both] [--threads T] [--out FILE.jsonl] [--compare A B] [--steer-root NAME=DIR]`
+`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|crossfile|
+ crossfile_heldout|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
+ [--compare A B] [--steer-root NAME=DIR] [--steer-args ARGS]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
 
@@ -46,6 +55,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_python.jsonl",
         "humanevalfix_java": "humanevalfix_java.jsonl", "humanevalfix_cpp": "humanevalfix_cpp.jsonl"}
 ALL_SETS = ("humanevalfix", "polyglot", "usertasks")  # `--set all`: the Python sets
+CROSSFILE_SETS = {"crossfile": "tune", "crossfile_heldout": "heldout"}  # set -> split of bench/crossfile
+# What a tool writes for itself in a project (Aider's chat and input history, its tags cache): not an
+# edit of the project, so not a write to another file.
+TOOL_FILES = re.compile(r"^\.aider|(^|/)__pycache__(/|$)")
 # The file a task's input is edited as, by the row's `lang` (the extension tells each tool the
 # language); Python rows name theirs in `meta`.
 LANG_FILE = {"java": "Solution.java", "cpp": "solution.cpp"}
@@ -63,7 +76,7 @@ TOOL_TIMEOUT_S = 300
 # through its `aider/extra_params` model setting, which adds to Aider's settings for the model and
 # changes nothing else.
 MAX_OUTPUT_TOKENS = 1024
-OUTCOMES = ("passed", "failed", "refused", "unchanged", "error")
+OUTCOMES = ("passed", "failed", "refused", "unchanged", "error", "wrote-other")
 # Aider's own words when an answer's edits could not be applied (it exits 0 either way).
 _AIDER_REFUSED = re.compile(r"did not conform to the edit format|SearchReplaceNoExactMatch|Failed to apply edit|"
                             r"malformed|UnifiedDiffNoMatch|doesn't match|Only \d+ reflections allowed", re.I)
@@ -98,6 +111,12 @@ def load_set(name: str) -> list[dict]:
         from bench.usertasks import load
 
         return load()
+    if name in CROSSFILE_SETS:
+        from bench.crossfile import load as load_crossfile
+
+        return [{"task_id": f"crossfile/{t['id']}", "instruction": t["instruction"], "input": t["files"][t["target"]],
+                 "test": t["test"], "file": t["target"], "lang": t["lang"], "files": t["files"],
+                 "test_file": t["test_file"], "crossfile": t} for t in load_crossfile(CROSSFILE_SETS[name])]
     path = editbench_dir() / SETS[name]
     tasks = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -157,7 +176,8 @@ class Steer:
     `root`: the checkout whose steer runs (default: this one); another checkout (an older
     commit, say) runs as its own tool, named `steer@NAME`, in the same run."""
 
-    def __init__(self, threads: int, root: Path = ROOT, name: str = "steer"):
+    def __init__(self, threads: int, root: Path = ROOT, name: str = "steer", extra_args: tuple[str, ...] = (),
+                 server: "Steer | None" = None):
         self.threads = threads
         self.root = root
         self.name = name
@@ -165,6 +185,8 @@ class Steer:
         self.url = ""
         self._config: str | None = None
         self.argv = steer_argv(root)  # that checkout's own package, started from that checkout
+        self.extra_args = tuple(extra_args)  # more `steer edit` flags (--no-context, ...)
+        self.server = server  # another Steer of the same checkout whose `steer serve` this one uses
 
     def _env(self) -> dict:
         env = dict(os.environ, NO_COLOR="1")
@@ -181,6 +203,9 @@ class Steer:
     def start(self) -> None:
         import threading
 
+        if self.server is not None:  # started before this one (tools start in order)
+            self.url = self.server.url
+            return
         # `steer serve` of that checkout; it exits when its stdin (held here) closes.
         cmd = [*self.argv, "serve", "--engine", "local", "--threads", str(self.threads),
                "--host", "127.0.0.1", "--port", "0", "--exit-with-stdin"]
@@ -210,7 +235,7 @@ class Steer:
     def run(self, task: dict, workdir: Path) -> dict:
         target = workdir / task["file"]
         cmd = [*self.argv, "edit", task["file"], "-m", task["instruction"], "--json",
-               "--backend", self.url]
+               "--backend", self.url, *self.extra_args]
         env = self._env()
         t0 = time.perf_counter()
         try:
@@ -220,13 +245,14 @@ class Steer:
         except subprocess.TimeoutExpired:
             code, stdout, stderr = None, "", "timed out"
         seconds = time.perf_counter() - t0
-        if self.proc is not None and self.proc.poll() is not None:
+        owner = self.server or self
+        if owner.proc is not None and owner.proc.poll() is not None:
             # Every later task would only fail to connect: stop the run with why the server died.
             from steer_tui.transport.launcher import exit_description
 
-            self.log.seek(0)
-            raise RuntimeError(f"{self.name}: {exit_description(self.proc.returncode)} during "
-                               f"{task['task_id']}: {self.log.read()[-400:]}")
+            owner.log.seek(0)
+            raise RuntimeError(f"{self.name}: {exit_description(owner.proc.returncode)} during "
+                               f"{task['task_id']}: {owner.log.read()[-400:]}")
         try:
             res = json.loads(stdout)
         except json.JSONDecodeError:
@@ -371,6 +397,9 @@ class Aider:
                "--no-show-release-notes", "--no-detect-urls", "--no-suggest-shell-commands", "--no-fancy-input",
                "--model-settings-file", self.settings.name,
                "--message", task["instruction"], task["file"]]
+        for other in task.get("files") or ():
+            if other != task["file"]:
+                cmd[-1:-1] = ["--read", other]  # the project's other files, read-only, before the file it edits
         env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", NO_COLOR="1", TERM="dumb")
         t0 = time.perf_counter()
         try:
@@ -400,11 +429,54 @@ class Aider:
 # ------------------------------------------------------------------ run
 
 
+def make_project(files: dict[str, str], workdir: Path) -> None:
+    """The task's files in workdir, made a git repository with them committed (a project, as a user has one)."""
+    from bench.crossfile import write_project
+
+    write_project(files, workdir)
+    git = ["git", "-c", "user.name=editbench", "-c", "user.email=editbench@localhost", "-c", "commit.gpgsign=false"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the task's project"]):
+        subprocess.run([*git, *step], cwd=workdir, check=True, capture_output=True, stdin=subprocess.DEVNULL)
+
+
+def other_writes(files: dict[str, str], target: str, workdir: Path) -> list[str]:
+    """The project's files other than target that changed, went, or appeared (tools' own files aside)."""
+    now = {p.relative_to(workdir).as_posix() for p in workdir.rglob("*")
+           if p.is_file() and ".git" not in p.relative_to(workdir).parts[:1]}
+    now = {p for p in now if not TOOL_FILES.search(p)}
+    changed = []
+    for rel in sorted(now | set(files)):
+        if rel == target:
+            continue
+        path = workdir / rel
+        if rel not in files:
+            changed.append(f"{rel} (new)")
+        elif rel not in now:
+            changed.append(f"{rel} (gone)")
+        elif path.read_text(encoding="utf-8", errors="replace") != files[rel]:
+            changed.append(rel)
+    return changed
+
+
 def run_one(tool, task: dict, set_name: str) -> dict:
+    others: list[str] = []
     with tempfile.TemporaryDirectory(prefix="editbench-") as tmp:
         workdir = Path(tmp)
-        (workdir / task["file"]).write_text(task["input"], encoding="utf-8")
+        if task.get("files"):
+            make_project(task["files"], workdir)
+        else:
+            (workdir / task["file"]).write_text(task["input"], encoding="utf-8")
         r = tool.run(task, workdir)
+        if task.get("files"):
+            from bench.crossfile import run_test
+
+            others = other_writes(task["files"], task["file"], workdir)
+            if others:
+                r["outcome"], r["test_error"] = "wrote-other", "wrote " + ", ".join(others)
+            elif r["outcome"] is None:
+                ok, why = run_test(task["crossfile"], workdir)
+                r["outcome"] = "passed" if ok else "failed"
+                r["test_error"] = why
     if r["outcome"] is None:
         ok, why = judge(r["edited"], task["test"], task.get("lang", "python"))
         r["outcome"] = "passed" if ok else "failed"
@@ -414,6 +486,8 @@ def run_one(tool, task: dict, set_name: str) -> dict:
            "format": r["format"], "tokens": r["tokens"], "ttft_s": r["ttft_s"], "reason": r["reason"],
            "test_error": r.get("test_error", ""), "diff": _diff(task["input"], r["edited"], task["file"])[:6000],
            "answer": r["answer"]}
+    if task.get("files"):
+        row["wrote_other"] = others
     return row
 
 
@@ -426,11 +500,17 @@ def summarize(rows: list[dict], set_name: str, tools: list[str]) -> None:
         secs = [r["seconds"] for r in mine]
         counts = {k: sum(r["outcome"] == k for r in mine) for k in OUTCOMES}
         fmts = sorted({r["format"] or "?" for r in mine})
-        table.append([tool, len(mine), counts["passed"], f"{100 * counts['passed'] / len(mine):.0f}%", counts["failed"],
-                      counts["refused"], counts["unchanged"], counts["error"], statistics.median(secs),
-                      percentile(secs, 90), ",".join(fmts)])
-    print_table(f"editbench {set_name}", ["tool", "tasks", "passed", "pass %", "applied, failing", "refused",
-                                          "unchanged", "error", "median s", "p90 s", "format"], table)
+        row = [tool, len(mine), counts["passed"], f"{100 * counts['passed'] / len(mine):.0f}%", counts["failed"],
+               counts["refused"], counts["unchanged"], counts["error"], statistics.median(secs),
+               percentile(secs, 90), ",".join(fmts)]
+        if set_name in CROSSFILE_SETS:
+            row[8:8] = [counts["wrote-other"], max(secs)]
+        table.append(row)
+    headers = ["tool", "tasks", "passed", "pass %", "applied, failing", "refused", "unchanged", "error",
+               "median s", "p90 s", "format"]
+    if set_name in CROSSFILE_SETS:
+        headers[8:8] = ["wrote other", "max s"]
+    print_table(f"editbench {set_name}", headers, table)
 
 
 def compare(a_path: str, b_path: str) -> int:
@@ -454,7 +534,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", "all"))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", *CROSSFILE_SETS, "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
     parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),
@@ -465,6 +545,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", nargs="+", metavar="FILE", help="print the tables of earlier JSONL runs and exit")
     parser.add_argument("--steer-root", action="append", default=[], metavar="NAME=DIR",
                         help="also run the steer of another checkout (e.g. the previous commit) as tool steer@NAME")
+    parser.add_argument("--steer-args", action="append", default=[], metavar="ARGS",
+                        help="also run this checkout's steer with these `steer edit` flags (e.g. --steer-args=--no-context)"
+                             " as tool steer[ARGS], on the same server; with --tool none only these run")
     args = parser.parse_args(argv if argv is not None else [])
     if args.compare:
         return compare(*args.compare)
@@ -502,8 +585,18 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.steer_root:
         name, _, root = spec.partition("=")
         tools.append(Steer(args.threads, Path(root).resolve(), f"steer@{name}"))
-    if args.tool in ("steer", "both"):
-        tools.append(Steer(args.threads))
+    if args.tool in ("steer", "both") or args.steer_args:
+        base = Steer(args.threads)
+        if args.tool in ("steer", "both"):
+            tools.append(base)
+        for extra in args.steer_args:
+            import shlex
+
+            variant = Steer(args.threads, name=f"steer[{extra}]", extra_args=tuple(shlex.split(extra)),
+                            server=base if base in tools else None)
+            tools.append(variant)
+            if base not in tools:
+                base = variant  # the first variant starts the server the others use
     if args.tool in ("aider", "both"):
         tools.append(Aider(args.threads, model_path))
     rows: list[dict] = []
