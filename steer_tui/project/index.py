@@ -71,6 +71,10 @@ class ProjectIndex:
     that changed since; `update`/`remove` keep it current (steer_tui.project.watch calls them).
     Safe to read from one thread while another builds or updates it."""
 
+    # A project this small is indexed in milliseconds: no cache file is written for it (a folder
+    # of a few scripts, a test's temporary folder).
+    min_cached_files = 24
+
     def __init__(self, root: Path, cache_dir: Path | None = None):
         self.root = Path(root).resolve()
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
@@ -180,7 +184,7 @@ class ProjectIndex:
     def save(self) -> None:
         """Write the index to its cache file (atomically) if it changed since it was read or written."""
         with self._lock:
-            if not self._dirty:
+            if not self._dirty or len(self._entries) < self.min_cached_files:
                 return
             payload = {rel: (e.mtime_ns, e.size,
                              [(s.name, s.kind, s.line, s.end, s.signature, s.doc, s.parent) for s in e.symbols],

@@ -60,20 +60,25 @@ class ProjectContext:
         self._memo: tuple[tuple, list[ContextItem]] | None = None
         self._thread: threading.Thread | None = None
         self._watcher = None
+        self._build_lock = threading.Lock()
         self.error: str | None = None
+        self.automatic = True  # False: only the pinned items (`--no-context` with `--context PATH`)
 
     @property
     def ready(self) -> bool:
         return self.index.built.is_set()
 
     def build(self) -> None:
-        """Build the index (from its cache where it can) on this thread."""
-        try:
-            self.index.build()
-        except Exception as exc:  # no context is a worse answer, never a failed one
-            self.error = str(exc)
-            log.warning("project index failed: %s", exc)
-            self.index.built.set()
+        """Build the index (from its cache where it can) on this thread; once only."""
+        with self._build_lock:
+            if self.index.built.is_set():
+                return
+            try:
+                self.index.build()
+            except Exception as exc:  # no context is a worse answer, never a failed one
+                self.error = str(exc)
+                log.warning("project index failed: %s", exc)
+                self.index.built.set()
         if self.watch and self._watcher is None:
             from steer_tui.project.watch import IndexWatcher
 
@@ -114,6 +119,8 @@ class ProjectContext:
         try:
             got = select_context(self.index, self.file_path, text, region, instruction, self.budget_tokens,
                                  self.pinned, self.dropped)
+            if not self.automatic:
+                got = [item for item in got if item.reason in ("--context", "pinned by @")]
         except Exception as exc:  # as above: the request goes without context
             log.warning("context selection failed: %s", exc)
             got = []
@@ -130,3 +137,18 @@ class ProjectContext:
         """Leave an item out of every request from now on: a path, a name or "path:name"."""
         if key not in self.dropped:
             self.dropped.append(key)
+
+
+def for_file(path: Path | str, settings, *, pinned: tuple[str, ...] = (), enabled: bool | None = None,
+             watch: bool = False) -> ProjectContext | None:
+    """The context of the file at `path` as `settings` ask for it (None with context off, or a
+    budget of 0); `enabled` (a flag) overrides the setting; pinned items come even with it off."""
+    on = settings.context if enabled is None else enabled
+    if not on and not pinned:
+        return None
+    budget = settings.context_tokens if settings.context_tokens is not None else default_budget(settings.backend)
+    if budget <= 0:
+        return None
+    ctx = ProjectContext(path, budget, pinned=pinned, watch=watch)
+    ctx.automatic = bool(on)
+    return ctx

@@ -1,0 +1,177 @@
+"""Context selection: what the region imports and calls, what the instruction names, pinned and
+dropped items, the budget, and the message a request carries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from steer_tui.project.context import (CONTEXT_HEADER, context_message, count_tokens, instruction_stems,
+                                       name_words, select_context, stem)
+from steer_tui.project.index import ProjectIndex
+
+FILES = {
+    "shop/money.py": '''"""Money helpers."""
+
+CURRENCY = "USD"
+
+
+def format_money(cents: int) -> str:
+    """Format an amount of cents as a currency string like $1.50."""
+    return f"${cents / 100:.2f}"
+
+
+def parse_money(text):
+    """Parse '$1.50' into cents."""
+    return int(round(float(text.strip("$")) * 100))
+''',
+    "shop/api.py": '''from enum import Enum
+
+PAGE_SIZE = 20  # rows shown per page
+
+
+class Status(Enum):
+    """The status of an API response."""
+    OK = "ok"
+    NOT_FOUND = "not_found"
+
+
+class ApiError(Exception):
+    """Raised when a request to the API fails."""
+    def __init__(self, code: int, message: str):
+        self.code = code
+''',
+    "shop/cart.py": '''from shop.money import parse_money
+from shop import api
+
+
+def total(items):
+    return sum(parse_money(i) for i in items)
+
+
+def page(items, n):
+    return items[n * 20:(n + 1) * 20]
+
+
+def lookup(items, key):
+    if key not in items:
+        return api.Status.NOT_FOUND
+    return items[key]
+
+
+def format_money(x):
+    return str(x)
+''',
+    "web/errors.js": '''// A bad field in a request: new ValidationError(field, message).
+class ValidationError extends Error {
+  constructor(field, message) { super(message); this.field = field; }
+}
+module.exports = { ValidationError };
+''',
+    "web/users.js": '''const { ValidationError } = require('./errors');
+
+function createUser(email) {
+  if (!email) throw new ValidationError('email', 'missing');
+  return { email };
+}
+''',
+}
+
+
+@pytest.fixture
+def index(tmp_path) -> ProjectIndex:
+    root = tmp_path / "proj"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return ProjectIndex(root, tmp_path / "cache").build()
+
+
+def _select(index, rel, instruction, region=None, budget=800, **kw):
+    return select_context(index, rel, FILES[rel], region, instruction, budget, **kw)
+
+
+def _names(items):
+    return [(i.path, i.name, i.reason) for i in items]
+
+
+def test_words_split_and_stem():
+    assert name_words("formatMoney") == ("format", "money")
+    assert name_words("PAGE_SIZE") == ("page", "size")
+    assert name_words("HTTPError") == ("http", "error")
+    assert stem("formatting") == stem("formatted") == stem("formats") == stem("format")
+    assert stem("currencies") == stem("currency")
+    assert instruction_stems("use the page size", own_names=()) == {"page", "size"}
+    assert "total" not in instruction_stems("make total use the helper", own_names=("total",))
+
+
+def test_what_the_region_imports_and_calls(index):
+    items = _select(index, "shop/cart.py", "", region=(4, 6))
+    assert _names(items) == [("shop/money.py", "parse_money", "imported")]
+    assert items[0].text == "# Parse '$1.50' into cents.\ndef parse_money(text): ..."
+    items = _select(index, "shop/cart.py", "", region=(12, 16))
+    assert _names(items) == [("shop/api.py", "Status", "imported")]  # through the module: api.Status
+    assert 'NOT_FOUND = "not_found"' in items[0].text
+    js = _select(index, "web/users.js", "", region=(2, 6))
+    assert _names(js) == [("web/errors.js", "ValidationError", "imported")]
+    assert js[0].text.startswith("// A bad field in a request: new ValidationError(field, message).\n"
+                                 "class ValidationError extends Error {\n  constructor(field, message)\n}")
+
+
+def test_instruction_words_find_things_by_their_role(index):
+    currency = _select(index, "shop/cart.py", "show the total with the project's currency helper", region=(4, 6))
+    named = [i.name for i in currency if i.reason == "named in the request"]
+    assert "format_money" in named  # its doc says currency; it is a function, a helper
+    page = _select(index, "shop/cart.py", "stop hard-coding 20 rows; use the page size", region=(8, 10))
+    assert _names(page)[0] == ("shop/api.py", "PAGE_SIZE", "named in the request")
+    assert page[0].text == "# rows shown per page\nPAGE_SIZE = 20"
+    err = _select(index, "shop/cart.py", "raise the API error when the key is missing", region=(12, 16))
+    assert ("shop/api.py", "ApiError", "named in the request") in _names(err)
+
+
+def test_the_open_file_is_never_context(index):
+    items = _select(index, "shop/cart.py", "make format_money round to whole units")
+    assert all(i.path != "shop/cart.py" for i in items)
+    # format_money is the open file's own name said in full: it brings in nothing from elsewhere
+    assert "format_money" not in [i.name for i in items if i.reason == "named in the request"]
+
+
+def test_the_budget_is_respected_and_cuts_the_lowest_ranked(index):
+    full = _select(index, "shop/cart.py", "raise the API error or the status; use the currency helper")
+    assert len(full) >= 3
+    budget = full[0].tokens + full[1].tokens
+    cut = _select(index, "shop/cart.py", "raise the API error or the status; use the currency helper", budget=budget)
+    assert sum(i.tokens for i in cut) <= budget
+    assert cut[0] == full[0] and len(cut) < len(full)
+    assert {(i.path, i.name) for i in cut} <= {(i.path, i.name) for i in full}
+    assert _select(index, "shop/cart.py", "use the currency helper", budget=0) == []
+
+
+def test_pinned_first_and_dropped_left_out(index):
+    items = _select(index, "shop/cart.py", "use the currency helper", region=(4, 6),
+                    pinned=("shop/api.py", "@ApiError"))
+    assert _names(items)[:2] == [("shop/api.py", "shop/api.py", "--context"), ("shop/api.py", "ApiError", "pinned by @")]
+    assert items[0].kind == "file" and "class Status(Enum):" in items[0].text
+    dropped = _select(index, "shop/cart.py", "use the currency helper", region=(4, 6),
+                      dropped=("shop/money.py:parse_money", "format_money"))
+    assert "parse_money" not in [i.name for i in dropped] and "format_money" not in [i.name for i in dropped]
+    assert _select(index, "shop/cart.py", "", pinned=("shop/cart.py",), region=(4, 6))[0].name == "parse_money"
+
+
+def test_the_message_labels_each_file_and_is_read_only(index):
+    items = _select(index, "shop/cart.py", "raise the API error; show it with the currency helper", region=(4, 6))
+    msg = context_message(items)
+    assert msg["role"] == "user"
+    assert msg["content"].startswith(CONTEXT_HEADER + "\n```python\n# shop/money.py\n")
+    assert "```python\n# shop/api.py\n" in msg["content"]
+    assert context_message([]) is None
+    assert all(i.tokens == count_tokens(i.text) + 1 for i in items)
+
+
+def test_no_project_around_the_file_no_context(tmp_path):
+    (tmp_path / "alone").mkdir()
+    (tmp_path / "alone" / "one.py").write_text(FILES["shop/cart.py"])
+    index = ProjectIndex(tmp_path / "alone", tmp_path / "cache").build()
+    assert select_context(index, Path(tmp_path / "alone" / "one.py"), FILES["shop/cart.py"], None,
+                          "use the currency helper", 800) == []
