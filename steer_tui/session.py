@@ -251,7 +251,7 @@ class Session:
                 self.set_connection("error", str(exc))
                 raise SessionError(getattr(exc, "code", "backend_unreachable"), str(exc)) from exc
         self.set_connection("ready", getattr(self.client, "url", ""))
-        if self.context is not None and not self.context.ready:
+        if prewarm and self.context is not None and not self.context.ready:
             loop = asyncio.get_running_loop()
             self.context.start(lambda: loop.call_soon_threadsafe(self._context_ready))
         if prewarm:
@@ -330,6 +330,8 @@ class Session:
 
     async def close(self) -> None:
         await self.stop()
+        if self.context is not None:
+            self.context.close()  # its watcher, if it has one
         for task in (*self.prewarms.in_flight(), self._turn_task):
             if task and not task.done():
                 task.cancel()

@@ -38,7 +38,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "tokens_per_s, attempts, reason, answer) on stdout")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the diff (auto: on a terminal)")
+    add_context_arguments(parser)
     add_daemon_argument(parser)
+
+
+def add_context_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--context", metavar="PATH", nargs="+", action="extend", default=[],
+                        help="also show the model these files (or definitions, by name) of the project, read-only")
+    parser.add_argument("--no-context", dest="auto_context", action="store_false", default=None,
+                        help="send no automatic context from the project's other files (config: context = false)")
+
+
+def project_context(args, settings, path):
+    """The project context the command's request carries (steer_tui.project.session_context), or None."""
+    from steer_tui.project.session_context import for_file
+
+    from pathlib import Path
+
+    # A path is as the user typed it, from here; a word that is no file is a definition's name.
+    pinned = tuple(str(Path(p).resolve()) if Path(p).exists() else p for p in getattr(args, "context", None) or ())
+    return for_file(path, settings, pinned=pinned, enabled=getattr(args, "auto_context", None))
 
 
 def add_daemon_argument(parser: argparse.ArgumentParser) -> None:
@@ -210,6 +229,7 @@ def _payload(args, **fields) -> dict:
         "format": None,
         "engine": None,  # "warm": the engine was running already; "cold": this command started it
         "connect_s": None,  # seconds from start to a connected engine (a cold one: its whole start)
+        "context": [],  # what the project's other files gave the request: {path, name, reason, tokens}
     }
     base.update(fields)
     for k in ("ttft_s", "tokens_per_s", "connect_s"):
@@ -277,17 +297,23 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
     session: Session | None = None
     on_event = _progress_events(out, lambda: session)
     session = Session(doc, settings, on_event, edit_format=args.format)
+    session.context = project_context(args, settings, args.file)
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
     sigint = SigintCancels.install()
     try:
         for tries_left in (1, 0):
             started = time.perf_counter()
             try:
-                await session.start(prewarm=False)
+                # The index is built (or read from its cache) while the engine connects.
+                await asyncio.gather(session.start(prewarm=False), _build_context(session.context))
             except SessionError as exc:
                 return _fail(out, args, EXIT_BACKEND, f"backend error: {exc.message}", error_code=exc.code, **common)
             # What the gateway serves is known once connected: the format may follow it, and the
             # report names the model that answered.
+            if session.context is not None and settings.context_tokens is None:
+                from steer_tui.project.session_context import default_budget
+
+                session.context.budget_tokens = default_budget(settings.backend, session.server_engine)
             common.update(model=settings.model or session.server_model, format=session.format,
                           engine=getattr(session.client, "engine_start", None),
                           connect_s=time.perf_counter() - started)
@@ -298,7 +324,9 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
             # Nothing was written (an edit applies only once whole): ask again on the next engine.
             out.progress(f"{died}; asking again on a new engine")
             await _cleanup(session)
-            session = Session(Document.open(args.file), settings, on_event, edit_format=args.format)
+            context, session = session.context, Session(Document.open(args.file), settings, on_event,
+                                                        edit_format=args.format)
+            session.context = context
     except asyncio.CancelledError:
         if not sigint.interrupted:
             raise
@@ -310,10 +338,21 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
     return session, result, common
 
 
+async def _build_context(context) -> None:
+    if context is not None:
+        await asyncio.to_thread(context.build)
+
+
 def _report(args, out: Output, session, result, common: dict) -> int:
     """Say how the edit ended, write it unless it is a dry run or failed, and give the exit code."""
     from steer_tui.state import State
 
+    if session.context is not None:
+        from steer_tui.project.context import summary
+
+        common["context"] = [item.as_json() for item in session.context.last]
+        if session.context.last:
+            out.progress(summary(session.context.last))
     stats = {"tokens": result.tokens, "draft_tokens_accepted": result.draft_accepted,
              "ttft_s": result.ttft_s, "tokens_per_s": result.tokens_per_s,
              "attempts": result.attempts, "answer": result.raw_text, **common}

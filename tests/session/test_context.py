@@ -1,0 +1,142 @@
+"""A request's project context: in the prompt the gateway receives (between the file and the
+instruction), the same in the prewarm before it, never written anywhere; and through the real
+`steer edit` command with --context and --no-context."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from steer_tui import prompts
+from steer_tui.config import Settings
+from steer_tui.files import Document
+from steer_tui.project.context import CONTEXT_HEADER
+from steer_tui.project.session_context import ProjectContext
+from steer_tui.session import Session
+from steer_tui.transport.client import ResponsesClient
+
+from .conftest import DATA
+from .recorded_events import FakeBackend
+from .test_edit_command import steer_edit
+
+STATS = '''"""Statistics helpers shared by the calculator."""
+
+# What the mean of no values is taken to be.
+EMPTY_MEAN = 0.0
+
+
+def safe_div(a, b, default=0.0):
+    """Divide a by b, or return default when b is zero."""
+    return a / b if b else default
+'''
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    shutil.copy(DATA / "calc.py", root / "calc.py")
+    (root / "stats.py").write_text(STATS)
+    return root
+
+
+def _context(project, tmp_path, **kw) -> ProjectContext:
+    ctx = ProjectContext(project / "calc.py", 800, cache_dir=tmp_path / "cache", **kw)
+    ctx.build()
+    return ctx
+
+
+async def test_the_gateway_receives_the_context_between_the_file_and_the_instruction(replay, project, tmp_path):
+    url, engine = await replay(["fix_mean.txt"])
+    client = ResponsesClient(url)
+    await client.connect()
+    session = Session(Document.read(project / "calc.py"), Settings(backend=url), client=client,
+                      edit_format="search_replace")
+    session.context = _context(project, tmp_path)
+    try:
+        await session.start(prewarm=False)
+        result = await session.edit("handle an empty list in mean: return the empty mean value")
+        assert result.status == "proposal"
+        messages = engine.requests[0].messages
+        assert [m["role"] for m in messages] == ["system", "user", "user", "user"]
+        assert messages[1]["content"].startswith("File: calc.py\n")
+        context = messages[2]["content"]
+        assert context.startswith(CONTEXT_HEADER + "\n```python\n# stats.py\n")
+        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0" in context
+        assert "handle an empty list in mean" in messages[3]["content"]
+        assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request")]
+        assert session.accept_all()
+    finally:
+        await session.close()
+    # Only the open file is written: the context is never.
+    assert "EMPTY_MEAN" not in (project / "calc.py").read_text()
+    assert (project / "stats.py").read_text() == STATS
+
+
+async def test_no_project_around_the_file_leaves_the_prompt_as_it_was(replay, tmp_path):
+    (tmp_path / "alone").mkdir()
+    shutil.copy(DATA / "calc.py", tmp_path / "alone" / "calc.py")
+    url, engine = await replay(["fix_mean.txt"])
+    client = ResponsesClient(url)
+    await client.connect()
+    session = Session(Document.read(tmp_path / "alone" / "calc.py"), Settings(backend=url), client=client,
+                      edit_format="search_replace")
+    session.context = _context(tmp_path / "alone", tmp_path)
+    try:
+        await session.start(prewarm=False)
+        await session.edit("handle an empty list in mean")
+    finally:
+        await session.close()
+    text = (DATA / "calc.py").read_text()
+    want = [prompts.system_prompt("search_replace"),
+            *[m["content"] for m in prompts.build_input("search_replace", session.prompt_path, text,
+                                                       "handle an empty list in mean")]]
+    assert [m["content"] for m in engine.requests[0].messages] == want
+
+
+async def test_the_prewarm_carries_the_same_context_as_the_turn(project, tmp_path):
+    backend = FakeBackend(["fix_mean"])
+    session = Session(Document.read(project / "calc.py"), Settings(), client=backend, edit_format="rewrite")
+    session.context = _context(project, tmp_path)
+    words = "make mean divide safely with the safe division helper"
+    region = (11, 16)  # mean
+    await session.start(prewarm=False)
+    session.prewarm(region, words, complete=True)
+    await session.warmed()
+    await session.send(words, region)
+    await session.wait()
+    warm, turn = backend.prewarms[-1]["input"], backend.requests[0]["input"]
+    assert turn[:len(warm)] == warm
+    assert turn[1]["content"].startswith(CONTEXT_HEADER)
+    assert "def safe_div(a, b, default=0.0): ..." in turn[1]["content"]
+    await session.close()
+
+
+async def test_steer_edit_context_flags(replay, project, tmp_path):
+    env = {"STEER_CACHE_DIR": str(tmp_path / "cache")}
+    url, engine = await replay(["fix_mean.txt"])
+    calc = str(project / "calc.py")
+    code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean with the empty mean value",
+                                      "--backend", url, "--json", "--dry-run", env=env)
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["context"] == [{"path": "stats.py", "name": "EMPTY_MEAN", "reason": "named in the request",
+                               "tokens": got["context"][0]["tokens"]}]
+    assert "EMPTY_MEAN = 0.0" in engine.requests[-1].messages[2]["content"]
+
+    code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean with the empty mean value",
+                                      "--backend", url, "--json", "--dry-run", "--no-context", env=env)
+    assert code == 0, err
+    assert json.loads(out)["context"] == []
+    assert len(engine.requests[-1].messages) == 3  # system, file, instruction
+
+    code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean", "--no-context",
+                                      "--context", str(project / "stats.py"), "--backend", url, "--dry-run", env=env)
+    assert code == 0, err
+    assert "context: stats.py" in err  # the one line saying what went in
+    context = engine.requests[-1].messages[2]["content"]
+    assert "# stats.py\n" in context and "def safe_div(a, b, default=0.0): ..." in context
+    assert (project / "stats.py").read_text() == STATS
