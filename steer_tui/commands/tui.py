@@ -1,4 +1,4 @@
-"""`steer [FILE]`: open the interactive app (Textual is imported only when it runs)."""
+"""`steer [PATH]`: open the interactive app on a project or a file in it (Textual is imported only when it runs)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", nargs="?", metavar="FILE", help="the file to edit")
+    parser.add_argument("file", nargs="?", metavar="PATH",
+                        help="a file to edit (opened within its project: the git repository around it, else its "
+                             "folder), or a folder whose project to open; default: the current folder")
     parser.add_argument("--backend", help="local (default: the embedded model), openai, xai, cerebras, groq, "
                         "ollama, vllm, llamacpp, or a ws(s):// gateway URL")
     parser.add_argument("--model", help="model name, or a GGUF path for the local engine")
@@ -20,11 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from steer_tui.config import ConfigError, load_settings
 
-    if not args.file:
-        print("steer: give a FILE to edit (steer FILE), or a sub-command; see steer --help", file=sys.stderr)
-        return 2
+    path = Path(args.file) if args.file else Path(".")  # a folder opens its project, the finder first
     try:
         settings = load_settings(
             backend=args.backend, model=args.model, theme=args.theme,
@@ -36,6 +38,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from steer_tui.ui.app import make_app
 
-    app = make_app(args.file, settings)
+    app = make_app(path, settings)
     app.run()
     return int(app.return_code or 0)

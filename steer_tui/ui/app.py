@@ -1,4 +1,5 @@
-"""The steer app: file view, prompt, status line and footer over one Session; `make_app` builds it."""
+"""The steer app: file view, prompt, status line and footer over the open file's Session, the
+project's other files a Ctrl+P away; `make_app` builds it."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ try:
     from pathlib import Path
     from typing import Callable, Iterable
 
-    from textual import on, work
+    from textual import on
     from textual.app import App, ComposeResult, SystemCommand
     from textual.screen import Screen
 
     from steer_tui.config import Settings
+    from steer_tui.project.root import project_root
     from steer_tui.region import region_for_send
     from steer_tui.state import State
     from steer_tui.ui import gc_policy, keys
@@ -30,7 +32,9 @@ try:
     from steer_tui.ui.frame_batch import FrameBatch
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
     from steer_tui.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
+    from steer_tui.ui.open_files import OpenFile, ViewState, relative_label
     from steer_tui.ui.paint import paint_now
+    from steer_tui.ui.project_files import ProjectFiles
     from steer_tui.ui.region_prewarm import RegionPrewarm
     from steer_tui.ui.review_keys import ReviewKeys
     from steer_tui.ui.send_queue import Queued
@@ -50,10 +54,13 @@ finally:
 
 
 class SteerApp(App):
-    """One file, one session. Session events are buffered and applied once per frame."""
+    """A project and its open files, one Session each; the file shown is `path`, its session
+    `session`. Session events are buffered and applied once per frame."""
 
     TITLE = "steer"
     ENABLE_COMMAND_PALETTE = True
+    COMMAND_PALETTE_BINDING = keys.PALETTE_KEY  # Ctrl+P finds a file; '>' in the finder is the palette
+    FINDER_KEY = keys.FINDER_KEY
     CSS = """
     Screen { layout: vertical; background: $code-bg; }
     CodeView { height: 1fr; }
@@ -64,7 +71,7 @@ class SteerApp(App):
 
     def __init__(
         self,
-        path: str | Path,
+        path: str | Path | None,
         settings: Settings | None = None,
         *,
         client=None,
@@ -72,9 +79,18 @@ class SteerApp(App):
         watch: bool = True,
         mask_timings: bool = False,
         connect: bool = True,
+        project: str | Path | None = None,
     ) -> None:
         self.settings = settings or Settings()
-        self.path = Path(path)
+        # A folder (None: the current one) opens the project with no file; a file opens within its project.
+        target = Path(path) if path is not None else Path(".")
+        self.path: Path | None = None if target.is_dir() else target
+        self.project_root = Path(project).resolve() if project is not None else project_root(target)
+        self.files = ProjectFiles(self, self.project_root)
+        self._open: dict[Path, OpenFile] = {}  # by resolved path
+        self._current: OpenFile | None = None
+        self._backend_owner: OpenFile | None = None  # the file whose session opened the shared backend
+        self._backend_started: asyncio.Event | None = None
         self._themes: dict[str, LoadedTheme] = {}
         loaded, self._theme_problems = load_themes()
         for item in loaded:
@@ -174,7 +190,11 @@ class SteerApp(App):
             self.notify(problem, severity="warning")
         self.status.backend = self.current_backend_label()
         self.status.connection = "connecting" if self._connect else "none"
-        self._open_document()
+        if self.path is not None:
+            self._current = self._open_file_record(self.path)
+            self._open_document()
+        else:
+            self._show_no_file()
         self.prompt.focus()
         if self._mask_timings:
             self.prompt.cursor_blink = False  # snapshots: no blink phase in the frame
@@ -186,10 +206,28 @@ class SteerApp(App):
             self._start_session()
         if self.document is not None and self._watch:
             self._watcher.start(self.path)
+        if self.path is None:
+            self.action_find_file()
 
     def current_backend_label(self) -> str:
         server_model = self.session.server_model if self.session is not None else None
         return backend_label(self.settings.backend, self.settings.model, server_model)
+
+    def _open_file_record(self, path: Path) -> OpenFile:
+        key = path.resolve()
+        record = self._open.get(key)
+        if record is None:
+            record = self._open[key] = OpenFile(path)
+        self.status.file = relative_label(key, self.project_root)
+        self.sub_title = self.status.file
+        return record
+
+    def _show_no_file(self) -> None:
+        lines = ["", f"  No file is open in {self.project_root}.", "",
+                 "  Ctrl+P finds a file of the project by name (type > first for the command palette).",
+                 "  steer FILE opens one from the command line; a new name creates it on the first accepted edit."]
+        self.code.set_document(lines, "")
+        self.status.file = "no file"
 
     def _open_document(self) -> None:
         from steer_tui.files import Document, DocumentError
@@ -200,26 +238,66 @@ class SteerApp(App):
         except (DocumentError, OSError) as exc:
             self.notify(f"cannot open {exc}", severity="error", timeout=10)
             return
+        if self._current is not None:
+            self._current.document = self.document
         if self.document.is_new:
             self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
             self.applier.show_extra()
         text = self.document.text
         self.applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
 
-    @work(group="session", exclusive=True, exit_on_error=False)
-    async def _start_session(self) -> None:
+    def _start_session(self) -> None:
+        """Start the shown file's session (in the "session" worker group), unless it has one."""
+        record = self._current
+        if record is None or record.document is None or record.session is not None or record.starting:
+            return
+        record.starting = True
+        self.run_worker(self._run_session(record), group="session", exit_on_error=False)
+
+    def _events_of(self, record: OpenFile) -> Callable:
+        """The session's event callback: a file not shown keeps its events to itself (coming back
+        redraws from its session), except what is said of the shared connection and its notices."""
+        from steer_tui.events import ConnectionChanged, Notice
+
+        add = self._frames.add
+
+        def on_event(ev) -> None:
+            if record is self._current or isinstance(ev, (ConnectionChanged, Notice)):
+                add(ev)
+
+        return on_event
+
+    async def _run_session(self, record: OpenFile) -> None:
         from steer_tui.session import Session, SessionError
 
         factory = self._session_factory or Session
+        client = self._client
+        owner = self._backend_owner
+        if client is None and owner is not None and owner is not record:
+            # One backend connection for all the files: the first session's, once it is up.
+            if self._backend_started is not None:
+                await self._backend_started.wait()
+            client = owner.session.client if owner.session is not None else None
+        opens_backend = client is None
+        if opens_backend:
+            self._backend_owner = record
+            self._backend_started = asyncio.Event()
         try:
-            self.session = factory(self.document, self.settings, self._frames.add, client=self._client)
+            session = factory(record.document, self.settings, self._events_of(record), client=client)
         except Exception as exc:  # a bad setting: show it, keep the file usable
+            record.starting = False
+            if opens_backend:
+                self._backend_started.set()
             self.status.connection = "error"
             self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
             return
-        self.applier.sync_code(force=True)
+        record.session = session
+        record.starting = False
+        if record is self._current:
+            self.session = session
+            self.applier.sync_code(force=True)
         try:
-            await self.session.start()
+            await session.start()
         except SessionError as exc:
             self.status.connection = "error"
             self.status.detail = exc.code
@@ -227,6 +305,9 @@ class SteerApp(App):
         except Exception as exc:
             self.status.connection = "error"
             self.notify(f"no backend: {exc}", severity="error", timeout=15)
+        finally:
+            if opens_backend:
+                self._backend_started.set()
         self.refresh_bindings()
 
     # ----- session events: buffered, applied once per frame ---------------------------------
@@ -258,7 +339,7 @@ class SteerApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield from keys.palette_commands(self)
+        yield from keys.palette_commands(self, lambda action: applies(self, action, beneath=True))
 
     # ----- prompt: send or redirect ---------------------------------------------------------------
 
@@ -421,8 +502,107 @@ class SteerApp(App):
         if self.session is not None:
             self.session.file_changed()
             self.flush_now()
-        else:
+        elif self.path is not None:
             self._open_document()
+
+    # ----- the project: find a file, switch between the open files --------------------------------
+
+    def action_find_file(self) -> None:
+        from steer_tui.ui.screens.finder import FinderScreen  # not needed for the first frame
+
+        if isinstance(self.screen, FinderScreen):
+            return
+
+        def chosen(rel: str | None) -> None:
+            if rel is not None:
+                self.call_later(self.open_file, self.project_root / rel)
+
+        self.push_screen(FinderScreen(self.files), chosen)
+
+    async def open_file(self, path: str | Path) -> None:
+        """Show `path` (relative: to the project root), opening it if it is not open yet. The file
+        shown keeps its session as it is (a proposal under review waits there); a turn it is writing
+        or an answer streaming is asked about first: stop it and switch, or stay."""
+        path = Path(path)
+        if not path.is_absolute():
+            path = self.project_root / path
+        current = self._current
+        if current is not None and current.path.resolve() == path.resolve():
+            return
+        generating = self.session_state() == State.GENERATING
+        if generating or (self.asking is not None and self.asking.active):
+            from steer_tui.ui.screens.confirm import ConfirmScreen
+
+            what = "An edit is being written" if generating else "An answer is being written"
+
+            def answer(ok: bool | None) -> None:
+                if ok:
+                    self.call_later(self._stop_and_switch, path)
+
+            self.push_screen(ConfirmScreen(f"{what} in {self.status.file}.\nStop it (what is complete stays as "
+                                           f"the proposal) and open {relative_label(path.resolve(), self.project_root)}?",
+                                           yes="Stop and open", no="Stay"), answer)
+            return
+        self._switch_to(path)
+
+    async def _stop_and_switch(self, path: Path) -> None:
+        await self.action_stop()
+        self._switch_to(path)
+
+    def _switch_to(self, path: Path) -> None:
+        self.flush_now()  # what the file shown has pending is drawn before it goes
+        if self.queued is not None:
+            self.sender.queue.take_back("another file was opened")
+        old = self._current
+        code = self.code
+        if old is not None:
+            old.view = ViewState.of(code, self.view_mode, self.current_hunk)
+        if self.answer.visible:
+            self.answer.close()  # the answer was about the other file
+        record = self._open_file_record(path)
+        self._current = record
+        self.path = record.path
+        self.document = record.document
+        self.session = record.session
+        self._typing = None
+        view = record.view
+        self.view_mode = view.view_mode
+        self.current_hunk = view.current_hunk
+        code.set_source(None)
+        code.anchor = None
+        if record.document is None:
+            self._open_document()
+            if self.document is None:
+                self._show_no_file()
+                self.status.file = relative_label(path.resolve(), self.project_root)
+                self.refresh_bindings()
+                return
+        if self.session is not None:
+            # Not watched while it was not shown: it may have changed on disk meanwhile.
+            if self.session.file_changed():
+                self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
+            self.flush_now()
+            self.applier.sync_code(force=True)
+        elif self._connect:
+            self._start_session()
+        code.cursor_line = min(view.cursor_line, max(0, len(code.lines) - 1))
+        code.anchor = view.anchor if view.anchor is not None and view.anchor < len(code.lines) else None
+        code.cursor_placed = view.cursor_placed
+        code.follow = view.follow
+        code.growing = self.session_state() == State.GENERATING
+        code.invalidate()
+        self.call_after_refresh(code.scroll_back_to, *view.scroll)
+        status = self.status
+        status.state = self.session_state()
+        status.set_numbers(None, None, None)
+        self.applier.after_state_change()
+        if self._watch:
+            self._watcher.start(self.path)
+
+    @property
+    def open_files(self) -> list[OpenFile]:
+        """The files opened so far, in the order they were first opened."""
+        return list(self._open.values())
 
     def action_help(self) -> None:
         from steer_tui.ui.screens.help import HelpScreen  # not needed for the first frame
@@ -433,8 +613,8 @@ class SteerApp(App):
         return help_sections(self.BINDINGS)
 
     async def action_quit(self) -> None:
-        session = self.session
-        if session is not None and session.has_proposal and not self.quitting:
+        pending = [r for r in self._open.values() if r.session is not None and r.session.has_proposal]
+        if pending and not self.quitting:
             from steer_tui.ui.screens.confirm import ConfirmScreen
 
             def answer(ok: bool | None) -> None:
@@ -442,8 +622,12 @@ class SteerApp(App):
                     self.quitting = True
                     self.exit()
 
-            self.push_screen(ConfirmScreen("A proposal is pending and has not been accepted.\nQuit anyway and drop it?",
-                                           yes="Quit", no="Stay"), answer)
+            if pending == [self._current]:
+                question = "A proposal is pending and has not been accepted.\nQuit anyway and drop it?"
+            else:
+                names = ", ".join(relative_label(r.path.resolve(), self.project_root) for r in pending)
+                question = f"Proposals are pending and have not been accepted: {names}.\nQuit anyway and drop them?"
+            self.push_screen(ConfirmScreen(question, yes="Quit", no="Stay"), answer)
             return
         self.exit()
 
@@ -470,6 +654,8 @@ class SteerApp(App):
 
     @on(FileChangedOnDisk)
     def _file_changed(self, message: FileChangedOnDisk) -> None:
+        if self.path is None or Path(message.path) != self.path.resolve():
+            return  # said of a file no longer shown: it is checked again when shown
         session = self.session
         if session is None:
             self._open_document()
@@ -482,9 +668,14 @@ class SteerApp(App):
     async def on_unmount(self) -> None:
         self._watcher.stop()
         gc_policy.restore()  # a process-wide setting: never leave it changed
-        if self.session is not None:
+        # Every file's session; the one that opened the shared backend last (closing it closes that).
+        owner = self._backend_owner.session if self._backend_owner is not None else None
+        sessions = [r.session for r in self._open.values() if r.session is not None and r.session is not owner]
+        if self.session is not None and self.session not in sessions and self.session is not owner:
+            sessions.append(self.session)
+        for session in [*sessions, *([owner] if owner is not None else [])]:
             try:
-                await asyncio.wait_for(self.session.close(), 3)
+                await asyncio.wait_for(session.close(), 3)
             except Exception:
                 pass
         for fn in self._cleanups:
@@ -494,7 +685,8 @@ class SteerApp(App):
                 pass
 
 
-def make_app(path: str | Path, settings: Settings | None = None, **kwargs) -> SteerApp:
-    """The one way to build the app (CLI, tests, benchmark). kwargs: see SteerApp."""
+def make_app(path: str | Path | None, settings: Settings | None = None, **kwargs) -> SteerApp:
+    """The one way to build the app (CLI, tests, benchmark): `path` a file (opened within its
+    project), a folder or None (the project there, the finder open). kwargs: see SteerApp."""
     return SteerApp(path, settings, **kwargs)
 

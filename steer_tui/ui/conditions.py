@@ -67,11 +67,12 @@ for _action in ("reject_hunk", "next_hunk", "prev_hunk"):
     CONDITIONS[_action] = CONDITIONS["reject_all"]
 
 
-def applies(app: SteerHost, action: str) -> bool:
-    """Whether `action` applies now (Textual's check_action: False hides its key and palette entry)."""
+def applies(app: SteerHost, action: str, *, beneath: bool = False) -> bool:
+    """Whether `action` applies now (Textual's check_action: False hides its key and palette entry).
+    `beneath`: to the screen under the modal one on top (the command palette lists what applies there)."""
     if action in ALWAYS:
         return True
-    if action in OFF_UNDER_MODAL and len(app.screen_stack) > 1:
+    if action in OFF_UNDER_MODAL and len(app.screen_stack) > 1 and not beneath:
         return False
     condition = CONDITIONS.get(action)
     return True if condition is None else condition(app)

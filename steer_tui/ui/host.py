@@ -11,8 +11,9 @@ from typing import Any, Callable, Protocol
 class SteerHost(Protocol):
     """The app as its helpers see it."""
 
-    # The file, the session and the settings.
-    path: Path
+    # The project, the file shown (None: none yet), its session and the settings.
+    project_root: Path
+    path: Path | None
     document: Any  # steer_tui.files.Document, None until opened
     session: Any  # steer_tui.session.Session, None until started
     settings: Any  # steer_tui.config.Settings

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
+FINDER_KEY = "ctrl+p"  # what Textual's users (its palette) and VS Code's (quick open) press to find things
+PALETTE_KEY = "ctrl+shift+p"  # Textual's command palette at once, where the terminal tells it from Ctrl+P
+
 # (action, palette title, help text). Every action is in the palette and on the help screen.
 ACTIONS: list[tuple[str, str, str]] = [
+    ("find_file", "Find a file", "Find a file of the project by name and open it; each open file keeps its "
+     "view, undo history and pending proposal"),
     ("stop", "Stop generating", "Stop the answer now; complete blocks stay as the proposal"),
     ("take_back", "Take back the queued instruction",
      "An instruction waiting for the backend goes back into the prompt, unsent"),
@@ -56,6 +61,7 @@ BINDINGS: list[Binding] = [
     Binding("ctrl+l", "follow", "Follow", show=False, priority=True),
     Binding("escape", "clear_selection", "Clear selection", show=False),
     Binding("f1", "help", "Help", priority=True),
+    Binding(FINDER_KEY, "find_file", "Files · > commands", show=False, priority=True),
     Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
     Binding("ctrl+q", "quit", "Quit", priority=True),
 ]
@@ -68,8 +74,8 @@ def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tu
     seen = set()
     for b in bindings:
         key = b.key.replace("ctrl+", "Ctrl+").replace("alt+", "Alt+")
-        if (b.key, b.action) in seen:
-            continue
+        if (b.key, b.action) in seen or b.action == "find_file":
+            continue  # the finder has its own section
         seen.add((b.key, b.action))
         app_keys.append((key, helps.get(b.action, b.description)))
     prompt_keys = [("Enter", "Send the instruction (the selection or the block at the cursor is the region); "
@@ -86,15 +92,23 @@ def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tu
                  ("Ctrl+Home / Ctrl+End", "Top / bottom of the file"),
                  ("Shift+arrows / Shift+PgUp/PgDn", "Select lines (scopes the next edit)"),
                  ("Mouse drag", "Select lines; click moves the cursor; wheel scrolls (stops following)")]
-    palette = [("Ctrl+P", "Command palette: every action, and themes")]
-    return [("Everywhere", app_keys + palette), ("Prompt", prompt_keys), ("File view (Tab to focus)", view_keys)]
+    project = [("Ctrl+P", "Find a file of the project by name (git's list, or the folder's files "
+                           ".gitignore does not rule out) and open it; each open file keeps its view, undo "
+                           "history and pending proposal"),
+               ("Up / Down, Enter, Esc", "In the finder: choose, open, close"),
+               (">", "Typed first in the finder: the command palette (every action, and the themes); "
+                     "Ctrl+Shift+P opens it at once where the terminal tells it from Ctrl+P")]
+    return [("Everywhere", app_keys), ("Project", project), ("Prompt", prompt_keys),
+            ("File view (Tab to focus)", view_keys)]
 
 
-def palette_commands(app: App) -> Iterator[SystemCommand]:
-    """The command palette's entries: every action that applies now (quit and help are Textual's own)."""
+def palette_commands(app: App, applies: Callable[[str], bool] | None = None) -> Iterator[SystemCommand]:
+    """The command palette's entries: every action that applies now (quit and help are Textual's own).
+    `applies(action)`: whether it applies to the screen beneath the palette (default: check_action,
+    which turns every action off while a modal screen, the palette itself, is on top)."""
     for action, title, help_text in ACTIONS:
         if action in ("quit", "help"):
             continue  # the base class offers these
-        if app.check_action(action, ()) is False:
+        if (applies(action) if applies is not None else app.check_action(action, ())) is False:
             continue
         yield SystemCommand(title, help_text, lambda a=action: app.run_action(a))

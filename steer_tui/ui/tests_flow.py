@@ -34,7 +34,7 @@ class TestsFlow:
         if self._runner.running:
             return
         app.tests.begin(command)
-        self._runner.start(command, str(app.path.resolve().parent))
+        self._runner.start(command, str(app.path.resolve().parent if app.path is not None else app.project_root))
         app.refresh_bindings()
 
     def finished(self, returncode: int) -> None:

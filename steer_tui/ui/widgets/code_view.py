@@ -301,6 +301,12 @@ class CodeView(ScrollView, can_focus=True):
             self.scroll_to(y=target, animate=False, immediate=True)
             self._programmatic_scroll = False
 
+    def scroll_back_to(self, x: float, y: float) -> None:
+        """Put the view back where it was when its file was last shown (not a scroll by the user)."""
+        self._programmatic_scroll = True
+        self.scroll_to(x=x, y=y, animate=False, immediate=True)
+        self._programmatic_scroll = False
+
     def show_rows(self, first: int, stop: int) -> None:
         """Bring rows [first, stop) into view, a third of the way down (a hunk in review)."""
         height = self.size.height or 1

@@ -42,7 +42,7 @@ class KeyBar(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        # ((key, key display, description, enabled), ...) shown on the left; the palette key on the right.
+        # ((key, key display, description, enabled), ...) shown on the left; the finder (or palette) key on the right.
         self._keys: tuple = ()
         self._palette: tuple | None = None
         self._spans: list[tuple[int, int, str]] = []  # (x0, x1, key) for clicks
@@ -72,7 +72,8 @@ class KeyBar(Widget):
             keys.append((binding.key, app.get_key_display(binding), binding.description, enabled))
         palette = None
         if app.ENABLE_COMMAND_PALETTE:
-            entry = active.get(app.COMMAND_PALETTE_BINDING)
+            # On the right: the finder's key where the app has one (the palette is '>' in it), else the palette's.
+            entry = active.get(getattr(app, "FINDER_KEY", None) or app.COMMAND_PALETTE_BINDING)
             if entry is not None:
                 _node, binding, enabled, _tooltip = entry
                 palette = (binding.key, app.get_key_display(binding), binding.description, enabled)

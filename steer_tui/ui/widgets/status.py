@@ -1,4 +1,5 @@
-"""The status line: backend and model, connection, state, a queued instruction, time to first token, tokens/s, tokens."""
+"""The status line: the open file, backend and model, connection, state, a queued instruction, time to
+first token, tokens/s, tokens."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ class StatusLine(Widget):
     StatusLine { height: 1; background: $panel; color: $foreground; }
     """
 
+    file: reactive[str] = reactive("")  # the open file, relative to the project root
     backend: reactive[str] = reactive("")
     connection: reactive[str] = reactive("connecting")
     detail: reactive[str] = reactive("")
@@ -77,6 +79,10 @@ class StatusLine(Widget):
         state_colour = {"generating": col("warning", "yellow"), "answering": col("warning", "yellow"), "interrupted": col("error", "red"),
                         "review": col("success", "green"), "conflict": col("error", "red")}.get(self.state)
         text = Text(no_wrap=True, overflow="ellipsis")
+        if self.file:
+            name = self.file if len(self.file) <= 48 else "…" + self.file[-47:]
+            text.append(f" {name} ", style=Style(bold=True, color=col("accent", "cyan")))
+            text.append("│")
         text.append(f" {self.backend} ", style="bold")
         text.append("│ ")
         text.append(CONNECTION_MARK.get(self.connection, "◌") + " ", style=Style(color=conn_colour))
