@@ -20,8 +20,8 @@ LIMIT = 50
 class MatchList(Widget):
     """The matches as one block of text lines: the chosen one highlighted, matched characters lit."""
 
-    DEFAULT_CSS = f"""
-    MatchList {{ height: {LIST_ROWS}; }}
+    DEFAULT_CSS = """
+    MatchList { height: 1; }
     """
     COMPONENT_CLASSES = {"matchlist--folder", "matchlist--hit", "matchlist--chosen"}
 
@@ -35,6 +35,9 @@ class MatchList(Widget):
         self.matches = matches
         self.chosen = 0
         self._top = 0
+        rows = max(1, min(len(matches), LIST_ROWS))
+        if self.styles.height is None or self.styles.height.value != rows:
+            self.styles.height = rows  # as tall as the matches, up to LIST_ROWS
         self.refresh()
 
     def move(self, step: int) -> None:
