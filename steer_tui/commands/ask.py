@@ -158,9 +158,10 @@ async def _main(args, question: str) -> int:
             pass
 
 
-async def _places(args, question: str) -> str:
-    """The project's lines the question names, paths as this shell sees them ("" with --no-context)."""
-    if getattr(args, "no_context", False):
+async def _places(args, settings, question: str) -> str:
+    """The project's lines the question names, paths as this shell sees them ("" with --no-context
+    or `context = false`)."""
+    if getattr(args, "auto_context", None) is False or not getattr(settings, "context", True):
         return ""
     from pathlib import Path
 
@@ -194,7 +195,7 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
         asking = Asking(client, model=model, max_output_tokens=settings.max_output_tokens,
                         temperature=settings.temperature, on_change=printer.on_change)
         printer.asking = asking
-        places = await _places(args, question)
+        places = await _places(args, settings, question)
         printer.start()
         try:
             await asking.start(fmt, path, doc.text, question, region, places=places)
