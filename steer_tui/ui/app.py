@@ -13,6 +13,7 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
+    import re
     from pathlib import Path
     from typing import Callable, Iterable
 
@@ -51,6 +52,8 @@ finally:
     gc.freeze()
     if _gc_was_enabled:
         gc.enable()
+
+_PLACE = re.compile(r"^(.+):(\d+)$")  # a place the finder gives back: "path:line"
 
 
 class SteerApp(App):
@@ -514,10 +517,36 @@ class SteerApp(App):
             return
 
         def chosen(rel: str | None) -> None:
-            if rel is not None:
+            if rel is None:
+                return
+            place = _PLACE.match(rel)
+            if place is not None and not (self.project_root / rel).is_file():
+                self.call_later(self.open_place, place.group(1), int(place.group(2)))
+            else:
                 self.call_later(self.open_file, self.project_root / rel)
 
-        self.push_screen(FinderScreen(self.files), chosen)
+        self.push_screen(FinderScreen(self.files, references=self._cited_places()), chosen)
+
+    def _cited_places(self) -> list[tuple[str, int]]:
+        """The project's `path:line` places the answer on screen cites (the finder lists them first)."""
+        from steer_tui.project.where import references
+
+        answer = self.asking.answer if self.asking is not None and self.answer.visible else None
+        if answer is None or not answer.answer_text:
+            return []
+        cited = []
+        for path, line in references(answer.answer_text):
+            full = (self.project_root / path) if not Path(path).is_absolute() else Path(path)
+            if full.is_file():
+                cited.append((relative_label(full.resolve(), self.project_root), line))
+        return cited
+
+    async def open_place(self, path: str, line: int) -> None:
+        """Open `path` (relative to the project root) with the cursor on `line` (1-based)."""
+        await self.open_file(path)
+        current = self._current
+        if current is not None and current.path.resolve() == (self.project_root / path).resolve() and self.code.lines:
+            self.code.action_move_to(max(0, min(line - 1, len(self.code.lines) - 1)))
 
     async def open_file(self, path: str | Path) -> None:
         """Show `path` (relative: to the project root), opening it if it is not open yet. The file

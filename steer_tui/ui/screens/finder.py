@@ -13,6 +13,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from steer_tui.project.fuzzy import Match
+
 LIST_ROWS = 14  # rows of matches shown at once (Up/Down scroll through up to LIMIT)
 LIMIT = 50
 
@@ -108,11 +110,14 @@ class FinderScreen(ModalScreen[str | None]):
         Binding("pageup", f"move(-{LIST_ROWS})", "Page up", show=False, priority=True),
     ]
 
-    def __init__(self, files, query: str = "") -> None:
-        """`files`: steer_tui.ui.project_files.ProjectFiles (listed again now; the list follows)."""
+    def __init__(self, files, query: str = "", references: list[tuple[str, int]] = ()) -> None:
+        """`files`: steer_tui.ui.project_files.ProjectFiles (listed again now; the list follows).
+        `references`: the `path:line` places the answer on screen cites, listed first while the query
+        is empty; choosing one gives back "path:line"."""
         super().__init__()
         self.files = files
         self._initial = query
+        self.references = [Match(f"{path}:{line}", 0.0, ()) for path, line in references]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -146,11 +151,13 @@ class FinderScreen(ModalScreen[str | None]):
         hint = self.query_one("#finder-hint", Static)
         chosen = self.match_list.chosen_path if keep_choice else None
         if index is None:
-            self.match_list.show([])
+            self.match_list.show(list(self.references))
             hint.update(self.files.error or "listing the project's files…")
             return
         query = self.input.value
         matches = index.search(query, LIMIT)
+        if self.references and not query.strip():
+            matches = [*self.references, *matches][:LIMIT]
         self.match_list.show(matches)
         if chosen is not None:
             for i, m in enumerate(matches):
@@ -160,6 +167,8 @@ class FinderScreen(ModalScreen[str | None]):
         total = len(index)
         found = f"{len(matches)}{'+' if len(matches) == LIMIT else ''} of {total:,} files" if query.strip() \
             else f"{total:,} files"
+        if self.references and not query.strip():
+            found = f"{len(self.references)} places the answer cites, then {found}"
         if self.files.listing:
             found += " · listing again…"
         hint.update(f"{found} · ↑↓ choose · Enter open · Esc close · > commands")

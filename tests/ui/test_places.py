@@ -1,0 +1,34 @@
+"""Pilot test: the places an answer cites (`path:line`) are listed first in the finder, and Enter opens the file at that line."""
+
+from __future__ import annotations
+
+from .conftest import Backend, replay_app, wait_until
+from .test_ask import Sequence, ready
+
+SETTINGS = '"""Shop settings."""\n\nLOW_STOCK_LIMIT = 3\n'
+
+
+async def test_ctrl_p_after_an_answer_lists_its_places_and_opens_one_at_its_line(sample):
+    (sample.parent / "settings.py").write_text(SETTINGS)
+    engine = Sequence(["The limit is `LOW_STOCK_LIMIT` in settings.py:3 (and nowhere.py:9 is no file)."])
+    b = await Backend(engine).start()
+    app = replay_app(sample, b)
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await ready(pilot, app)
+            app.prompt.value = "? where is the low stock limit set"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.asking is not None and app.asking.answer.done, what="the answer")
+            await pilot.pause(0.05)
+            await pilot.press("ctrl+p")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "FinderScreen", what="the finder")
+            await pilot.pause()
+            assert [m.path for m in app.screen.match_list.matches][:1] == ["settings.py:3"]
+            assert "nowhere.py:9" not in [m.path for m in app.screen.match_list.matches]
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.path is not None and app.path.name == "settings.py", what="the file")
+            await pilot.pause()
+            assert app.code.cursor_line == 2
+            assert app.code.lines[app.code.cursor_line] == "LOW_STOCK_LIMIT = 3"
+    finally:
+        await b.close()
