@@ -44,6 +44,7 @@ try:
     from steer_tui.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
     from steer_tui.ui.widgets.answer import AnswerPanel
     from steer_tui.ui.widgets.code_view import CodeView
+    from steer_tui.ui.mention_suggester import MentionSuggester
     from steer_tui.ui.widgets.keybar import KeyBar
     from steer_tui.ui.widgets.prompt import Prompt
     from steer_tui.ui.widgets.status import StatusLine, backend_label
@@ -158,13 +159,26 @@ class SteerApp(App):
         self._answer = AnswerPanel(id="answer")
         self._tests = TestPanel(id="tests")
         self._status = StatusLine(id="status", mask_timings=self._mask_timings)
-        self._prompt = Prompt(id="prompt")
+        self._prompt = Prompt(id="prompt", suggester=MentionSuggester(self._project_paths, self._symbol_names))
         yield self._code
         yield self._answer
         yield self._tests
         yield self._status
         yield self._prompt
         yield KeyBar(id="keys")
+
+    def _project_paths(self) -> list[str]:
+        """The project's files for `@` completion (listed in the background the first time)."""
+        if self.files.files is None and not self.files.listing:
+            self.files.refresh()
+        return self.files.files or []
+
+    def _symbol_names(self) -> list[str]:
+        """The names the project's index knows, for `@` completion; none until it is built."""
+        context = getattr(self.session, "context", None)
+        if context is None or not context.ready:
+            return []
+        return [s.name for s in context.index.all_symbols()]
 
     @property
     def code(self) -> CodeView:
