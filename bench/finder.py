@@ -1,6 +1,6 @@
 """The file finder: keystroke -> ranked list on 50,000 paths, and listing a real repository.
 
-`python -m bench finder [--paths N] [--repo PATH] [--rounds R]`. No model.
+`python -m bench finder [--paths N] [--repo PATH] [--rounds R] [--tree]`. No model.
 
 The paths are synthetic but shaped like a big repository: nested folders drawn from common
 folder names (a few deep trees, many shallow ones), common file names with extensions in
@@ -11,15 +11,19 @@ fresh index each round, the first keystroke included: each keystroke's time is
 same paths: rapidfuzz's `process.extract` (WRatio, C++) over all paths, and a plain Python
 scan that keeps the paths holding the query's characters in order and sorts them by length.
 The listing times `list_files` on a real repository (this checkout by default): git's list,
-and the walk the same folder gets where git is not used.
+and the walk the same folder gets where git is not used; `--tree` also writes the synthetic
+paths as files into a new git repository (half committed, half untracked) and lists that.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -99,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paths", type=int, default=50_000)
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tree", action="store_true", help="also list the synthetic paths written as a git repository")
     args = parser.parse_args(argv or [])
 
     paths = synthetic_paths(args.paths)
@@ -124,17 +129,37 @@ def main(argv: list[str] | None = None) -> int:
                                                            "keystrokes"],
                 [[r["name"], r["median"], r["p95"], r["max"], r["first"], r["keys"]] for r in rows])
 
-    repo = args.repo.resolve()
-    listing_rows = []
-    for name, fn in (("list_files (git ls-files, one call)", list_files), ("walk honouring .gitignore", _walk)):
-        times, count = [], 0
-        for _ in range(3):
-            t = time.perf_counter()
-            count = len(fn(repo))
-            times.append((time.perf_counter() - t) * 1000)
-        listing_rows.append([name, count, statistics.median(times)])
-    print_table(f"Listing {repo.name} (ms, median of 3)", ["how", "files", "ms"], listing_rows)
+    repos = [args.repo.resolve()]
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.tree:
+            repos.append(write_tree(Path(tmp) / "synthetic", paths))
+        listing_rows = []
+        for repo in repos:
+            for name, fn in (("list_files (git ls-files, one call)", list_files), ("walk honouring .gitignore", _walk)):
+                times, count = [], 0
+                for _ in range(3):
+                    t = time.perf_counter()
+                    count = len(fn(repo))
+                    times.append((time.perf_counter() - t) * 1000)
+                listing_rows.append([repo.name, name, count, statistics.median(times)])
+        print_table("Listing (ms, median of 3)", ["repository", "how", "files", "ms"], listing_rows)
     return 0 if steer["p95"] < 16 else 1
+
+
+def write_tree(root: Path, paths: list[str]) -> Path:
+    """`paths` as small files in a new git repository at `root`: the first half committed, the rest untracked."""
+    for rel in paths:
+        full = root / rel
+        full.parent.mkdir(parents=True, exist_ok=True)
+        full.write_text("x = 1\n")
+    env = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "bench",
+           "GIT_COMMITTER_EMAIL": "b@b", "PATH": os.environ.get("PATH", "")}
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
+    half = paths[: len(paths) // 2]
+    for i in range(0, len(half), 2000):
+        subprocess.run(["git", "add", "--", *half[i:i + 2000]], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "half"], cwd=root, check=True, env=env)
+    return root
 
 
 if __name__ == "__main__":

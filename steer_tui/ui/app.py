@@ -225,6 +225,8 @@ class SteerApp(App):
             self._watcher.start(self.path)
         if self.path is None:
             self.action_find_file()
+        else:
+            self.files.refresh()  # listed before the first Ctrl+P (a big tree takes a second or so)
 
     def current_backend_label(self) -> str:
         server_model = self.session.server_model if self.session is not None else None
@@ -646,6 +648,29 @@ class SteerApp(App):
     def open_files(self) -> list[OpenFile]:
         """The files opened so far, in the order they were first opened."""
         return list(self._open.values())
+
+    def action_context(self) -> None:
+        """Show the context the last request (or prewarm) carried; what the user drops stays out."""
+        from steer_tui.ui.screens.context import ContextScreen
+
+        session = self.session
+        context = session.context if session is not None else None
+        if context is None:
+            self.push_screen(ContextScreen([], "Requests carry no context from other files: it is off "
+                                           "(config: context = true turns it on)."))
+            return
+        note = "" if context.ready else "The project is still being indexed: requests carry no context yet."
+
+        def dropped(keys: list[str] | None) -> None:
+            for key in keys or []:
+                context.drop(key)
+            if keys:
+                self.notify(f"left out of the next requests: {', '.join(keys)}", timeout=4)
+                self.applier.show_extra()
+                if session.state == State.IDLE:
+                    session.prewarm()  # the context changed: the engine evaluates the new prefix now
+
+        self.push_screen(ContextScreen(list(context.last), note), dropped)
 
     def action_help(self) -> None:
         from steer_tui.ui.screens.help import HelpScreen  # not needed for the first frame
