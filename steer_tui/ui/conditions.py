@@ -59,6 +59,7 @@ CONDITIONS: dict[str, Callable[[SteerHost], bool]] = {
     "fix_tests": _can_fix_tests,
     "toggle_tests": lambda app: app.tests.command is not None,
     "follow": _generating,
+    "context": lambda app: app.session is not None,
     "clear_selection": lambda app: (app.code.selection is not None or app.tests.has_class("-visible")
                                     or app.answer.visible),
 }

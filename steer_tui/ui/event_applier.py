@@ -174,6 +174,10 @@ class EventApplier:
             if broken is not None:
                 which = f"hunk {broken.hunk + 1} " if broken.hunk is not None else ""
                 parts.append(f"SYNTAX: {which}breaks line {broken.line or '?'}")
+            context = session.context
+            if context is not None and context.last:
+                tokens = sum(item.tokens for item in context.last)
+                parts.append(f"context: {len(context.last)} from other files, {tokens} tok (Ctrl+E)")
         if app.document is not None and app.document.is_new:
             parts.append("new file")
         if app.view_mode != "file":

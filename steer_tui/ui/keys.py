@@ -37,6 +37,8 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("follow", "Follow the edit", "Scroll back to the line being written and keep following it"),
     ("clear_selection", "Clear selection", "Forget the selection (the next edit uses the cursor's surroundings)"),
     ("reload", "Reload the file", "Read the file from disk again"),
+    ("context", "Context from the project", "What the project's other files gave the request (read-only): "
+     "Space drops an item from the requests after; @path or @name in the prompt adds one"),
     ("help", "Help", "Show every key"),
     ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
 ]
@@ -62,6 +64,7 @@ BINDINGS: list[Binding] = [
     Binding("escape", "clear_selection", "Clear selection", show=False),
     Binding("f1", "help", "Help", priority=True),
     Binding(FINDER_KEY, "find_file", "Files · > commands", show=False, priority=True),
+    Binding("ctrl+e", "context", "Context", show=False, priority=True),
     Binding("tab", "focus_code", "File/prompt", show=False, priority=True),
     Binding("ctrl+q", "quit", "Quit", priority=True),
 ]
