@@ -262,6 +262,30 @@ class Session:
         if self.client is not None and self.state is IDLE and not self.prewarms.in_flight():
             self.prewarm()
 
+    def import_what_it_took(self) -> None:
+        """The proposal uses a name the context showed that the file neither defines nor imports:
+        its import goes into the proposal too, after the file's imports (a rewrite of one function
+        cannot reach them). Where the edit itself changes those lines, nothing is added."""
+        if self.context is None or not self.context.last or not self.has_proposal:
+            return
+        from steer_tui.project.imports import needed
+
+        try:
+            lines = needed(self.context.relative_path, self.document.text, self.review.proposed_text(),
+                           self.context.last, self.context.index)
+        except Exception as exc:  # an import left out is the model's miss, never a failed turn
+            logging.getLogger(__name__).warning("context imports: %s", exc)
+            return
+        for n, imp in enumerate(lines):
+            key = ("context-import", n)
+            try:
+                self.live.add(key, imp.line, imp.line)
+            except ValueError:
+                continue
+            self.live.finish(key, imp.text)
+        if lines:
+            self.proposal_changed()
+
     def context_message(self, region: tuple[int, int] | None, instruction: str) -> dict | None:
         """The project context a request on `region` with `instruction` carries (None: none)."""
         if self.context is None:
@@ -398,6 +422,8 @@ class Session:
         """Run `turn`, then leave GENERATING and report how it ended."""
         try:
             await turn.run()
+            if self._turn is turn and turn.result.status == "proposal":
+                self.import_what_it_took()
         finally:
             if self._turn is turn:  # not a turn a redirect superseded
                 self.ended_turn = Ended(self._turn_task, self.document.text,

@@ -65,6 +65,14 @@ class ProjectContext:
         self.automatic = True  # False: only the pinned items (`--no-context` with `--context PATH`)
 
     @property
+    def relative_path(self) -> str:
+        """The open file's path relative to the project root."""
+        try:
+            return self.file_path.relative_to(self.index.root).as_posix()
+        except ValueError:
+            return self.file_path.name
+
+    @property
     def ready(self) -> bool:
         return self.index.built.is_set()
 

@@ -140,3 +140,17 @@ async def test_steer_edit_context_flags(replay, project, tmp_path):
     context = engine.requests[-1].messages[2]["content"]
     assert "# stats.py\n" in context and "def safe_div(a, b, default=0.0): ..." in context
     assert (project / "stats.py").read_text() == STATS
+
+
+async def test_a_name_taken_from_the_context_is_imported_in_the_same_proposal(replay, project, tmp_path):
+    url, engine = await replay(["mean_empty_mean.txt"])
+    code, out, err = await steer_edit(str(project / "calc.py"), "-m", "return the empty mean value for no values",
+                                      "--backend", url, "--json", env={"STEER_CACHE_DIR": str(tmp_path / "cache")})
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["hunks"] == 2
+    text = (project / "calc.py").read_text()
+    assert text.startswith('"""A small calculator module for steer\'s session tests."""\n\nfrom stats import EMPTY_MEAN\n\n\n'
+                           'def add(a, b):'), text[:200]
+    assert "        return EMPTY_MEAN\n" in text
+    assert (project / "stats.py").read_text() == STATS

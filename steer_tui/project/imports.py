@@ -1,0 +1,209 @@
+"""The imports an edit needs for what it took from the context: a name another project file defines,
+shown to the model, that the edited code now uses but the file neither defines nor imports."""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from dataclasses import dataclass
+
+from steer_tui import lang
+
+_JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    """Text to insert before 0-based `line` of the file as it was (one or more whole lines)."""
+
+    line: int
+    text: str
+    names: tuple[str, ...]
+
+
+def _uses(text: str, name: str) -> bool:
+    """`name` is used in `text` as a name of its own (not as `x.name`, not inside a longer name)."""
+    return re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", text) is not None
+
+
+def _bound(path: str, text: str) -> set[str]:
+    """The names `text` defines or imports at its top level."""
+    try:
+        symbols, imports = lang.outline(path, text)
+    except Exception:
+        return set()
+    names = {s.name for s in symbols if not s.parent}
+    for imp in imports:
+        names.update(local for _, local in imp.names)
+    return names
+
+
+def needed(path: str, old: str, new: str, items, index) -> list[ImportLine]:
+    """The import lines `new` (the edited text of `path`, relative to the index's root) needs for the
+    names of context `items` it uses that `old` did not mention and `new` neither defines nor
+    imports; placed after the file's imports (else after its docstring or 'use strict')."""
+    spec = lang.language(path)
+    if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
+        return []
+    bound = _bound(path, new)
+    wanted: dict[str, list] = {}  # source file -> the symbols it gives
+    for item in items:
+        syms = index.find(item.name) if item.kind == "symbol" else [s for s in index.symbols_in(item.path)
+                                                                     if not s.parent]
+        for sym in syms:
+            if sym.path != item.path or sym.parent or sym.path == path:
+                continue
+            if sym.name in bound or _uses(old, sym.name) or not _uses(new, sym.name):
+                continue
+            if sym.name not in [s.name for s in wanted.get(sym.path, [])]:
+                wanted.setdefault(sym.path, []).append(sym)
+    # `settings.PAGE_SIZE`: the model reached the item through its module, by the file's name.
+    modules: dict[str, str] = {}
+    for item in items:
+        stem = posixpath.splitext(posixpath.basename(item.path))[0]
+        taken = {sym.name for syms in wanted.values() for sym in syms}
+        if (item.path != path and stem.isidentifier() and stem not in bound | taken and not _uses(old, stem)
+                and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new)):
+            modules.setdefault(item.path, stem)
+    if not wanted and not modules:
+        return []
+    at, blank = _place(spec.key, path, old)
+    lines = []
+    names: list[str] = []
+    known = _modules(path, old, index)
+    for source, stem in modules.items():
+        lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
+        names.append(stem)
+    for source, syms in wanted.items():
+        line = (_python_line(path, old, source, [s.name for s in syms], known.get(source)) if spec.key == "python"
+                else _js_line(path, old, source, syms, index, known.get(source)))
+        if line:
+            lines.append(line)
+            names.extend(s.name for s in syms)
+    if not lines:
+        return []
+    block = "\n".join(lines) + "\n"
+    if blank:  # the file's first import: set apart from what comes before it, or after it at the top
+        block = "\n" + block if at > 0 else block + "\n"
+    return [ImportLine(at, block, tuple(names))]
+
+
+def _modules(path: str, text: str, index) -> dict[str, str]:
+    """{project file: the module name the file already imports it by}: a new import says it the same way."""
+    try:
+        _, imports = lang.outline(path, text)
+    except Exception:
+        return {}
+    out: dict[str, str] = {}
+    for imp in imports:
+        target = index.resolve(path, imp.module)
+        if target and imp.module.strip("."):
+            out.setdefault(target, imp.module)
+    return out
+
+
+# ------------------------------------------------------------------ where
+
+
+def _statement_end(lines: list[str], start: int) -> int:
+    """The line after the statement that starts at `start` (brackets closed)."""
+    depth, i = 0, start
+    while i < len(lines):
+        depth += sum(lines[i].count(c) for c in "([{") - sum(lines[i].count(c) for c in ")]}")
+        i += 1
+        if depth <= 0:
+            break
+    return i
+
+
+def _place(key: str, path: str, text: str) -> tuple[int, bool]:
+    """(line to insert before, the file has no imports yet: the new ones need a blank line)."""
+    lines = text.splitlines()
+    try:
+        _, imports = lang.outline(path, text)
+    except Exception:
+        imports = []
+    top = [imp.line for imp in imports if not lines[imp.line][:1].isspace()] if imports else []
+    if top:
+        return _statement_end(lines, max(top)), False
+    at = 0
+    if key == "python":
+        try:
+            body = ast.parse(text).body
+        except SyntaxError:
+            body = []
+        for node in body:
+            is_doc = (node is body[0] and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                      and isinstance(node.value.value, str))
+            if is_doc or (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
+                at = node.end_lineno or at
+            else:
+                break
+    else:
+        for i, line in enumerate(lines):
+            if re.match(r"""\s*(['"])use strict\1;?\s*$""", line):
+                at = i + 1
+                break
+            if line.strip() and not line.lstrip().startswith(("//", "/*", "*", "#!")):
+                break
+    return at, True
+
+
+# ------------------------------------------------------------------ how
+
+
+def _module_line(key: str, path: str, text: str, source: str, stem: str, module: str | None) -> str:
+    """The import of a whole project module under its file's name."""
+    if key == "python":
+        dotted = module or posixpath.splitext(source)[0].replace("/", ".")
+        package, _, name = dotted.rpartition(".")
+        return f"from {package} import {name}" if package else f"import {name}"
+    rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
+    rel = module or (rel if rel.startswith(".") else "./" + rel)
+    if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*import\s", text, re.M):
+        return f"const {stem} = require('{posixpath.splitext(rel)[0] if module is None else rel}');"
+    return f"import * as {stem} from '{rel}';"
+
+
+def _python_line(path: str, text: str, source: str, names: list[str], module: str | None = None) -> str:
+    if module:
+        return f"from {module} import {', '.join(names)}"
+    relative = re.search(r"^from\s+\.", text, re.M) is not None
+    if relative:
+        here = posixpath.dirname(path).split("/") if posixpath.dirname(path) else []
+        there = posixpath.splitext(source)[0].split("/")
+        common = 0
+        while common < min(len(here), len(there) - 1) and here[common] == there[common]:
+            common += 1
+        module = "." * (len(here) - common + 1) + ".".join(there[common:])
+    else:
+        module = posixpath.splitext(source)[0].replace("/", ".")
+    if module.endswith("__init__"):
+        module = module[: -len("__init__")].rstrip(".") or "."
+    return f"from {module} import {', '.join(names)}"
+
+
+def _js_line(path: str, text: str, source: str, syms, index, module: str | None = None) -> str:
+    try:
+        exporter = (index.root / source).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    requires = re.search(r"\brequire\s*\(", text) is not None
+    imports = re.search(r"^\s*import\s", text, re.M) is not None
+    common_js = requires or (not imports and re.search(r"\bmodule\.exports\b|\bexports\.", exporter) is not None)
+    rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
+    rel = rel if rel.startswith(".") else "./" + rel
+    stem = posixpath.splitext(rel)[0] if module is None else module
+    with_ext = re.search(r"""from\s+['"]\.[^'"]*\.(?:m?js|ts)['"]""", text) is not None or not imports
+    names = [s.name for s in syms]
+    if common_js:
+        whole = [n for n in names if re.search(rf"\bmodule\.exports\s*=\s*{re.escape(n)}\b", exporter)]
+        if whole:
+            return f"const {whole[0]} = require('{stem}');"
+        return f"const {{ {', '.join(names)} }} = require('{stem}');"
+    target = module or (rel if with_ext and source.endswith(_JS_EXTS) else stem)
+    default = [s.name for s in syms if s.signature.startswith("export default")]
+    named = [n for n in names if n not in default]
+    parts = ([default[0]] if default else []) + ([f"{{ {', '.join(named)} }}"] if named else [])
+    return f"import {', '.join(parts)} from '{target}';"

@@ -1,0 +1,66 @@
+"""The import an edit needs for a name it took from the context, placed after the file's imports."""
+
+from __future__ import annotations
+
+import pytest
+
+from steer_tui.project.context import select_context
+from steer_tui.project.imports import needed
+from steer_tui.project.index import ProjectIndex
+
+FILES = {
+    "app/settings.py": '"""Settings."""\n\n# Rows a page shows.\nPAGE_SIZE = 15\n',
+    "app/money.py": 'def format_money(cents):\n    """Format cents as currency."""\n    return str(cents)\n',
+    "app/queries.py": '"""Queries."""\n\nfrom app.money import format_money\n\n\ndef paginate(rows, page):\n    return rows[page * 10:]\n',
+    "src/errors.js": "class ValidationError extends Error {}\nmodule.exports = { ValidationError };\n",
+    "src/config.js": "const config = { timeoutMs: 10 };\nmodule.exports = config;\n",
+    "src/users.js": "'use strict';\n\nfunction createUser(email) {\n  throw new Error('bad');\n}\n",
+    "web/math.js": "export function percentOf(part, whole) {\n  return part / whole;\n}\n",
+    "web/stats.js": "export function label(done, total) {\n  return `${done}/${total}`;\n}\n",
+}
+
+
+@pytest.fixture
+def index(tmp_path) -> ProjectIndex:
+    for rel, text in FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return ProjectIndex(tmp_path, tmp_path / "cache").build()
+
+
+def _needed(index, rel, new, instruction):
+    items = select_context(index, rel, FILES[rel], None, instruction, 800)
+    return needed(rel, FILES[rel], new, items, index)
+
+
+def test_a_python_name_from_the_context_gets_its_import_after_the_imports(index):
+    new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * PAGE_SIZE:]")
+    got = _needed(index, "app/queries.py", new, "use the page size")
+    assert [(g.line, g.text) for g in got] == [(3, "from app.settings import PAGE_SIZE\n")]
+
+
+def test_a_module_reached_by_its_name_is_imported(index):
+    new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * settings.PAGE_SIZE:]")
+    got = _needed(index, "app/queries.py", new, "use the page size from settings")
+    assert [g.text for g in got] == ["from app import settings\n"]
+
+
+def test_nothing_when_the_edit_imports_it_itself_or_does_not_use_it(index):
+    new = "from app.settings import PAGE_SIZE\n" + FILES["app/queries.py"].replace("* 10", "* PAGE_SIZE")
+    assert _needed(index, "app/queries.py", new, "use the page size") == []
+    assert _needed(index, "app/queries.py", FILES["app/queries.py"], "use the page size") == []
+    # format_money was imported already
+    new = FILES["app/queries.py"].replace("return rows", "return format_money(0) or rows")
+    assert _needed(index, "app/queries.py", new, "format it with the money helper") == []
+
+
+def test_javascript_commonjs_and_es_modules(index):
+    new = FILES["src/users.js"].replace("new Error('bad')", "new ValidationError('email', 'bad')")
+    got = _needed(index, "src/users.js", new, "throw the validation error")
+    assert [(g.line, g.text) for g in got] == [(1, "\nconst { ValidationError } = require('./errors');\n")]
+    new = FILES["src/users.js"].replace("new Error('bad')", "new Error(config.timeoutMs)")
+    got = _needed(index, "src/users.js", new, "use the timeout from the config")
+    assert [g.text for g in got] == ["\nconst config = require('./config');\n"]
+    new = FILES["web/stats.js"].replace("`${done}/${total}`", "`${done}/${total} (${percentOf(done, total)})`")
+    got = _needed(index, "web/stats.js", new, "add the percent helper's value")
+    assert [(g.line, g.text) for g in got] == [(0, "import { percentOf } from './math.js';\n\n")]
