@@ -6,7 +6,7 @@ import importlib
 import inspect
 import sys
 
-ALL = ["apply", "transport", "local", "pipeline", "syntaxguard", "finder"]
+ALL = ["apply", "transport", "local", "pipeline", "syntaxguard", "finder", "index"]
 
 
 def main(argv: list[str]) -> int:
