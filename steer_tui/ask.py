@@ -22,17 +22,19 @@ QUESTION_NOTE = (
 
 
 def question_input(fmt: str, path: str, text: str, question: str, region: tuple[int, int] | None = None,
-                   history: list[dict] | None = None, places: str = "") -> list[dict]:
+                   history: list[dict] | None = None, places: str = "", context: dict | None = None) -> list[dict]:
     """Responses `input` for a question about `path` (its `region`, when given); `places`: the
     project's lines the question's words name (steer_tui/project/where.py), shown after the
-    prewarmed prefix so the file stays cached."""
+    prewarmed prefix so the file stays cached; `context`: the project context message
+    (steer_tui/project/context.py), right after the file as in an edit."""
     from steer_tui.prompts import prewarm_input
 
-    warm = prewarm_input(fmt, path, text, region)  # [the file, the region block + "\n\n"]
-    opening = warm[1]["content"] if region is not None else ""
+    warm = prewarm_input(fmt, path, text, region, context=context)  # [the file, context?, the region block]
+    opening = warm[-1]["content"] if region is not None else ""
+    head = warm[:-1] if region is not None else warm
     about = "The question is about the region above." if region is not None else ""
     body = "\n\n".join(x for x in (about, places, f"Question: {question.strip()}", QUESTION_NOTE) if x)
-    return [warm[0], *(history or []), {"role": "user", "content": opening + body}]
+    return [*head, *(history or []), {"role": "user", "content": opening + body}]
 
 
 def do_it_instruction(question: str, answer: str) -> str:
@@ -99,7 +101,7 @@ class Asking:
         return self.answer is not None and not self.answer.done
 
     async def start(self, fmt: str, path: str, text: str, question: str,
-                    region: tuple[int, int] | None = None, places: str = "") -> Answer:
+                    region: tuple[int, int] | None = None, places: str = "", context: dict | None = None) -> Answer:
         """Send the question; returns once the request is out (the answer streams on)."""
         from steer_tui.prompts import system_prompt
 
@@ -110,7 +112,8 @@ class Asking:
         try:
             self._stream = await self.client.create(
                 model=self.model, instructions=system_prompt(fmt),
-                input=question_input(fmt, path, text, question, region, places=places), stream_id=self.stream_id,
+                input=question_input(fmt, path, text, question, region, places=places, context=context),
+                stream_id=self.stream_id,
                 max_output_tokens=self.max_output_tokens, temperature=self.temperature)
         except Exception as exc:
             answer.status, answer.reason = "error", f"request failed: {exc}"

@@ -25,8 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the lines the question is about (1-based, inclusive); default: the whole file")
     parser.add_argument("--markdown", choices=("auto", "always", "never"), default="auto",
                         help="draw the answer as markdown (auto: on a terminal)")
-    from steer_tui.commands.edit import add_daemon_argument
+    from steer_tui.commands.edit import add_context_arguments, add_daemon_argument
 
+    add_context_arguments(parser)
     add_daemon_argument(parser)
 
 
@@ -174,6 +175,29 @@ async def _places(args, settings, question: str) -> str:
         return ""
 
 
+async def _context(args, settings, doc, region, question: str, engine: str | None) -> dict | None:
+    """The project context message the question carries (steer_tui/project/context.py), after one
+    stderr line saying what went in; None with none."""
+    from steer_tui.commands.edit import project_context
+    from steer_tui.project.context import summary
+    from steer_tui.project.session_context import default_budget
+
+    ctx = project_context(args, settings, args.file)
+    if ctx is None:
+        return None
+    if settings.context_tokens is None:
+        ctx.budget_tokens = default_budget(settings.backend, engine)
+    try:
+        await asyncio.to_thread(ctx.build)
+        message = ctx.message(doc.text, region, question)
+    except Exception as exc:  # the answer is still worth having without it
+        print(f"steer: no project context: {exc}", file=sys.stderr)
+        return None
+    if ctx.last:
+        print(f"steer: {summary(ctx.last)}", file=sys.stderr)
+    return message
+
+
 async def _answer(args, question: str, settings, doc, region, client) -> int:
     """Ask on `client`, print the answer as it comes (once more on a new engine if the shared one
     died), and say how it ended."""
@@ -196,16 +220,17 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
                         temperature=settings.temperature, on_change=printer.on_change)
         printer.asking = asking
         places = await _places(args, settings, question)
+        context = await _context(args, settings, doc, region, question, engine)
         printer.start()
         try:
-            await asking.start(fmt, path, doc.text, question, region, places=places)
+            await asking.start(fmt, path, doc.text, question, region, places=places, context=context)
             answer = await asking.wait()
             died = await _shared_engine_lost(client, answer)
             if died:
                 # The client's next request connects to the next shared engine (Lease.revive).
                 print(f"\nsteer: {died}; asking again on a new engine", file=err)
                 printer.shown = 0
-                await asking.start(fmt, path, doc.text, question, region, places=places)
+                await asking.start(fmt, path, doc.text, question, region, places=places, context=context)
                 answer = await asking.wait()
         except asyncio.CancelledError:
             if not sigint.interrupted:

@@ -154,3 +154,31 @@ async def test_a_name_taken_from_the_context_is_imported_in_the_same_proposal(re
                            'def add(a, b):'), text[:200]
     assert "        return EMPTY_MEAN\n" in text
     assert (project / "stats.py").read_text() == STATS
+
+
+async def _steer_ask(*args, env):
+    import asyncio
+    import os
+
+    from .test_edit_command import ROOT, STEER
+
+    proc = await asyncio.create_subprocess_exec(*STEER, "ask", *args, stdin=asyncio.subprocess.DEVNULL,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                env=dict(os.environ, NO_COLOR="1", **env), cwd=ROOT)
+    out, err = await proc.communicate()
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_steer_ask_carries_the_context_and_says_so(replay, project, tmp_path):
+    env = {"STEER_CACHE_DIR": str(tmp_path / "cache")}
+    url, engine = await replay(["answer_mean.txt"])
+    code, out, err = await _steer_ask(str(project / "calc.py"), "-m", "what does the empty mean value default to?",
+                                      "--backend", url, env=env)
+    assert code == 0, err
+    assert "steer: context: stats.py:EMPTY_MEAN" in err
+    messages = engine.requests[-1].messages
+    assert messages[2]["content"].startswith(CONTEXT_HEADER) and "EMPTY_MEAN = 0.0" in messages[2]["content"]
+    code, out, err = await _steer_ask(str(project / "calc.py"), "-m", "what does the empty mean value default to?",
+                                      "--backend", url, "--no-context", env=env)
+    assert code == 0, err
+    assert not any(m["content"].startswith(CONTEXT_HEADER) for m in engine.requests[-1].messages)
