@@ -32,6 +32,7 @@ class AnswerFlow:
         session = app.session
         if self.active:
             await self.asking.stop()
+        places = await self._places(question)  # before the new Asking: it has its answer once it is shown
         asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
                         max_output_tokens=app.settings.max_output_tokens, temperature=app.settings.temperature,
                         on_change=self._on_change)
@@ -41,7 +42,6 @@ class AnswerFlow:
         app.status.state = "answering"
         app.status.set_numbers(None, None, None)
         app.refresh_bindings()
-        places = await self._places(question)
         await asking.start(session.format, session.prompt_path, session.document.text, question, region,
                            places=places)
 
