@@ -1,4 +1,4 @@
-"""Command-line entry: `steer [FILE]`, `steer edit`, `steer ask`, `steer apply`, `steer serve`.
+"""Command-line entry: `steer [PATH]`, `steer edit`, `steer ask`, `steer apply`, `steer serve`.
 
 Each sub-command lives in `steer_tui/commands/<name>.py` and exposes
 `add_arguments(parser)` and `run(args) -> int`. Command modules keep heavy
@@ -29,7 +29,8 @@ def build_parser(name: str | None) -> argparse.ArgumentParser:
     if name is None:
         parser = argparse.ArgumentParser(
             prog="steer",
-            description="Open FILE, say what to change, watch the edit stream in as a live diff. "
+            description="Open a project (PATH: a folder, default the current one) or a file in it, say what to "
+            "change, watch the edit stream in as a live diff. "
             "Sub-commands: " + ", ".join(f"'{k}' ({v})" for k, v in SUBCOMMANDS.items()),
         )
         parser.add_argument("--version", action="version", version=f"steer {__version__}")
