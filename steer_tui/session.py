@@ -387,8 +387,10 @@ class Session:
             return
         await self.start_turn(instruction, region, retries)
 
-    async def start_turn(self, instruction: str, region: tuple[int, int] | None, retries: int = 0) -> None:
-        """Start a new turn on the file as it is (any proposal is dropped)."""
+    async def start_turn(self, instruction: str, region: tuple[int, int] | None, retries: int = 0, *,
+                         avoid: dict | None = None) -> None:
+        """Start a new turn on the file as it is (any proposal is dropped). `avoid`: its first
+        attempt departs from that earlier answer (Turn.departure; steer_tui.alternatives)."""
         if self.has_proposal:
             self.discard_proposal()
         instruction, region = self.scoped(instruction, region)
@@ -399,6 +401,7 @@ class Session:
         from steer_tui.turn import Turn
 
         self._turn = Turn(self, instruction, region, retries)
+        self._turn.avoid = avoid
         self._turn_task = asyncio.ensure_future(self._run(self._turn))
         # Let the task send its request before returning, so `stop()` right after works.
         self.set_state(GENERATING)

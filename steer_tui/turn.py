@@ -534,6 +534,13 @@ class Turn:
         skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0], s.path))
         return {"text": answer, "after": after, **({"skip": True} if skip else {})}
 
+    def departure(self, answer: str, rank: int = 0) -> dict | None:
+        """The `avoid` of another answer to this turn's request that departs from `answer` at its
+        least confident token (`rank` 0) or at the rank-th next one (steer_tui.alternatives); None
+        where the gateway's engine cannot or the answers are not greedy."""
+        avoid = self._departure(answer)
+        return {**avoid, "rank": rank} if avoid is not None and rank else avoid
+
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""
         return self.feedback or self.answer.feedback()
