@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="colour the diff (auto: on a terminal)")
     add_context_arguments(parser)
     add_daemon_argument(parser)
+    from steer_tui.commands.edit_attempts import add_arguments as add_attempt_arguments
+
+    add_attempt_arguments(parser)
 
 
 def add_context_arguments(parser: argparse.ArgumentParser) -> None:
@@ -317,7 +320,7 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
             common.update(model=settings.model or session.server_model, format=session.format,
                           engine=getattr(session.client, "engine_start", None),
                           connect_s=time.perf_counter() - started)
-            result = await session.edit(instruction, region)
+            result = await _ask(args, session, instruction, region, out)
             died = await _shared_engine_lost(session, result)
             if not died or not tries_left:
                 break
@@ -338,6 +341,15 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
     return session, result, common
 
 
+async def _ask(args, session, instruction: str, region, out: Output):
+    """The turn's result; with --attempts N or --check, the alternatives asked (edit_attempts.Asked)."""
+    from steer_tui.commands import edit_attempts
+
+    if edit_attempts.wanted(args):
+        return await edit_attempts.ask(args, session, instruction, region, out)
+    return await session.edit(instruction, region)
+
+
 async def _build_context(context) -> None:
     if context is not None:
         await asyncio.to_thread(context.build)
@@ -345,7 +357,11 @@ async def _build_context(context) -> None:
 
 def _report(args, out: Output, session, result, common: dict) -> int:
     """Say how the edit ended, write it unless it is a dry run or failed, and give the exit code."""
+    from steer_tui.commands import edit_attempts
     from steer_tui.state import State
+
+    if isinstance(result, edit_attempts.Asked):
+        return edit_attempts.report(args, out, session, result, common)
 
     if session.context is not None:
         from steer_tui.project.context import summary
