@@ -53,6 +53,9 @@ class Settings:
     upstream_url: str | None = None  # override for OpenAI-compatible backends
     temperature: float | None = None
     max_output_tokens: int | None = None
+    # Tokens the open file may cost a request; a file over it is shown in part, around the region
+    # (steer_tui/project/window.py). None: measured defaults (small for the embedded model).
+    file_tokens: int | None = None
     speculation: bool = True  # local engine: speculative edits (`steer serve --no-speculation` turns them off)
     # A redirect that adds to the request ("also X") while a rewrite is written: asked "before" the
     # rest of it (the answer stops; the addition first, then the request again), or "after" the answer.
@@ -116,6 +119,9 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
     idle = settings.daemon_idle_minutes
     if isinstance(idle, bool) or not isinstance(idle, (int, float)) or not idle > 0:
         raise ConfigError(f"daemon_idle_minutes must be a number of minutes > 0, not {idle!r} ({path})")
+    tokens = settings.file_tokens
+    if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens <= 0):
+        raise ConfigError(f"file_tokens must be a number of tokens > 0, not {tokens!r} ({path})")
     if settings.redirect_additions not in ADDITION_MODES:
         raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
                           f"not {settings.redirect_additions!r} ({path})")

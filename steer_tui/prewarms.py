@@ -17,9 +17,12 @@ class Prewarms:
         self.behind: set[asyncio.Task] = set()  # older ones left running (start(behind=True))
         self.covers: tuple[str, tuple[int, int] | None] | None = None  # (file text, region) of the newest
         self.typed = ""  # the instruction's words that followed the region in it (typing_prewarm.py)
+        # The newest shows the file in part, around its region (steer_tui.project.window): a turn on
+        # another region (or one of the file alone) does not start with what it evaluates.
+        self.in_part = False
 
     def start(self, prewarm: Coroutine, text: str, region: tuple[int, int] | None, typed: str = "", *,
-              behind: bool = False) -> None:
+              behind: bool = False, in_part: bool = False) -> None:
         """Run `prewarm` (of `text`, `region` and the words `typed`) as the newest. With `behind`, one
         in flight of the same text and region goes on: its block is this one's prefix, and a cancel
         would throw away the chunk being evaluated. Only one goes on so: a newest that was itself
@@ -32,6 +35,7 @@ class Prewarms:
             else:
                 old.cancel()
         self.covers = (text, region)
+        self.in_part = in_part
         self.typed = typed if region is not None else ""
         self.task = asyncio.ensure_future(prewarm)
 
@@ -43,8 +47,10 @@ class Prewarms:
 
     @property
     def warming_file(self) -> bool:
-        """The newest, in flight, is of the whole file (not of one block)."""
-        return self.task is not None and not self.task.done() and self.covers is not None and self.covers[1] is None
+        """The newest, in flight, is of the whole file (not of one block): a turn starts with it, and
+        waits for it. Not so for a file shown in part, whose view depends on the turn's region."""
+        return (self.task is not None and not self.task.done() and self.covers is not None
+                and self.covers[1] is None and not self.in_part)
 
     async def wait(self) -> None:
         """Until those in flight (if any) end, however they end."""
@@ -60,6 +66,6 @@ class Prewarms:
 
         if self.task is None or self.task.done() or self.covers is None:
             return
-        if self.covers[1] not in (None, region) or not leads(self.typed, instruction):
+        if self.covers[1] not in ((region,) if self.in_part else (None, region)) or not leads(self.typed, instruction):
             for task in self.in_flight():
                 task.cancel()

@@ -73,6 +73,21 @@ def file_view(path: str, text: str, region: tuple[int, int] | None, budget_token
     return _view(path, text, _clamp(region, text), budget_tokens)
 
 
+def needs_region(name: str, text: str, region: tuple[int, int] | None, budget_tokens: int | None) -> str:
+    """Why an edit of `text` (shown to the model as `name`) on `region` cannot be asked, or "": the
+    file is over the budget, so the model sees only part of it, and the region is the whole file
+    (or there is none): no answer could restate it. Said before anything is sent."""
+    if fits(text, budget_tokens):
+        return ""
+    n = len(text.splitlines())
+    if region is not None and not (region[0] <= 0 and region[1] >= n):
+        return ""
+    return (f"{name} has {n:,} lines (about {estimate_tokens(text):,} tokens), too long to edit whole: the model "
+            f"is shown about {budget_tokens:,} tokens of it, around the code to change. Name a function or class "
+            "in the instruction, put the cursor in one, or select the lines (steer edit: --region START:END); "
+            "nothing was sent")
+
+
 def view_note(path: str, text: str) -> str:
     """What the file message's first line says of a file shown in part: its length and how the
     lines left out are marked."""
@@ -351,6 +366,7 @@ def _surroundings(pick: _Picker, blocks: tuple[_Block, ...], around: list[int], 
     """The definitions and statements next to the region, whole, nearest first, growing out one
     level at a time (the methods beside it, then the class's neighbours) while `share` lasts."""
     lo, hi = region
+    first, last = region
     spent = pick.cost
     levels = [k for k in around if blocks[k].start <= lo and hi <= blocks[k].end][::-1]  # innermost first
     for level in [*levels, -1]:
@@ -362,8 +378,9 @@ def _surroundings(pick: _Picker, blocks: tuple[_Block, ...], around: list[int], 
         open_before, open_after = True, True
         while (open_before and before) or (open_after and after):
             left = pick.cost - spent
-            gap_before = lo - before[0].start if open_before and before else None
-            gap_after = after[0].end - hi if open_after and after else None
+            # Nearest to the region first: the two sides take turns as their next block is closer.
+            gap_before = first - before[0].start if open_before and before else None
+            gap_after = after[0].end - last if open_after and after else None
             if gap_after is None or (gap_before is not None and gap_before < gap_after):
                 b = before.pop(0)
                 if pick.take([(b.start, lo)], within=share - left):

@@ -160,6 +160,8 @@ class EventApplier:
         self._app.status.extra = self.extra_status()
 
     def extra_status(self) -> str:
+        from steer_tui.turn import NOT_SENT
+
         app = self._app
         session = app.session
         parts = []
@@ -170,6 +172,9 @@ class EventApplier:
                 parts.append(f"hunk {cur}/{n}")
             if session.conflict:
                 parts.append("CONFLICT")
+            if session.state == State.IDLE and session.last_result is not None and session.last_result.error_code == NOT_SENT:
+                # The toast saying why fades; what to do stays until the next turn.
+                parts.append("NOT SENT: name a function or class, put the cursor in one, or select lines")
             broken = session.syntax_problem if session.has_proposal else None
             if broken is not None:
                 which = f"hunk {broken.hunk + 1} " if broken.hunk is not None else ""
