@@ -259,7 +259,9 @@ class Session:
 
     def _context_ready(self) -> None:
         """The project's index is built: the context goes into the prewarm now, while nothing waits."""
-        if self.client is not None and self.state is IDLE and not self.prewarms.in_flight():
+        if self.client is None or self.state is not IDLE or self.prewarms.in_flight():
+            return
+        if self.context_message(None, "") is not None:  # else the prefix is the one already warmed
             self.prewarm()
 
     def import_what_it_took(self) -> None:

@@ -82,7 +82,9 @@ class ProjectIndex:
         self._by_name: dict[str, list[Symbol]] = {}
         self._lock = threading.RLock()
         self._dirty = False
+        self.version = 0  # goes up with every change of what the index holds
         self.built = threading.Event()
+        self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
 
     # ------------------------------------------------------------ building
@@ -114,6 +116,7 @@ class ProjectIndex:
             self._entries = entries
             self._by_name = _by_name(entries)
             self._dirty = parsed > 0 or entries.keys() != cached.keys()
+            self.version += 1
         self.parsed = parsed
         self.save()
         self.built.set()
@@ -140,6 +143,7 @@ class ProjectIndex:
             for sym in entry.symbols:
                 self._by_name.setdefault(sym.name, []).append(sym)
             self._dirty = True
+            self.version += 1
         return True
 
     def remove(self, rel_path: str) -> bool:
@@ -150,6 +154,7 @@ class ProjectIndex:
             self._drop_names(old)
             if old is not None:
                 self._dirty = True
+                self.version += 1
         return old is not None
 
     def _drop_names(self, old: _Entry | None) -> None:

@@ -60,7 +60,6 @@ class ProjectContext:
         self._memo: tuple[tuple, list[ContextItem]] | None = None
         self._thread: threading.Thread | None = None
         self._watcher = None
-        self._build_lock = threading.Lock()
         self.error: str | None = None
         self.automatic = True  # False: only the pinned items (`--no-context` with `--context PATH`)
 
@@ -78,7 +77,7 @@ class ProjectContext:
 
     def build(self) -> None:
         """Build the index (from its cache where it can) on this thread; once only."""
-        with self._build_lock:
+        with self.index.build_lock:
             if self.index.built.is_set():
                 return
             try:
@@ -88,9 +87,7 @@ class ProjectContext:
                 log.warning("project index failed: %s", exc)
                 self.index.built.set()
         if self.watch and self._watcher is None:
-            from steer_tui.project.watch import IndexWatcher
-
-            self._watcher = IndexWatcher(self.index, lambda _changed: self._forget()).start()
+            self._watcher = _watcher_of(self.index)
 
     def start(self, on_ready: Callable[[], None] | None = None) -> None:
         """Build the index on a thread; `on_ready()` (on that thread) once it is built."""
@@ -110,17 +107,14 @@ class ProjectContext:
 
     def close(self) -> None:
         if self._watcher is not None:
-            self._watcher.stop()
+            _release_watcher(self.index)
             self._watcher = None
-
-    def _forget(self) -> None:
-        self._memo = None
 
     def items(self, text: str, region: tuple[int, int] | None, instruction: str) -> list[ContextItem]:
         """The context for a request on the open file's `text`, `region` and `instruction`."""
         if not self.ready:
             return []
-        key = (text, region, instruction, self.pinned, tuple(self.dropped), self.budget_tokens)
+        key = (text, region, instruction, self.pinned, tuple(self.dropped), self.budget_tokens, self.index.version)
         memo = self._memo
         if memo is not None and memo[0] == key:
             return memo[1]
@@ -147,16 +141,55 @@ class ProjectContext:
             self.dropped.append(key)
 
 
+# One index (and one watcher) a project for the files a process has open: the app's sessions share them.
+_SHARED: dict[Path, ProjectIndex] = {}
+_WATCHERS: dict[int, list] = {}  # id(index) -> [watcher, users]
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_index(root: Path) -> ProjectIndex:
+    with _SHARED_LOCK:
+        index = _SHARED.get(root)
+        if index is None:
+            index = _SHARED[root] = ProjectIndex(root)
+        return index
+
+
+def _watcher_of(index: ProjectIndex):
+    from steer_tui.project.watch import IndexWatcher
+
+    with _SHARED_LOCK:
+        held = _WATCHERS.get(id(index))
+        if held is None:
+            held = _WATCHERS[id(index)] = [IndexWatcher(index).start(), 0]
+        held[1] += 1
+        return held[0]
+
+
+def _release_watcher(index: ProjectIndex) -> None:
+    with _SHARED_LOCK:
+        held = _WATCHERS.get(id(index))
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] > 0:
+            return
+        del _WATCHERS[id(index)]
+    held[0].stop()
+
+
 def for_file(path: Path | str, settings, *, pinned: tuple[str, ...] = (), enabled: bool | None = None,
-             watch: bool = False) -> ProjectContext | None:
+             watch: bool = False, shared: bool = False) -> ProjectContext | None:
     """The context of the file at `path` as `settings` ask for it (None with context off, or a
-    budget of 0); `enabled` (a flag) overrides the setting; pinned items come even with it off."""
+    budget of 0); `enabled` (a flag) overrides the setting; pinned items come even with it off.
+    `shared`: the project's one index in this process (the app's files), `watch`: kept current."""
     on = settings.context if enabled is None else enabled
     if not on and not pinned:
         return None
     budget = settings.context_tokens if settings.context_tokens is not None else default_budget(settings.backend)
     if budget <= 0:
         return None
-    ctx = ProjectContext(path, budget, pinned=pinned, watch=watch)
+    index = shared_index(project_of(Path(path).resolve())) if shared else None
+    ctx = ProjectContext(path, budget, pinned=pinned, watch=watch, index=index)
     ctx.automatic = bool(on)
     return ctx
