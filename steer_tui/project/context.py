@@ -245,7 +245,7 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
     for name in used:
         if name in own or name in imported_names or len(name) < 3:
             continue
-        found = [s for s in index.find(name) if s.path != rel and not s.parent]
+        found = [s for s in index.find(name) if s.path != rel and not s.parent and not _private(index, s)]
         if 0 < len({s.path for s in found}) <= _AMBIGUOUS:
             out.extend((s, "called") for s in found)
     return out
@@ -317,12 +317,59 @@ def _score(words: _Words, query: frozenset[str]) -> float:
 _KIND_STEMS = frozenset(stem(w) for w in _KIND_WORDS)
 
 
+_EXPORTS_CACHE: dict[tuple[str, str, int], frozenset[str] | None] = {}
+_JS_EXPORT = re.compile(r"^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|class|const|let|var|enum|interface|type)"
+                        r"\s+([A-Za-z_$][\w$]*)", re.M)
+_JS_EXPORT_LIST = re.compile(r"(?:^\s*export\s*|\bmodule\.exports\s*=\s*)\{([^}]*)\}", re.M)
+_JS_EXPORT_ONE = re.compile(r"\bmodule\.exports\s*=\s*([A-Za-z_$][\w$]*)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=")
+
+
+def exported(index, path: str) -> frozenset[str] | None:
+    """The names a JavaScript/TypeScript file exports (ES `export`, CommonJS `module.exports`); None
+    for another language or a file that exports nothing the patterns read (then all may be used)."""
+    spec = lang.language(path)
+    if spec is None or spec.key not in ("javascript", "typescript", "tsx"):
+        return None
+    full = index.root / path
+    try:
+        key = (str(index.root), path, full.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if key in _EXPORTS_CACHE:
+        return _EXPORTS_CACHE[key]
+    try:
+        text = full.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    names = set(_JS_EXPORT.findall(text))
+    for group in _JS_EXPORT_LIST.findall(text):
+        for part in group.split(","):
+            part = part.split(":")[-1].strip() if ":" in part else part.split(" as ")[0].strip()
+            if part:
+                names.add(part.split("=")[0].strip())
+    for one, attr in _JS_EXPORT_ONE.findall(text):
+        names.add(one or attr)
+    got = frozenset(names) or None
+    if len(_EXPORTS_CACHE) > 4096:
+        _EXPORTS_CACHE.clear()
+    _EXPORTS_CACHE[key] = got
+    return got
+
+
+def _private(index, sym) -> bool:
+    """A top-level symbol its JavaScript file does not export: no other file can use it."""
+    if sym.parent:
+        return False
+    names = exported(index, sym.path)
+    return names is not None and sym.name not in names
+
+
 def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]:
     if not query:
         return []
     scored = []
     for sym in index.all_symbols():
-        if sym.path == rel:
+        if sym.path == rel or _private(index, sym):
             continue
         score = _score(_words_of(sym), query)
         if score > 0:

@@ -175,3 +175,17 @@ def test_no_project_around_the_file_no_context(tmp_path):
     index = ProjectIndex(tmp_path / "alone", tmp_path / "cache").build()
     assert select_context(index, Path(tmp_path / "alone" / "one.py"), FILES["shop/cart.py"], None,
                           "use the currency helper", 800) == []
+
+
+def test_what_a_javascript_file_does_not_export_is_not_offered(tmp_path):
+    root = tmp_path / "js"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "validate.js").write_text(
+        "// SKUs look like 'ABC-1234'.\nconst SKU = /^[A-Z]{3}-\\d{4}$/;\n\n"
+        "// True for a well-formed SKU.\nfunction isValidSku(sku) {\n  return SKU.test(sku);\n}\n\n"
+        "module.exports = { isValidSku };\n")
+    (root / "src" / "catalog.js").write_text("function addProduct(p) {\n  return p;\n}\n")
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = select_context(index, "src/catalog.js", "function addProduct(p) {\n  return p;\n}\n", None,
+                           "throw for a malformed SKU; use the validators we have", 800)
+    assert [i.name for i in items] == ["isValidSku"]
