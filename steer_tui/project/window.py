@@ -165,7 +165,10 @@ def _blocks(path: str, text: str) -> tuple[_Block, ...]:
             i = bisect_left(def_lines, first)
             if i < len(def_lines) and def_lines[i] <= last:
                 continue  # a definition (or what wraps one): outlined as one
-            statements.append((first, last + 1, (first, first + 1), None, depth, parent, "statement", False))
+            # A long statement shown by its first line keeps its last too: a docstring or a list
+            # left open would run on over everything after it.
+            statements.append((first, last + 1, (first, first + 1), last if last > first else None, depth, parent,
+                               "statement", False))
     # Parents are indexes into the definitions: the merged order gets its own.
     merged = sorted([(*b[:8], i) for i, b in enumerate(out)] + [(*st, -1) for st in statements],
                     key=lambda b: (b[0], -b[1]))
@@ -327,13 +330,14 @@ def _view(path: str, text: str, region: tuple[int, int] | None, budget: int) -> 
     spent = pick.cost
     for b in head:
         whole = b.end - b.start <= _WHOLE_STATEMENT_LINES
-        pick.take([(b.start, b.end) if whole else b.head], within=int(budget * _HEAD_SHARE) - (pick.cost - spent))
+        pick.take([(b.start, b.end)] if whole else _outline_ranges(b), within=int(budget * _HEAD_SHARE) - (pick.cost - spent))
     # The members of the classes around the region that are not definitions (fields, attributes).
     scopes = set(around)
     members = sorted((b for b in blocks if b.kind == "statement" and b.parent in scopes), key=lambda b: _distance(b, region))
     spent = pick.cost
     for b in members:
-        pick.take([(b.start, b.end) if b.end - b.start <= 2 else b.head], within=int(budget * _MEMBERS_SHARE) - (pick.cost - spent))
+        pick.take([(b.start, b.end)] if b.end - b.start <= 2 else _outline_ranges(b),
+                  within=int(budget * _MEMBERS_SHARE) - (pick.cost - spent))
     if region is not None:
         _surroundings(pick, blocks, around, region, int(budget * _AROUND_SHARE))
     _outline(pick, blocks, around, region)
