@@ -303,6 +303,7 @@ class SteerApp(App):
             self._backend_started = asyncio.Event()
         try:
             session = factory(record.document, self.settings, self._events_of(record), client=client)
+            session.context = _project_context(record.document.path, self.settings)
         except Exception as exc:  # a bad setting: show it, keep the file usable
             record.starting = False
             if opens_backend:
@@ -751,6 +752,14 @@ class SteerApp(App):
                 await asyncio.wait_for(fn(), 5)
             except Exception:
                 pass
+
+
+def _project_context(path, settings):
+    """The open file's project context (steer_tui/project/session_context.py): the project's one
+    index, shared by the files open in it, built in the background and kept current."""
+    from steer_tui.project.session_context import for_file
+
+    return for_file(path, settings, watch=True, shared=True) if path is not None else None
 
 
 def make_app(path: str | Path | None, settings: Settings | None = None, **kwargs) -> SteerApp:
