@@ -6,7 +6,7 @@ import importlib
 import inspect
 import sys
 
-ALL = ["apply", "transport", "local", "pipeline", "syntaxguard", "finder", "index"]
+ALL = ["apply", "transport", "local", "pipeline", "syntaxguard", "finder", "index", "bigfile"]
 
 
 def main(argv: list[str]) -> int:
