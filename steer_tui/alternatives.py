@@ -47,6 +47,7 @@ class Alternative:
     removed: int = 0  # lines it removes
     same_as: int | None = None  # the earlier lane whose proposal is the same file
     seconds: float = 0.0  # from asking to its end
+    note: str = ""  # why it was stopped or never asked (Alternatives.stop)
     extra: dict = field(default_factory=dict)  # what a caller adds (a check's outcome)
 
     @property
@@ -56,6 +57,8 @@ class Alternative:
 
     @property
     def reason(self) -> str:
+        if self.note and self.status == "stopped":
+            return self.note
         return self.result.reason if self.result is not None else ""
 
     def describe(self) -> str:
@@ -143,9 +146,13 @@ class Alternatives:
         """The alternatives that apply, one per distinct file."""
         return [a for a in self.alternatives if a.applies and a.same_as is None]
 
-    def stop(self) -> None:
-        """Stop every lane now: none asks the model any more, the one writing is cancelled."""
+    def stop(self, note: str = "") -> None:
+        """Stop every lane now: none asks the model any more, the one writing is cancelled (Esc; or
+        `steer edit --check` once an earlier lane passed: `note` says so of the lanes it cuts)."""
         self.stopped = True
+        for alt in self.alternatives:
+            if alt.status in ("waiting", "writing"):
+                alt.note = note
         for s in (self.session, *self._sessions):
             rest = s.stop_now()
             if rest is not None:
@@ -237,7 +244,7 @@ class Alternatives:
         finally:
             s.settings = settings
         alt.result = result
-        alt.status = "stopped" if self.stopped and result.status == "proposal" else result.status
+        alt.status = "stopped" if self.stopped and result.status in ("proposal", "nothing", "refused") else result.status
         alt.seconds = time.perf_counter() - t0
         if alt.status == "proposal" and s.has_proposal:
             alt.text = s.review.proposed_text()

@@ -171,38 +171,116 @@ class Checker:
         """(the key of the first candidate in order whose check passes, or None; {key: CheckOutcome}).
         A check after the winner still running is stopped (its process group killed); those not
         started are not run."""
-        outcomes: dict[int, CheckOutcome] = {}
-        running: dict[asyncio.Task, int] = {}
-        nxt, winner = 0, None
+        run = CheckRun(self, on_outcome=on_outcome)
+        for key, text in candidates:
+            run.add(key, text)
+        return await run.finish()
+
+
+class CheckRun:
+    """Candidates checked as they come, in the order they are added (most likely first), `jobs` at
+    once: a candidate's check may start while later ones are still being written. A place with no
+    candidate (an answer that does not apply) is `skip`ped. The winner is known once one passes and
+    every place before it failed or was skipped; then `on_decided(key)` is called (once), the checks
+    after it are stopped and no more start."""
+
+    def __init__(self, checker: Checker, on_outcome=None, on_decided=None):
+        self.checker = checker
+        self.on_outcome = on_outcome
+        self.on_decided = on_decided
+        self.order: list[object] = []  # the keys in the order added (None: a skipped place)
+        self.texts: dict[object, str] = {}
+        self.outcomes: dict[object, CheckOutcome] = {}
+        self.running: dict[asyncio.Task, object] = {}
+        self.stopping: list[asyncio.Task] = []  # checks cancelled once the winner was known
+        self.winner: object | None = None
+        self.decided = False
+        self._changed = asyncio.Event()
+
+    def add(self, key, text: str) -> None:
+        self.order.append(key)
+        self.texts[key] = text
+        self._start()
+
+    def skip(self) -> None:
+        """A place with nothing to check (it cannot be the winner, and does not hold one back)."""
+        self.order.append(None)
+        self._decide()
+
+    def _start(self) -> None:
+        started = set(self.running.values()) | set(self.outcomes)
+        for key in self.order:
+            if self.decided or len(self.running) >= self.checker.jobs:
+                return
+            if key is None or key in started:
+                continue
+            if any(o.passed for o in self.outcomes.values()) and self._after_a_pass(key):
+                continue  # one before it passed: it needs no check
+            task = asyncio.ensure_future(self.checker.check(self.texts[key]))
+            self.running[task] = key
+            task.add_done_callback(self._done)
+
+    def _after_a_pass(self, key) -> bool:
+        for k in self.order:
+            if k == key:
+                return False
+            if k is not None and k in self.outcomes and self.outcomes[k].passed:
+                return True
+        return False
+
+    def _done(self, task: asyncio.Task) -> None:
+        key = self.running.pop(task, None)
+        if key is None or task.cancelled():
+            return
+        if task.exception() is not None:
+            self.outcomes[key] = CheckOutcome(False, None, 0.0, f"could not run the check: {task.exception()}", ran=False)
+        else:
+            self.outcomes[key] = task.result()
+        if self.on_outcome is not None:
+            self.on_outcome(key, self.outcomes[key])
+        self._decide()
+        self._start()
+        self._changed.set()
+
+    def _decide(self) -> None:
+        if self.decided:
+            return
+        for key in self.order:
+            if key is None:
+                continue
+            o = self.outcomes.get(key)
+            if o is None:
+                return  # still to be checked: it may yet win
+            if o.passed:
+                self.decided, self.winner = True, key
+                for task in self.running:
+                    task.cancel()
+                    self.stopping.append(task)
+                if self.on_decided is not None:
+                    self.on_decided(key)
+                return
+
+    async def finish(self) -> tuple[object | None, dict]:
+        """Once every candidate is added: wait for the winner (or for every check to fail)."""
         try:
-            while True:
-                # One passed already: those after it need no check (an earlier one may yet win).
-                passed = min((i for i, o in outcomes.items() if o.passed), default=len(candidates))
-                while winner is None and len(running) < self.jobs and nxt < passed:
-                    running[asyncio.ensure_future(self.check(candidates[nxt][1]))] = nxt
-                    nxt += 1
-                if not running:
+            while not self.decided and (self.running or self._pending()):
+                self._changed.clear()
+                self._start()
+                if not self.running:
                     break
-                done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
-                    i = running.pop(task)
-                    outcomes[i] = task.result()
-                    if on_outcome is not None:
-                        on_outcome(candidates[i][0], outcomes[i])
-                for i in range(len(candidates)):
-                    if i not in outcomes:
-                        break  # an earlier one is still to end: it may yet win
-                    if outcomes[i].passed:
-                        winner = i
-                        break
-                if winner is not None:
-                    break
+                await self._changed.wait()
+            self.decided = True
         finally:
-            for task in running:
+            self.stopping += list(self.running)
+            for task in self.stopping:
                 task.cancel()
-            if running:
-                await asyncio.gather(*running, return_exceptions=True)
-        for i in range(len(candidates)):
-            outcomes.setdefault(i, CheckOutcome(False, None, 0.0, f"not checked: attempt {candidates[winner][0]} "
-                                                f"passed first" if winner is not None else "not checked", ran=False))
-        return (candidates[winner][0] if winner is not None else None), {candidates[i][0]: o for i, o in outcomes.items()}
+            # Their process groups killed and their copies removed before this returns.
+            await asyncio.gather(*self.stopping, return_exceptions=True)
+        note = f"not checked: attempt {self.winner} passed first" if self.winner is not None else "not checked"
+        for key in self.order:
+            if key is not None:
+                self.outcomes.setdefault(key, CheckOutcome(False, None, 0.0, note, ran=False))
+        return self.winner, dict(self.outcomes)
+
+    def _pending(self) -> bool:
+        return any(k is not None and k not in self.outcomes for k in self.order)

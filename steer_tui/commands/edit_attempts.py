@@ -12,7 +12,7 @@ import argparse
 import time
 
 from steer_tui.alternatives import MAX_ALTERNATIVES, Alternative, Alternatives, LaneEnded, LaneStarted
-from steer_tui.check import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, CheckOutcome, Checker
+from steer_tui.check import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, CheckOutcome, Checker, CheckRun
 
 
 def _count(low: int, high: int, what: str):
@@ -81,43 +81,57 @@ class Asked:
 
 
 async def ask(args, session, instruction: str, region, out) -> Asked:
-    """Ask the alternatives (and check them, with --check), saying each one's end on the way."""
+    """Ask the alternatives, saying each one's end on the way. With --check each is checked as soon
+    as it is written, while the next is asked; once the first in order to pass is known, no more
+    are asked (the one being written is stopped)."""
+    from steer_tui.session import MAX_RETRIES
+
     n = args.attempts
+    run: CheckRun | None = None
 
     def on_event(ev) -> None:
         if isinstance(ev, LaneStarted) and n > 1:
             how = {"greedy": "", "departed": ", departing from attempt 1 where the model was least sure",
                    "sampled": ", sampled"}[ev.how]
             out.progress(f"attempt {ev.lane} of {n}{how}")
-        elif isinstance(ev, LaneEnded) and n > 1:
-            out.progress(f"attempt {ev.alternative.lane}: {ev.alternative.describe()}")
-
-    from steer_tui.session import MAX_RETRIES
+        elif isinstance(ev, LaneEnded):
+            alt = ev.alternative
+            if n > 1:
+                out.progress(f"attempt {alt.lane}: {alt.describe()}")
+            if run is not None:
+                run.add(alt.lane, alt.text) if alt.applies and alt.same_as is None else run.skip()
 
     alternatives = Alternatives(session, instruction, region, n, retries=MAX_RETRIES, on_event=on_event)
     asked = Asked(alternatives)
-    await alternatives.run()
-    if args.check and alternatives.best is not None:
-        await _check(args, session, asked, out)
+    if args.check:
+        checker = Checker(session.document.path, args.check, args.check_timeout, args.check_jobs,
+                          encode=session.document.encode)
+        out.progress(f"each attempt is checked in a scratch copy of {checker.project.root}: {args.check}")
+        run = CheckRun(checker, on_outcome=lambda lane, o: out.progress(f"attempt {lane}: check {o.summary()}"),
+                       on_decided=lambda lane: alternatives.stop(f"not asked: attempt {lane} passed the check")
+                       if alternatives.writing or any(a.status == "waiting" for a in alternatives.alternatives) else None)
+    t0 = time.perf_counter()
+    try:
+        await alternatives.run()
+        if run is not None:
+            winner, outcomes = await run.finish()
+            asked.check_s = time.perf_counter() - t0 - alternatives.seconds
+            _take(asked, winner, outcomes)
+    finally:
+        if run is not None:
+            await run.finish()  # never leaves a check running (Ctrl+C)
     return asked
 
 
-async def _check(args, session, asked: Asked, out) -> None:
-    alternatives = asked.alternatives
-    candidates = [(a.lane, a.text) for a in alternatives.distinct]
-    checker = Checker(session.document.path, args.check, args.check_timeout, args.check_jobs,
-                      encode=session.document.encode)
-    out.progress(f"checking {len(candidates)} alternative(s) in scratch copies of {checker.project.root}: {args.check}")
-    t0 = time.perf_counter()
-    winner, outcomes = await checker.first_passing(
-        candidates, lambda lane, o: out.progress(f"attempt {lane}: check {o.summary()}"))
-    asked.check_s = time.perf_counter() - t0
-    for a in alternatives.alternatives:
+def _take(asked: Asked, winner, outcomes: dict) -> None:
+    """Each alternative's check outcome (an identical one: the outcome of the one it repeats) and the winner."""
+    alternatives = asked.alternatives.alternatives
+    for a in alternatives:
         o = outcomes.get(a.same_as if a.same_as is not None else a.lane)
         if o is not None and a.applies:
             asked.outcomes[a.lane] = o
             a.extra["check"] = o.as_json()
-    asked.winner = next(a for a in alternatives.alternatives if a.lane == winner) if winner is not None else None
+    asked.winner = next(a for a in alternatives if a.lane == winner) if winner is not None else None
 
 
 def report(args, out, session, asked: Asked, common: dict) -> int:

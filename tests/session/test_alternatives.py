@@ -94,3 +94,14 @@ def test_the_number_of_alternatives_is_bounded():
         Alternatives(object(), ASK, n=0)
     with pytest.raises(ValueError):
         Alternatives(object(), ASK, n=9)
+
+
+def test_the_gateway_takes_a_rank_from_0_to_15_only():
+    from steer_tui.server.gateway import BadRequest, _avoid, _avoid_rank
+
+    assert _avoid_rank({"text": "abc", "after": 1}) == 0 and _avoid_rank({"text": "abc", "rank": 15}) == 15
+    assert _avoid({"text": "abc", "after": 1, "rank": 2}) == ("abc", 1, False)
+    for bad in (-1, 16, "1", True, 1.0):
+        with pytest.raises(BadRequest) as exc:
+            _avoid_rank({"text": "abc", "rank": bad})
+        assert exc.value.param == "avoid.rank"
