@@ -280,11 +280,15 @@ class Session:
             return
         for n, imp in enumerate(lines):
             key = ("context-import", n)
-            try:
-                self.live.add(key, imp.line, imp.line)
-            except ValueError:
-                continue
-            self.live.finish(key, imp.text)
+            for line, text in ((imp.line, imp.text), (imp.fallback, imp.fallback_text)):
+                if line is None:
+                    continue
+                try:
+                    self.live.add(key, line, line)
+                except ValueError:
+                    continue  # the edit changes these lines itself
+                self.live.finish(key, text)
+                break
         if lines:
             self.proposal_changed()
 

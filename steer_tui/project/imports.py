@@ -20,6 +20,10 @@ class ImportLine:
     line: int
     text: str
     names: tuple[str, ...]
+    # Where it goes when the edit itself changes the lines at `line` (a rewrite that wrote its own
+    # imports there): right above the file's first definition.
+    fallback: int | None = None
+    fallback_text: str = ""
 
 
 def _uses(text: str, name: str) -> bool:
@@ -86,7 +90,26 @@ def needed(path: str, old: str, new: str, items, index) -> list[ImportLine]:
     block = "\n".join(lines) + "\n"
     if blank:  # the file's first import: set apart from what comes before it, or after it at the top
         block = "\n" + block if at > 0 else block + "\n"
-    return [ImportLine(at, block, tuple(names))]
+    first = _first_definition(path, old)
+    fallback = first if first is not None and first > at else None
+    gap = "\n\n" if spec.key == "python" else "\n"
+    return [ImportLine(at, block, tuple(names), fallback, "\n".join(lines) + "\n" + gap)]
+
+
+def _first_definition(path: str, text: str) -> int | None:
+    """The first line of the file's first top-level definition, with the comments and decorators on it."""
+    try:
+        symbols, _ = lang.outline(path, text)
+    except Exception:
+        return None
+    tops = [s.line for s in symbols if not s.parent and s.kind not in ("constant", "variable")]
+    if not tops:
+        return None
+    lines = text.splitlines()
+    line = min(tops)
+    while line > 0 and lines[line - 1].lstrip().startswith(("@", "#", "//", "/*", "*")):
+        line -= 1
+    return line
 
 
 def _modules(path: str, text: str, index) -> dict[str, str]:

@@ -64,3 +64,9 @@ def test_javascript_commonjs_and_es_modules(index):
     new = FILES["web/stats.js"].replace("`${done}/${total}`", "`${done}/${total} (${percentOf(done, total)})`")
     got = _needed(index, "web/stats.js", new, "add the percent helper's value")
     assert [(g.line, g.text) for g in got] == [(0, "import { percentOf } from './math.js';\n\n")]
+
+
+def test_the_fallback_place_is_right_above_the_first_definition(index):
+    new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * PAGE_SIZE:]")
+    got = _needed(index, "app/queries.py", new, "use the page size")
+    assert (got[0].fallback, got[0].fallback_text) == (5, "from app.settings import PAGE_SIZE\n\n\n")

@@ -182,3 +182,15 @@ async def test_steer_ask_carries_the_context_and_says_so(replay, project, tmp_pa
                                       "--backend", url, "--no-context", env=env)
     assert code == 0, err
     assert not any(m["content"].startswith(CONTEXT_HEADER) for m in engine.requests[-1].messages)
+
+
+async def test_the_import_goes_above_the_first_definition_when_the_edit_rewrote_the_top(replay, project, tmp_path):
+    # The answer adds an import of its own right after the docstring, where this one would go.
+    url, engine = await replay(["mean_empty_mean_top.txt"])
+    code, out, err = await steer_edit(str(project / "calc.py"), "-m", "return the empty mean value for no values",
+                                      "--backend", url, "--json", env={"STEER_CACHE_DIR": str(tmp_path / "cache")})
+    assert code == 0, err
+    text = (project / "calc.py").read_text()
+    assert text.startswith('"""A small calculator module for steer\'s session tests."""\n\nimport math\n\n\n'
+                           'from stats import EMPTY_MEAN\n\n\ndef add(a, b):'), text[:160]
+    assert "        return EMPTY_MEAN\n" in text
