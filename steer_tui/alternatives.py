@@ -169,7 +169,10 @@ class Alternatives:
             first = self.alternatives[0]
             await self._lane(s, first, self.retries)
             rest = self.alternatives[1:]
-            if rest and not self.stopped and first.status not in ("stopped", "error"):
+            if rest and first.status == "nothing":  # already done, or asked for nothing: no alternative to it
+                for alt in rest:
+                    alt.note = "not asked: attempt 1 found nothing to change"
+            elif rest and not self.stopped and first.status not in ("stopped", "error"):
                 if self._departs(s):
                     await self._departures(s, first, rest)
                 elif s.server_engine == "local":  # one request at a time there: the cache stays the session's

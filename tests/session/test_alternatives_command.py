@@ -122,3 +122,14 @@ async def test_nothing_applies_ends_as_one_attempt_would(replay, calc):
     res = json.loads(out)
     assert res["status"] == "refused" and len(res["alternatives"]) == 2
     assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_an_edit_already_made_asks_no_alternatives(replay, calc):
+    calc.write_text(fixed_mean_text())
+    url, engine = await replay(["fix_mean.txt", "two_hunks.txt"], features=DEPARTS)
+    code, out, err = await steer_edit(str(calc), "-m", ASK, "--backend", url, "--attempts", "3", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["status"] == "nothing" and len(engine.requests) == 1
+    assert [a["reason"] for a in res["alternatives"][1:]] == ["not asked: attempt 1 found nothing to change"] * 2
+    assert calc.read_text() == fixed_mean_text()
