@@ -114,13 +114,17 @@ class ProjectContext:
         """The context for a request on the open file's `text`, `region` and `instruction`."""
         if not self.ready:
             return []
-        key = (text, region, instruction, self.pinned, tuple(self.dropped), self.budget_tokens, self.index.version)
+        from steer_tui.project.mentions import mentions
+
+        # `@path` and `@name` in the words pin what they name, like --context does.
+        pinned = (*self.pinned, *(f"@{word}" for word in mentions(instruction) if f"@{word}" not in self.pinned))
+        key = (text, region, instruction, pinned, tuple(self.dropped), self.budget_tokens, self.index.version)
         memo = self._memo
         if memo is not None and memo[0] == key:
             return memo[1]
         try:
             got = select_context(self.index, self.file_path, text, region, instruction, self.budget_tokens,
-                                 self.pinned, self.dropped)
+                                 pinned, self.dropped)
             if not self.automatic:
                 got = [item for item in got if item.reason in ("--context", "pinned by @")]
         except Exception as exc:  # as above: the request goes without context

@@ -194,3 +194,15 @@ async def test_the_import_goes_above_the_first_definition_when_the_edit_rewrote_
     assert text.startswith('"""A small calculator module for steer\'s session tests."""\n\nimport math\n\n\n'
                            'from stats import EMPTY_MEAN\n\n\ndef add(a, b):'), text[:160]
     assert "        return EMPTY_MEAN\n" in text
+
+
+def test_at_a_file_or_a_name_in_the_words_pins_it(project, tmp_path):
+    ctx = _context(project, tmp_path)
+    text = (project / "calc.py").read_text()
+    plain = ctx.items(text, None, "make mean round its result")
+    assert all(i.reason != "pinned by @" for i in plain)
+    by_name = ctx.items(text, None, "make mean use @safe_div")
+    assert [(i.name, i.reason) for i in by_name][:1] == [("safe_div", "pinned by @")]
+    by_file = ctx.items(text, None, "follow the style of @stats.py")
+    assert [(i.kind, i.path, i.reason) for i in by_file][:1] == [("file", "stats.py", "pinned by @")]
+    assert all(i.reason != "pinned by @" for i in ctx.items(text, None, "use @nothing_like_it"))
