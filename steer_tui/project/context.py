@@ -242,10 +242,15 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
             for sym in _named_in(index, module_alias[a], b):
                 out.append((sym, "imported"))
     imported_names = set(local_to) | set(module_alias)
+    # A name used but not imported is taken for another file's only where that file is a neighbour
+    # (the same folder: a script's sibling, a JS global): across a big tree, `format` or `name`
+    # is defined somewhere and means nothing.
+    folder = PurePosixPath(rel).parent
     for name in used:
-        if name in own or name in imported_names or len(name) < 3:
+        if name in own or name in imported_names or len(name) < 3 or name.startswith("__"):
             continue
-        found = [s for s in index.find(name) if s.path != rel and not s.parent and not _private(index, s)]
+        found = [s for s in index.find(name) if s.path != rel and not s.parent and not _private(index, s)
+                 and PurePosixPath(s.path).parent == folder]
         if 0 < len({s.path for s in found}) <= _AMBIGUOUS:
             out.extend((s, "called") for s in found)
     return out
