@@ -20,9 +20,10 @@ USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
-_AMBIGUOUS = 3  # a name defined in more files than this says nothing about which one is meant
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_BUILTINS = frozenset(dir(__import__("builtins")))
 _ATTR = re.compile(r"([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
@@ -188,7 +189,7 @@ def _top(index, sym):
 def _used_names(code: str) -> tuple[list[str], list[tuple[str, str]]]:
     """Identifiers of `code` in order of first use, and its `a.b` attribute uses."""
     seen: dict[str, None] = {}
-    for name in _IDENT.findall(code):
+    for name in _BARE.findall(code):  # `x.join` uses x's join, not a name of the project
         seen.setdefault(name, None)
     attrs: dict[tuple[str, str], None] = {}
     for a, b in _ATTR.findall(code):
@@ -246,12 +247,14 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
     # (the same folder: a script's sibling, a JS global): across a big tree, `format` or `name`
     # is defined somewhere and means nothing.
     folder = PurePosixPath(rel).parent
+    python = _is_python(rel)
     for name in used:
-        if name in own or name in imported_names or len(name) < 3 or name.startswith("__"):
+        if (name in own or name in imported_names or len(name) < 3 or name.startswith("__")
+                or (python and name in _BUILTINS)):
             continue
         found = [s for s in index.find(name) if s.path != rel and not s.parent and not _private(index, s)
                  and PurePosixPath(s.path).parent == folder]
-        if 0 < len({s.path for s in found}) <= _AMBIGUOUS:
+        if len({s.path for s in found}) == 1:  # defined next door once: that is the one meant
             out.extend((s, "called") for s in found)
     return out
 
@@ -369,14 +372,25 @@ def _private(index, sym) -> bool:
     return names is not None and sym.name not in names
 
 
+def _near(index, rel: str) -> set[str]:
+    """The files next to the open one: those it imports and those in its folder."""
+    folder = PurePosixPath(rel).parent
+    near = {p for p in (index.resolve(rel, imp.module) for imp in index.imports_of(rel)) if p}
+    near.update(p for p in index.files() if PurePosixPath(p).parent == folder)
+    return near
+
+
 def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]:
     if not query:
         return []
     scored = []
+    near = _near(index, rel)
     for sym in index.all_symbols():
         if sym.path == rel or _private(index, sym):
             continue
         score = _score(_words_of(sym), query)
+        if score > 0 and sym.path in near:
+            score += 1  # of two equal matches, the one next door is meant
         if score > 0:
             if sym.parent:
                 score -= 0.5  # a member counts for its class, a little below a top-level match
