@@ -32,7 +32,7 @@ _MARK_TOKENS = 12
 
 def estimate_tokens(text: str) -> int:
     """The tokens `text` costs at most, about (CHARS_PER_TOKEN characters a token)."""
-    return -(-len(text) * 2 // 7)
+    return -(-len(text) * 2 // 7)  # len / 3.5, rounded up, in integers
 
 
 def fits(text: str, budget_tokens: int | None) -> bool:
@@ -273,7 +273,7 @@ class _Picker:
                 continue
             chars += sum(len(self.lines[i]) + 1 for i in new)
             marks += 1
-        return -(-chars * 2 // 7) + marks * _MARK_TOKENS if chars else 0
+        return -(-chars * 2 // 7) + marks * _MARK_TOKENS if chars else 0  # as estimate_tokens counts
 
     def take(self, ranges: list[tuple[int, int]], within: int | None = None, force: bool = False) -> bool:
         """Show `ranges` if they fit the budget (and `within`, a tier's own limit on its cost)."""
