@@ -97,9 +97,9 @@ def steer_edit(case: Case, tmp: Path, file_tokens: int | None = None) -> dict:
     except ValueError:
         out = {}
     after = path.read_text(encoding="utf-8")
+    said = out.get("reason") or next(iter(proc.stderr.strip().splitlines()[-1:]), "")
     return {"exit": proc.returncode, "wall": wall, "ttft": out.get("ttft_s"), "verdict": judge(case.text, after, case.changed),
-            "reason": (out.get("reason") or proc.stderr.strip().splitlines()[-1:] or [""])[0] if proc.returncode else "",
-            "diff": out.get("diff", "")}
+            "reason": said if proc.returncode else "", "diff": out.get("diff", "")}
 
 
 # ---------------------------------------------------------------------------- Enter -> first token
@@ -128,10 +128,12 @@ async def _usage(stream, timeout: float = 30.0) -> dict:
 
 
 async def first_token(session, rec: Recording, instruction: str, region) -> dict:
-    """Prewarm `region` (the cursor resting in it), wait for it, send the turn; its numbers."""
+    """Prewarm `region` (the cursor resting in it), wait for it, send the turn; its numbers. The
+    prewarm is sent every round, so the engine holds the region and none of the last turn's words
+    (a turn's words after the region are all evaluated after Enter, every round alike)."""
     n = len(rec.streams)
     started = time.perf_counter()
-    session.prewarm_region(region)
+    session.prewarm(region)
     await session.warmed()
     prewarm_s = time.perf_counter() - started
     warms = [s for gen, s in rec.streams[n:] if not gen]
