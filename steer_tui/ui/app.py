@@ -13,7 +13,6 @@ _gc_was_enabled = gc.isenabled()
 gc.disable()
 try:
     import asyncio
-    import re
     from pathlib import Path
     from typing import Callable, Iterable
 
@@ -33,7 +32,7 @@ try:
     from steer_tui.ui.frame_batch import FrameBatch
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
     from steer_tui.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
-    from steer_tui.ui.open_files import OpenFile, ViewState, relative_label
+    from steer_tui.ui.open_files import OpenFile
     from steer_tui.ui.paint import paint_now
     from steer_tui.ui.project_files import ProjectFiles
     from steer_tui.ui.region_prewarm import RegionPrewarm
@@ -42,6 +41,7 @@ try:
     from steer_tui.ui.sender import Sender
     from steer_tui.ui.tests_flow import TestsFlow
     from steer_tui.ui.themes import LoadedTheme, defaults_for, load_themes, pygments_style_for, set_initial_theme
+    from steer_tui.ui.workspace import Workspace
     from steer_tui.ui.widgets.answer import AnswerPanel
     from steer_tui.ui.widgets.code_view import CodeView
     from steer_tui.ui.mention_suggester import MentionSuggester
@@ -53,8 +53,6 @@ finally:
     gc.freeze()
     if _gc_was_enabled:
         gc.enable()
-
-_PLACE = re.compile(r"^(.+):(\d+)$")  # a place the finder gives back: "path:line"
 
 
 class SteerApp(App):
@@ -91,10 +89,7 @@ class SteerApp(App):
         self.path: Path | None = None if target.is_dir() else target
         self.project_root = Path(project).resolve() if project is not None else project_root(target)
         self.files = ProjectFiles(self, self.project_root)
-        self._open: dict[Path, OpenFile] = {}  # by resolved path
-        self._current: OpenFile | None = None
-        self._backend_owner: OpenFile | None = None  # the file whose session opened the shared backend
-        self._backend_started: asyncio.Event | None = None
+        self.workspace = Workspace(self)  # the open files, the one shown, switching
         self._themes: dict[str, LoadedTheme] = {}
         loaded, self._theme_problems = load_themes()
         for item in loaded:
@@ -103,19 +98,19 @@ class SteerApp(App):
         for item in loaded:
             self.register_theme(item.theme)
         self._unknown_theme = set_initial_theme(self, self.settings.theme or "dark")
-        self._client = client
-        self._session_factory = session_factory
+        self.given_client = client
+        self.session_factory = session_factory
         self._watch = watch
         self._mask_timings = mask_timings
-        self._connect = connect
+        self.connects = connect
         self.session = None
         self.document = None
         # Session events are held and applied to the screen once per frame. The flush is looked up
         # at each frame: bench/pipeline.py wraps _apply_events on the instance.
-        self._frames = FrameBatch(self, lambda: self._apply_events())
+        self.frames = FrameBatch(self, lambda: self._apply_events())
         self.applier = EventApplier(self)
         self.region_prewarm = RegionPrewarm(self)
-        self._typing = None  # steer_tui.typing_prewarm.TypingPrewarmer of the session, made on the first key
+        self.typing_prewarmer = None  # steer_tui.typing_prewarm.TypingPrewarmer of the session, made on the first key
         self.current_hunk: int | None = None
         self.view_mode = "file"  # or "diff", "raw": see steer_tui.ui.review_keys.VIEWS
         self.review_keys = ReviewKeys(self)
@@ -124,7 +119,7 @@ class SteerApp(App):
         self.quitting = False
         self._cleanups: list[Callable] = []  # async callables run when the app closes
         # The answer is drawn with the session's events, once per frame.
-        self.answer_flow = AnswerFlow(self, lambda: self._frames.add(ANSWER_CHANGED))
+        self.answer_flow = AnswerFlow(self, lambda: self.frames.add(ANSWER_CHANGED))
         self.sender = Sender(self)
         self.prompt_has_text = False
 
@@ -134,12 +129,16 @@ class SteerApp(App):
 
     def connect_client(self, client) -> None:
         """Start the session on an already-connected client (tests, benchmarks, embedding)."""
-        self._client = client
-        self._connect = True
+        self.given_client = client
+        self.connects = True
         self.status.connection = "connecting"
         self._start_session()
 
     # ----- set-up --------------------------------------------------------------------------
+
+    def watch_file(self, path: Path | None) -> None:
+        if self._watch and path is not None:
+            self._watcher.start(path)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in Textual themes lack our diff variables: give them defaults for their brightness.
@@ -159,26 +158,13 @@ class SteerApp(App):
         self._answer = AnswerPanel(id="answer")
         self._tests = TestPanel(id="tests")
         self._status = StatusLine(id="status", mask_timings=self._mask_timings)
-        self._prompt = Prompt(id="prompt", suggester=MentionSuggester(self._project_paths, self._symbol_names))
+        self._prompt = Prompt(id="prompt", suggester=MentionSuggester.of(self))
         yield self._code
         yield self._answer
         yield self._tests
         yield self._status
         yield self._prompt
         yield KeyBar(id="keys")
-
-    def _project_paths(self) -> list[str]:
-        """The project's files for `@` completion (listed in the background the first time)."""
-        if self.files.files is None and not self.files.listing:
-            self.files.refresh()
-        return self.files.files or []
-
-    def _symbol_names(self) -> list[str]:
-        """The names the project's index knows, for `@` completion; none until it is built."""
-        context = getattr(self.session, "context", None)
-        if context is None or not context.ready:
-            return []
-        return [s.name for s in context.index.all_symbols()]
 
     @property
     def code(self) -> CodeView:
@@ -206,12 +192,12 @@ class SteerApp(App):
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
         self.status.backend = self.current_backend_label()
-        self.status.connection = "connecting" if self._connect else "none"
+        self.status.connection = "connecting" if self.connects else "none"
         if self.path is not None:
-            self._current = self._open_file_record(self.path)
-            self._open_document()
+            self.workspace.current = self.workspace.record_for(self.path)
+            self.workspace.open_document()
         else:
-            self._show_no_file()
+            self.workspace.show_no_file()
         self.prompt.focus()
         if self._mask_timings:
             self.prompt.cursor_blink = False  # snapshots: no blink phase in the frame
@@ -219,7 +205,7 @@ class SteerApp(App):
 
     def _after_first_frame(self) -> None:
         self.watch(self.code, "cursor_line", lambda _line: self.region_prewarm.later(), init=False)
-        if self.document is not None and self._connect:
+        if self.document is not None and self.connects:
             self._start_session()
         if self.document is not None and self._watch:
             self._watcher.start(self.path)
@@ -232,110 +218,16 @@ class SteerApp(App):
         server_model = self.session.server_model if self.session is not None else None
         return backend_label(self.settings.backend, self.settings.model, server_model)
 
-    def _open_file_record(self, path: Path) -> OpenFile:
-        key = path.resolve()
-        record = self._open.get(key)
-        if record is None:
-            record = self._open[key] = OpenFile(path)
-        self.status.file = relative_label(key, self.project_root)
-        self.sub_title = self.status.file
-        return record
-
-    def _show_no_file(self) -> None:
-        lines = ["", f"  No file is open in {self.project_root}.", "",
-                 "  Ctrl+P finds a file of the project by name (type > first for the command palette).",
-                 "  steer FILE opens one from the command line; a new name creates it on the first accepted edit."]
-        self.code.set_document(lines, "")
-        self.status.file = "no file"
-
-    def _open_document(self) -> None:
-        from steer_tui.files import Document, DocumentError
-
-        try:
-            # A path that does not exist yet is a new file: an empty buffer, created on accept.
-            self.document = Document.open(self.path)
-        except (DocumentError, OSError) as exc:
-            self.notify(f"cannot open {exc}", severity="error", timeout=10)
-            return
-        if self._current is not None:
-            self._current.document = self.document
-        if self.document.is_new:
-            self.notify(f"{self.path.name} is a new file: say what to write; accepting creates it", timeout=8)
-            self.applier.show_extra()
-        text = self.document.text
-        self.applier.show_lines(text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") if text else [])
-
     def _start_session(self) -> None:
-        """Start the shown file's session (in the "session" worker group), unless it has one."""
-        record = self._current
-        if record is None or record.document is None or record.session is not None or record.starting:
-            return
-        record.starting = True
-        self.run_worker(self._run_session(record), group="session", exit_on_error=False)
-
-    def _events_of(self, record: OpenFile) -> Callable:
-        """The session's event callback: a file not shown keeps its events to itself (coming back
-        redraws from its session), except what is said of the shared connection and its notices."""
-        from steer_tui.events import ConnectionChanged, Notice
-
-        add = self._frames.add
-
-        def on_event(ev) -> None:
-            if record is self._current or isinstance(ev, (ConnectionChanged, Notice)):
-                add(ev)
-
-        return on_event
-
-    async def _run_session(self, record: OpenFile) -> None:
-        from steer_tui.session import Session, SessionError
-
-        factory = self._session_factory or Session
-        client = self._client
-        owner = self._backend_owner
-        if client is None and owner is not None and owner is not record:
-            # One backend connection for all the files: the first session's, once it is up.
-            if self._backend_started is not None:
-                await self._backend_started.wait()
-            client = owner.session.client if owner.session is not None else None
-        opens_backend = client is None
-        if opens_backend:
-            self._backend_owner = record
-            self._backend_started = asyncio.Event()
-        try:
-            session = factory(record.document, self.settings, self._events_of(record), client=client)
-            session.context = _project_context(record.document.path, self.settings)
-        except Exception as exc:  # a bad setting: show it, keep the file usable
-            record.starting = False
-            if opens_backend:
-                self._backend_started.set()
-            self.status.connection = "error"
-            self.notify(f"cannot start the session: {exc}", severity="error", timeout=10)
-            return
-        record.session = session
-        record.starting = False
-        if record is self._current:
-            self.session = session
-            self.applier.sync_code(force=True)
-        try:
-            await session.start()
-        except SessionError as exc:
-            self.status.connection = "error"
-            self.status.detail = exc.code
-            self.notify(f"no backend: {exc.message}", severity="error", timeout=15)
-        except Exception as exc:
-            self.status.connection = "error"
-            self.notify(f"no backend: {exc}", severity="error", timeout=15)
-        finally:
-            if opens_backend:
-                self._backend_started.set()
-        self.refresh_bindings()
+        """Start the shown file's session, unless it has one (workspace.start_session)."""
+        self.workspace.start_session()
 
     # ----- session events: buffered, applied once per frame ---------------------------------
 
     def _apply_events(self) -> None:
         # Not `_flush`: Textual's App._flush(stderr=...) is what its print capture calls.
         # bench/pipeline.py times this method, wrapped on the instance.
-        events = self._frames.take()
+        events = self.frames.take()
         if not self.screen_stack:
             return  # the app is closing (its screens are gone): a session event has nothing to show
         self.applier.apply(*events)
@@ -346,7 +238,7 @@ class SteerApp(App):
 
     def flush_now(self) -> None:
         """Apply buffered events at once (Esc: the screen must be final within this frame)."""
-        self._frames.cancel()
+        self.frames.cancel()
         self._apply_events()
 
     # ----- what applies now -------------------------------------------------------------------
@@ -389,9 +281,9 @@ class SteerApp(App):
         if self.session is not None and not (self.asking is not None and self.asking.active):
             from steer_tui.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
 
-            if self._typing is None or self._typing.session is not self.session:
-                self._typing = TypingPrewarmer(self.session)
-            self._typing.typed(event.value, lambda: self._typed_region(event.value))
+            if self.typing_prewarmer is None or self.typing_prewarmer.session is not self.session:
+                self.typing_prewarmer = TypingPrewarmer(self.session)
+            self.typing_prewarmer.typed(event.value, lambda: self._typed_region(event.value))
 
     @property
     def queued(self) -> Queued | None:
@@ -523,155 +415,25 @@ class SteerApp(App):
             self.session.file_changed()
             self.flush_now()
         elif self.path is not None:
-            self._open_document()
+            self.workspace.open_document()
 
     # ----- the project: find a file, switch between the open files --------------------------------
 
     def action_find_file(self) -> None:
-        from steer_tui.ui.screens.finder import FinderScreen  # not needed for the first frame
-
-        if isinstance(self.screen, FinderScreen):
-            return
-
-        def chosen(rel: str | None) -> None:
-            if rel is None:
-                return
-            place = _PLACE.match(rel)
-            if place is not None and not (self.project_root / rel).is_file():
-                self.call_later(self.open_place, place.group(1), int(place.group(2)))
-            else:
-                self.call_later(self.open_file, self.project_root / rel)
-
-        self.push_screen(FinderScreen(self.files, references=self._cited_places()), chosen)
-
-    def _cited_places(self) -> list[tuple[str, int]]:
-        """The project's `path:line` places the answer on screen cites (the finder lists them first)."""
-        from steer_tui.project.where import references
-
-        answer = self.asking.answer if self.asking is not None and self.answer.visible else None
-        if answer is None or not answer.answer_text:
-            return []
-        cited = []
-        for path, line in references(answer.answer_text):
-            full = (self.project_root / path) if not Path(path).is_absolute() else Path(path)
-            if full.is_file():
-                cited.append((relative_label(full.resolve(), self.project_root), line))
-        return cited
-
-    async def open_place(self, path: str, line: int) -> None:
-        """Open `path` (relative to the project root) with the cursor on `line` (1-based)."""
-        await self.open_file(path)
-        current = self._current
-        if current is not None and current.path.resolve() == (self.project_root / path).resolve() and self.code.lines:
-            self.code.action_move_to(max(0, min(line - 1, len(self.code.lines) - 1)))
+        self.workspace.find_file()
 
     async def open_file(self, path: str | Path) -> None:
-        """Show `path` (relative: to the project root), opening it if it is not open yet. The file
-        shown keeps its session as it is (a proposal under review waits there); a turn it is writing
-        or an answer streaming is asked about first: stop it and switch, or stay."""
-        path = Path(path)
-        if not path.is_absolute():
-            path = self.project_root / path
-        current = self._current
-        if current is not None and current.path.resolve() == path.resolve():
-            return
-        generating = self.session_state() == State.GENERATING
-        if generating or (self.asking is not None and self.asking.active):
-            from steer_tui.ui.screens.confirm import ConfirmScreen
-
-            what = "An edit is being written" if generating else "An answer is being written"
-
-            def answer(ok: bool | None) -> None:
-                if ok:
-                    self.call_later(self._stop_and_switch, path)
-
-            self.push_screen(ConfirmScreen(f"{what} in {self.status.file}.\nStop it (what is complete stays as "
-                                           f"the proposal) and open {relative_label(path.resolve(), self.project_root)}?",
-                                           yes="Stop and open", no="Stay"), answer)
-            return
-        self._switch_to(path)
-
-    async def _stop_and_switch(self, path: Path) -> None:
-        await self.action_stop()
-        self._switch_to(path)
-
-    def _switch_to(self, path: Path) -> None:
-        self.flush_now()  # what the file shown has pending is drawn before it goes
-        if self.queued is not None:
-            self.sender.queue.take_back("another file was opened")
-        old = self._current
-        code = self.code
-        if old is not None:
-            old.view = ViewState.of(code, self.view_mode, self.current_hunk)
-        if self.answer.visible:
-            self.answer.close()  # the answer was about the other file
-        record = self._open_file_record(path)
-        self._current = record
-        self.path = record.path
-        self.document = record.document
-        self.session = record.session
-        self._typing = None
-        view = record.view
-        self.view_mode = view.view_mode
-        self.current_hunk = view.current_hunk
-        code.set_source(None)
-        code.anchor = None
-        if record.document is None:
-            self._open_document()
-            if self.document is None:
-                self._show_no_file()
-                self.status.file = relative_label(path.resolve(), self.project_root)
-                self.refresh_bindings()
-                return
-        if self.session is not None:
-            # Not watched while it was not shown: it may have changed on disk meanwhile.
-            if self.session.file_changed():
-                self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
-            self.flush_now()
-            self.applier.sync_code(force=True)
-        elif self._connect:
-            self._start_session()
-        code.cursor_line = min(view.cursor_line, max(0, len(code.lines) - 1))
-        code.anchor = view.anchor if view.anchor is not None and view.anchor < len(code.lines) else None
-        code.cursor_placed = view.cursor_placed
-        code.follow = view.follow
-        code.growing = self.session_state() == State.GENERATING
-        code.invalidate()
-        self.call_after_refresh(code.scroll_back_to, *view.scroll)
-        status = self.status
-        status.state = self.session_state()
-        status.set_numbers(None, None, None)
-        self.applier.after_state_change()
-        if self._watch:
-            self._watcher.start(self.path)
+        """Show `path` (relative: to the project root); see Workspace.open_file."""
+        await self.workspace.open_file(path)
 
     @property
     def open_files(self) -> list[OpenFile]:
-        """The files opened so far, in the order they were first opened."""
-        return list(self._open.values())
+        return self.workspace.open_files
 
     def action_context(self) -> None:
-        """Show the context the last request (or prewarm) carried; what the user drops stays out."""
-        from steer_tui.ui.screens.context import ContextScreen
+        from steer_tui.ui.screens.context import show_context
 
-        session = self.session
-        context = session.context if session is not None else None
-        if context is None:
-            self.push_screen(ContextScreen([], "Requests carry no context from other files: it is off "
-                                           "(config: context = true turns it on)."))
-            return
-        note = "" if context.ready else "The project is still being indexed: requests carry no context yet."
-
-        def dropped(keys: list[str] | None) -> None:
-            for key in keys or []:
-                context.drop(key)
-            if keys:
-                self.notify(f"left out of the next requests: {', '.join(keys)}", timeout=4)
-                self.applier.show_extra()
-                if session.state == State.IDLE:
-                    session.prewarm()  # the context changed: the engine evaluates the new prefix now
-
-        self.push_screen(ContextScreen(list(context.last), note), dropped)
+        show_context(self)
 
     def action_help(self) -> None:
         from steer_tui.ui.screens.help import HelpScreen  # not needed for the first frame
@@ -682,8 +444,8 @@ class SteerApp(App):
         return help_sections(self.BINDINGS)
 
     async def action_quit(self) -> None:
-        pending = [r for r in self._open.values() if r.session is not None and r.session.has_proposal]
-        if pending and not self.quitting:
+        question = self.workspace.pending_question()
+        if question and not self.quitting:
             from steer_tui.ui.screens.confirm import ConfirmScreen
 
             def answer(ok: bool | None) -> None:
@@ -691,11 +453,6 @@ class SteerApp(App):
                     self.quitting = True
                     self.exit()
 
-            if pending == [self._current]:
-                question = "A proposal is pending and has not been accepted.\nQuit anyway and drop it?"
-            else:
-                names = ", ".join(relative_label(r.path.resolve(), self.project_root) for r in pending)
-                question = f"Proposals are pending and have not been accepted: {names}.\nQuit anyway and drop them?"
             self.push_screen(ConfirmScreen(question, yes="Quit", no="Stay"), answer)
             return
         self.exit()
@@ -723,26 +480,12 @@ class SteerApp(App):
 
     @on(FileChangedOnDisk)
     def _file_changed(self, message: FileChangedOnDisk) -> None:
-        if self.path is None or Path(message.path) != self.path.resolve():
-            return  # said of a file no longer shown: it is checked again when shown
-        session = self.session
-        if session is None:
-            self._open_document()
-            return
-        if session.file_changed():  # False for our own writes: the disk equals the Document
-            self.notify(f"{self.path.name} changed on disk; reloaded", timeout=4)
-        self.flush_now()
-        self.applier.after_state_change()
+        self.workspace.changed_on_disk(Path(message.path))
 
     async def on_unmount(self) -> None:
         self._watcher.stop()
         gc_policy.restore()  # a process-wide setting: never leave it changed
-        # Every file's session; the one that opened the shared backend last (closing it closes that).
-        owner = self._backend_owner.session if self._backend_owner is not None else None
-        sessions = [r.session for r in self._open.values() if r.session is not None and r.session is not owner]
-        if self.session is not None and self.session not in sessions and self.session is not owner:
-            sessions.append(self.session)
-        for session in [*sessions, *([owner] if owner is not None else [])]:
+        for session in self.workspace.sessions_to_close():
             try:
                 await asyncio.wait_for(session.close(), 3)
             except Exception:
@@ -752,14 +495,6 @@ class SteerApp(App):
                 await asyncio.wait_for(fn(), 5)
             except Exception:
                 pass
-
-
-def _project_context(path, settings):
-    """The open file's project context (steer_tui/project/session_context.py): the project's one
-    index, shared by the files open in it, built in the background and kept current."""
-    from steer_tui.project.session_context import for_file
-
-    return for_file(path, settings, watch=True, shared=True) if path is not None else None
 
 
 def make_app(path: str | Path | None, settings: Settings | None = None, **kwargs) -> SteerApp:

@@ -1,5 +1,5 @@
 """What the UI's helpers (event_applier, review_keys, sender, answering, tests_flow, conditions,
-region_prewarm) may use of the app: the port steer_tui.ui.app.SteerApp implements, so that none
+region_prewarm, workspace) may use of the app: the port steer_tui.ui.app.SteerApp implements, so that none
 of them imports the app or reaches into its private members."""
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ class SteerHost(Protocol):
     sender: Any  # steer_tui.ui.sender.Sender
     testing: Any  # steer_tui.ui.tests_flow.TestsFlow
     region_prewarm: Any  # steer_tui.ui.region_prewarm.RegionPrewarm
+    workspace: Any  # steer_tui.ui.workspace.Workspace
+    files: Any  # steer_tui.ui.project_files.ProjectFiles
+    frames: Any  # steer_tui.ui.frame_batch.FrameBatch: session events, applied once per frame
+    typing_prewarmer: Any  # steer_tui.typing_prewarm.TypingPrewarmer of the session shown, or None
+    # How sessions start: on a given client (tests, benches) or one the first session opens.
+    given_client: Any
+    connects: bool
+    session_factory: Callable | None
     # Textual's own.
     screen_stack: list
     is_mounted: bool
@@ -51,3 +59,8 @@ class SteerHost(Protocol):
     def notify(self, message: str, **kwargs) -> None: ...
     def set_timer(self, delay: float, callback: Callable, **kwargs) -> Any: ...
     def run_worker(self, work: Any, **kwargs) -> Any: ...
+    def watch_file(self, path: Path | None) -> None: ...
+    async def action_stop(self) -> None: ...
+    def push_screen(self, screen: Any, callback: Callable | None = None) -> Any: ...
+    def call_later(self, callback: Callable, *args: Any) -> Any: ...
+    def call_after_refresh(self, callback: Callable, *args: Any) -> Any: ...

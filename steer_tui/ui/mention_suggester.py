@@ -20,6 +20,23 @@ class MentionSuggester(Suggester):
         self._files = files
         self._names = names
 
+    @classmethod
+    def of(cls, app) -> "MentionSuggester":
+        """The suggester of the app's prompt: the project's files (listed in the background the
+        first time) and the names its index knows (none until it is built)."""
+        def files() -> list[str]:
+            if app.files.files is None and not app.files.listing:
+                app.files.refresh()
+            return app.files.files or []
+
+        def names() -> list[str]:
+            context = getattr(app.session, "context", None)
+            if context is None or not context.ready:
+                return []
+            return [s.name for s in context.index.all_symbols()]
+
+        return cls(files, names)
+
     async def get_suggestion(self, value: str) -> str | None:
         return suggestion(value, list(self._files()), list(self._names()))
 

@@ -95,7 +95,7 @@ async def test_a_backend_that_fails_gives_the_queued_words_back(sample):
         app.prompt.value = "validate quantity"
         await pilot.press("enter")
         assert app.queued is not None
-        app._connect = True
+        app.connects = True
         app._start_session()  # what the app does after its first frame: this backend refuses
         await wait_until(pilot, lambda: app.status.connection == "error", what="the error")
         await wait_until(pilot, lambda: app.queued is None, what="the words back")

@@ -79,7 +79,7 @@ def pauses_only_where_meant(monkeypatch):
 async def type_then_pause(pilot, app, text: str) -> None:
     """Type `text`, the pause timer running (PAUSE_S) only from its last key on."""
     await pilot.press(*keys(text[:-1]))
-    app._typing.pause_s = PAUSE_S
+    app.typing_prewarmer.pause_s = PAUSE_S
     await pilot.press(*keys(text[-1]))
 
 
@@ -258,7 +258,7 @@ async def test_a_pause_in_a_redirect_queues_its_whole_message_behind_the_prewarm
         await pilot.press(*keys("remov"))  # names the method (guess_name): its block is prewarmed, and held
         await wait_until(pilot, lambda: rec.prewarms[-1].startswith(block), what="the method's block")
         held = session.prewarms.task
-        app._typing.pause_s = PAUSE_S
+        app.typing_prewarmer.pause_s = PAUSE_S
         await pilot.press("e")  # and the user pauses
         await wait_until(pilot, lambda: session.prewarms.typed == REDIRECT, what="the whole message, after the pause")
         assert held in session.prewarms.behind and not held.done()  # queued behind it, not cancelling it

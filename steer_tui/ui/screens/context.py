@@ -56,3 +56,28 @@ class ContextScreen(ModalScreen[list[str]]):
             return
         kept = set(self.query_one(SelectionList).selected)
         self.dismiss([item_key(i) for i in self.items if item_key(i) not in kept])
+
+
+def show_context(app) -> None:
+    """Ctrl+E: the context the shown session's last request (or prewarm) carried; what the user
+    drops is left out of the requests after, and the new prefix is prewarmed at once."""
+    from steer_tui.state import State
+
+    session = app.session
+    context = session.context if session is not None else None
+    if context is None:
+        app.push_screen(ContextScreen([], "Requests carry no context from other files: it is off "
+                                      "(config: context = true turns it on)."))
+        return
+    note = "" if context.ready else "The project is still being indexed: requests carry no context yet."
+
+    def dropped(keys: list[str] | None) -> None:
+        for key in keys or []:
+            context.drop(key)
+        if keys:
+            app.notify(f"left out of the next requests: {', '.join(keys)}", timeout=4)
+            app.applier.show_extra()
+            if session.state == State.IDLE:
+                session.prewarm()
+
+    app.push_screen(ContextScreen(list(context.last), note), dropped)
