@@ -37,6 +37,7 @@ from steer_tui.events import (
     TurnEnded,
     TurnResult,
 )
+from steer_tui.prewarm_request import send_prewarm
 from steer_tui.prewarms import Prewarms
 from steer_tui.redirects import REDIRECT_LANE, Ended, Redirects, ended
 from steer_tui.review import Review
@@ -264,34 +265,6 @@ class Session:
         if self.context_message(None, "") is not None:  # else the prefix is the one already warmed
             self.prewarm()
 
-    def import_what_it_took(self) -> None:
-        """The proposal uses a name the context showed that the file neither defines nor imports:
-        its import goes into the proposal too, after the file's imports (a rewrite of one function
-        cannot reach them). Where the edit itself changes those lines, nothing is added."""
-        if self.context is None or not self.context.last or not self.has_proposal:
-            return
-        from steer_tui.project.imports import needed
-
-        try:
-            lines = needed(self.context.relative_path, self.document.text, self.review.proposed_text(),
-                           self.context.last, self.context.index)
-        except Exception as exc:  # an import left out is the model's miss, never a failed turn
-            logging.getLogger(__name__).warning("context imports: %s", exc)
-            return
-        for n, imp in enumerate(lines):
-            key = ("context-import", n)
-            for line, text in ((imp.line, imp.text), (imp.fallback, imp.fallback_text)):
-                if line is None:
-                    continue
-                try:
-                    self.live.add(key, line, line)
-                except ValueError:
-                    continue  # the edit changes these lines itself
-                self.live.finish(key, text)
-                break
-        if lines:
-            self.proposal_changed()
-
     def context_message(self, region: tuple[int, int] | None, instruction: str) -> dict | None:
         """The project context a request on `region` with `instruction` carries (None: none)."""
         if self.context is None:
@@ -314,7 +287,7 @@ class Session:
             region = None
         from steer_tui.project.window import fits, session_budget
 
-        self.prewarms.start(self._prewarm(region, typed, complete, lane or self.stream_id), self.document.text,
+        self.prewarms.start(send_prewarm(self, region, typed, complete, lane or self.stream_id), self.document.text,
                             region, typed, behind=behind,
                             in_part=not fits(self.document.text, session_budget(self)))
 
@@ -339,26 +312,6 @@ class Session:
         if self.format != "rewrite" or self.state is not IDLE or self.prewarms.covers == (self.document.text, region):
             return
         self.prewarm(region)
-
-    async def _prewarm(self, region: tuple[int, int] | None, typed: str, complete: bool, lane: str) -> None:
-        from steer_tui.project.window import session_budget
-        from steer_tui.prompts import prewarm_input, system_prompt
-
-        fmt = self.format
-        try:
-            # Chosen on a thread: on a big project it takes a noticeable part of a second.
-            context = await asyncio.to_thread(self.context_message, region, typed) if self.context is not None else None
-            await self.client.prewarm(
-                model=self.model,
-                instructions=system_prompt(fmt),
-                input=prewarm_input(fmt, self.prompt_path, self.document.text, region, typed, complete,
-                                    context=context, file_tokens=session_budget(self)),
-                stream_id=lane,
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # prewarm is an optimisation: say so, never fail the session
-            self.notice("warning", NoticeCode.PREWARM_FAILED, f"prewarm failed: {exc}")
 
     async def close(self) -> None:
         await self.stop()
@@ -434,7 +387,9 @@ class Session:
         try:
             await turn.run()
             if self._turn is turn and turn.result.status == "proposal":
-                self.import_what_it_took()
+                from steer_tui.project.imports import add_needed_imports
+
+                add_needed_imports(self)
         finally:
             if self._turn is turn:  # not a turn a redirect superseded
                 self.ended_turn = Ended(self._turn_task, self.document.text,

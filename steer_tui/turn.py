@@ -253,8 +253,8 @@ class Turn:
     def _request(self) -> tuple[list[dict], int | None] | TurnResult:
         """The attempt's (input, max_output_tokens), its proposal begun; a refusal where the
         request cannot fit in the engine's context, or asks a file too big to show whole to be edited whole."""
-        from steer_tui.project.window import needs_region, session_budget
-        from steer_tui.prompts import build_input
+        from steer_tui.project.window import needs_region, session_budget, turn_focus
+        from steer_tui.prompts import build_input, rewrite_region
 
         s = self.session
         doc = self._docstring_attempt()
@@ -263,7 +263,8 @@ class Turn:
         self._begin_attempt()
         self.prefix = doc[1] if doc is not None else None
         budget = session_budget(s)
-        focus = self._focus(budget)
+        focus = turn_focus(s.document.text, self.shown, self.region, budget,
+                           lambda: rewrite_region(s.document.text, self.instruction, path=s.path))
         why = needs_region(s.prompt_path, s.document.text, focus, budget)
         if why:
             return TurnResult("refused", why, error_code=NOT_SENT)
@@ -276,24 +277,6 @@ class Turn:
             cap = min(cap or DOC_CAP, DOC_CAP)
         why = too_large(self.fmt, self.instructions, messages, region_text, s.server_context)
         return TurnResult("refused", why, error_code=NOT_SENT) if why else (messages, cap)
-
-    def _focus(self, budget: int) -> tuple[int, int] | None:
-        """The lines a file too big to show whole is shown around (steer_tui.project.window): the
-        region the prompt shows (the turn's, while it shows an answer's text); in a format with no
-        region, the definitions the words name (prompts.rewrite_region). The prewarm of the same
-        region shows the same view, so it stays cached."""
-        if isinstance(self.shown, tuple):
-            return self.shown
-        if self.region is not None:
-            return self.region
-        from steer_tui.project.window import fits
-
-        s = self.session
-        if fits(s.document.text, budget):
-            return None
-        from steer_tui.prompts import rewrite_region
-
-        return rewrite_region(s.document.text, self.instruction, path=s.path)
 
     async def _answer_attempt(self, messages: list[dict], cap: int | None) -> TurnResult:
         """The attempt's judged answer: the known one (`reuse`) where it still stands, else streamed."""
@@ -313,7 +296,7 @@ class Turn:
         stopped = self.stopped
         return Outcome(
             status=status, stopped=stopped, already_applied=result.already_applied,
-            can_depart=p.may_depart and self._departure(result.raw_text) is not None,
+            can_depart=p.may_depart and self.departure(result.raw_text) is not None,
             asks_nothing=asks_for_nothing(self.instruction), ask_asks_nothing=asks_for_nothing(self.ask),
             doc_repeats_module=bool(self.prefix) and status == "proposal" and not stopped and not p.doc_again
             and repeats_module_doc(s.document.text, self._written()),
@@ -458,7 +441,7 @@ class Turn:
             code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer to {self.built} changed nothing; asking for its next most likely change"
         else:
             code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer {_what(result)}; asking for its next most likely change"
-        self.avoid = self._departure(result.raw_text)
+        self.avoid = self.departure(result.raw_text)
         self.session.notice("warning", code, said)
         self.session.discard_proposal(quiet=True)
 
@@ -521,9 +504,10 @@ class Turn:
         result.raw_text = kept.raw_text
         return result
 
-    def _departure(self, answer: str) -> dict | None:
-        """The `avoid` of a retry that departs from `answer`, when the gateway's engine can and the
-        answers are greedy; None otherwise."""
+    def departure(self, answer: str, rank: int = 0) -> dict | None:
+        """The `avoid` of another answer to this turn's request that departs from `answer` at its
+        least confident token (`rank` 0: a retry) or at the rank-th next one (steer_tui.alternatives);
+        None where the gateway's engine cannot or the answers are not greedy."""
         s = self.session
         if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0) or self.prefix:
             return None
@@ -532,14 +516,7 @@ class Turn:
             return None
         # A deletion's answer may depart by leaving lines out: what the request asks for.
         skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0], s.path))
-        return {"text": answer, "after": after, **({"skip": True} if skip else {})}
-
-    def departure(self, answer: str, rank: int = 0) -> dict | None:
-        """The `avoid` of another answer to this turn's request that departs from `answer` at its
-        least confident token (`rank` 0) or at the rank-th next one (steer_tui.alternatives); None
-        where the gateway's engine cannot or the answers are not greedy."""
-        avoid = self._departure(answer)
-        return {**avoid, "rank": rank} if avoid is not None and rank else avoid
+        return {"text": answer, "after": after, **({"skip": True} if skip else {}), **({"rank": rank} if rank else {})}
 
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""

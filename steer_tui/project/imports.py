@@ -230,3 +230,34 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
     named = [n for n in names if n not in default]
     parts = ([default[0]] if default else []) + ([f"{{ {', '.join(named)} }}"] if named else [])
     return f"import {', '.join(parts)} from '{target}';"
+
+
+def add_needed_imports(session) -> None:
+    """The proposal uses a name the context showed that the file neither defines nor imports: its
+    import goes into the proposal too, after the file's imports (a rewrite of one function cannot
+    reach them). Where the edit itself changes those lines, it goes above the first definition;
+    where it changes that place too, nothing is added."""
+    context = session.context
+    if context is None or not context.last or not session.has_proposal:
+        return
+    import logging
+
+    try:
+        lines = needed(context.relative_path, session.document.text, session.review.proposed_text(),
+                       context.last, context.index)
+    except Exception as exc:  # an import left out is the model's miss, never a failed turn
+        logging.getLogger(__name__).warning("context imports: %s", exc)
+        return
+    for n, imp in enumerate(lines):
+        key = ("context-import", n)
+        for line, text in ((imp.line, imp.text), (imp.fallback, imp.fallback_text)):
+            if line is None:
+                continue
+            try:
+                session.live.add(key, line, line)
+            except ValueError:
+                continue  # the edit changes these lines itself
+            session.live.finish(key, text)
+            break
+    if lines:
+        session.proposal_changed()

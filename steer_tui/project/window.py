@@ -8,6 +8,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePath
+from typing import Callable
 
 # Characters a token holds, as the view counts: the embedded model's tokenizer measured 3.8-5.1 on
 # Python (5.1 on argparse.py, 4.4 on steer's own modules, 3.8 on prompts.py): a view counted at 3.5
@@ -494,3 +495,16 @@ def _gap(out: list[str], lines: list[str], i: int, j: int, body_end: int | None,
     span = f"line {i + 1}" if trailing == i + 1 else f"lines {i + 1}-{trailing}"
     out.append(f"{pad}{opening} ... {span} omitted ...{closing}")
     out.extend(lines[trailing:j])
+
+
+def turn_focus(text: str, shown, region: tuple[int, int] | None, budget: int,
+               named: Callable[[], tuple[int, int]]) -> tuple[int, int] | None:
+    """The lines a file too big to show whole is shown around for a turn: the region the prompt
+    shows (`shown`, the turn's, while it shows an answer's text instead), else the turn's `region`;
+    in a format with no region, `named()` (the definitions the words name). None where the file
+    fits. The prewarm of the same region shows the same view, so it stays cached."""
+    if isinstance(shown, tuple):
+        return shown
+    if region is not None:
+        return region
+    return None if fits(text, budget) else named()
