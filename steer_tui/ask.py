@@ -22,14 +22,17 @@ QUESTION_NOTE = (
 
 
 def question_input(fmt: str, path: str, text: str, question: str, region: tuple[int, int] | None = None,
-                   history: list[dict] | None = None, places: str = "", context: dict | None = None) -> list[dict]:
+                   history: list[dict] | None = None, places: str = "", context: dict | None = None,
+                   file_tokens: int | None = None) -> list[dict]:
     """Responses `input` for a question about `path` (its `region`, when given); `places`: the
     project's lines the question's words name (steer_tui/project/where.py), shown after the
     prewarmed prefix so the file stays cached; `context`: the project context message
-    (steer_tui/project/context.py), right after the file as in an edit."""
+    (steer_tui/project/context.py), right after the file as in an edit; `file_tokens`: a file over
+    it is shown in part, as an edit's request shows it (steer_tui/project/window.py)."""
     from steer_tui.prompts import prewarm_input
 
-    warm = prewarm_input(fmt, path, text, region, context=context)  # [the file, context?, the region block]
+    # [the file, context?, the region block]
+    warm = prewarm_input(fmt, path, text, region, context=context, file_tokens=file_tokens)
     opening = warm[-1]["content"] if region is not None else ""
     head = warm[:-1] if region is not None else warm
     about = "The question is about the region above." if region is not None else ""
@@ -101,7 +104,8 @@ class Asking:
         return self.answer is not None and not self.answer.done
 
     async def start(self, fmt: str, path: str, text: str, question: str,
-                    region: tuple[int, int] | None = None, places: str = "", context: dict | None = None) -> Answer:
+                    region: tuple[int, int] | None = None, places: str = "", context: dict | None = None,
+                    file_tokens: int | None = None) -> Answer:
         """Send the question; returns once the request is out (the answer streams on)."""
         from steer_tui.prompts import system_prompt
 
@@ -112,7 +116,8 @@ class Asking:
         try:
             self._stream = await self.client.create(
                 model=self.model, instructions=system_prompt(fmt),
-                input=question_input(fmt, path, text, question, region, places=places, context=context),
+                input=question_input(fmt, path, text, question, region, places=places, context=context,
+                                     file_tokens=file_tokens),
                 stream_id=self.stream_id,
                 max_output_tokens=self.max_output_tokens, temperature=self.temperature)
         except Exception as exc:

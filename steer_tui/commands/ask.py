@@ -219,18 +219,24 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
         asking = Asking(client, model=model, max_output_tokens=settings.max_output_tokens,
                         temperature=settings.temperature, on_change=printer.on_change)
         printer.asking = asking
+        from steer_tui.project.window import file_budget
+
+        served = info.get("context_tokens") if isinstance(info, dict) else None
+        budget = file_budget(getattr(settings, "file_tokens", None), settings.backend, engine, served)
         places = await _places(args, settings, question)
         context = await _context(args, settings, doc, region, question, engine)
         printer.start()
         try:
-            await asking.start(fmt, path, doc.text, question, region, places=places, context=context)
+            await asking.start(fmt, path, doc.text, question, region, places=places, context=context,
+                               file_tokens=budget)
             answer = await asking.wait()
             died = await _shared_engine_lost(client, answer)
             if died:
                 # The client's next request connects to the next shared engine (Lease.revive).
                 print(f"\nsteer: {died}; asking again on a new engine", file=err)
                 printer.shown = 0
-                await asking.start(fmt, path, doc.text, question, region, places=places, context=context)
+                await asking.start(fmt, path, doc.text, question, region, places=places, context=context,
+                               file_tokens=budget)
                 answer = await asking.wait()
         except asyncio.CancelledError:
             if not sigint.interrupted:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Callable
 
 from steer_tui.ui.widgets.status import NUMBERS_EVERY_S
@@ -42,13 +43,16 @@ class AnswerFlow:
         app.status.state = "answering"
         app.status.set_numbers(None, None, None)
         app.refresh_bindings()
+        from steer_tui.project.window import session_budget
+
+        context = (await asyncio.to_thread(session.context_message, region, question)
+                   if session.context is not None else None)
         await asking.start(session.format, session.prompt_path, session.document.text, question, region,
-                           places=places)
+                           places=places, context=context, file_tokens=session_budget(session))
 
     async def _places(self, question: str) -> str:
         """The project's lines the question names (steer_tui/project/where.py), paths from the
         project's root; "" with context off or when the search fails (the answer still comes)."""
-        import asyncio
         from pathlib import Path
 
         from steer_tui.project.root import project_root

@@ -151,3 +151,14 @@ async def test_steer_ask_in_a_project_shows_the_places_the_question_names(replay
     code, _, err = await steer_ask(str(target), "-m", "what does fetch return?", "--backend", url)
     assert code == 0, err
     assert "Places in the project" not in engine.requests[0].messages[-1]["content"]
+
+
+async def test_steer_ask_shows_a_big_file_in_part_as_an_edit_does(replay, tmp_path):
+    big = tmp_path / "big.py"
+    big.write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(20_000)))
+    url, engine = await replay(["answer_mean.txt"])
+    code, _, err = await steer_ask(str(big), "-m", "what does f12345 do?", "--backend", url, "--region", "49381:49382")
+    assert code == 0, err
+    shown = engine.requests[0].messages[1]["content"]
+    assert "omitted" in shown and len(shown) < len(big.read_text()) / 10
+    assert "def f12345(x):" in engine.requests[0].messages[-1]["content"]
