@@ -136,12 +136,15 @@ def run_task(one: Steer, many: Steer, checked: Steer | None, task: dict, attempt
            "first_same": bool(alts) and alts[0].get("diff", "") == (single["json"].get("diff") or ""),
            "single_exit": single["exit"], "multi_exit": multi["exit"], "attempt": j.get("attempt"),
            "hows": [a.get("how") for a in alts], "statuses": [a.get("status") for a in alts],
+           "lane_s": [a.get("seconds") for a in alts], "lane_tokens": [a.get("tokens") for a in alts],
            "reason": (j.get("reason") or "")[:200]}
     if check_run is not None:
         c = check_run["json"]
         row.update(check_s=round(check_run["seconds"], 3), check_pass=_passes(task, check_run["edited"]),
                    check_exit=check_run["exit"], check_attempt=c.get("attempt"),
-                   check_statuses=[a.get("status") for a in c.get("alternatives") or []])
+                   check_statuses=[a.get("status") for a in c.get("alternatives") or []],
+                   check_lane_s=[a.get("seconds") for a in c.get("alternatives") or []],
+                   check_wait_s=c.get("check_s"))
     return row
 
 
@@ -160,6 +163,9 @@ def summarize(rows: list[dict], set_name: str, attempts: int) -> None:
                       sum(c) / sum(one)])
     print_table(f"alternatives, {set_name}: wall time of `steer edit` ({n} tasks, each command on a cold engine)",
                 ["run", "total s", "median s", "p90 s", "x one attempt (totals)"], table)
+    ratios = [m / o for m, o in zip(many, one)]
+    print(f"\n--attempts {attempts} / one attempt, per task: median {percentile(ratios, 50):.2f}x, "
+          f"p90 {percentile(ratios, 90):.2f}x, max {max(ratios):.2f}x")
     distinct2 = sum(1 for r in rows if r["distinct"] >= 2)
     print_table(f"alternatives, {set_name}: diversity", ["tasks", f"2+ distinct proposals of {attempts}",
                                                           "mean distinct", "first alternative = one attempt's diff"],

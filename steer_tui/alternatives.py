@@ -27,6 +27,32 @@ from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 GREEDY, DEPARTED, SAMPLED = "greedy", "departed", "sampled"
 SAMPLE_TEMPERATURE = 0.8  # alternatives where the engine cannot depart: varied, still mostly the model's own
 MAX_ALTERNATIVES = 8  # more lanes than this cost more than they find (avoid.rank goes to 15)
+# An alternative's answer may run to this many times the first answer's tokens (plus LANE_SLACK): it
+# restates the same code with a change. A departure into prose after the code, or into a line that
+# never ends, otherwise ran to the output cap: 1,024 tokens one step each, minutes on two cores.
+LANE_TOKENS, LANE_SLACK = 2, 64
+
+
+def code_of(fmt: str, answer: str) -> str:
+    """The answer up to the end of its code (before a rewrite's closing fence, after the last
+    SEARCH/REPLACE block's divider line): where an alternative may depart from it. Departed in the
+    prose after the code, an alternative left the same file and wrote on to its length limit."""
+    if fmt == "rewrite":
+        opening = answer.find("```")
+        end = answer.find("\n```", answer.find("\n", opening) if opening >= 0 else 0)
+    elif fmt == "search_replace":
+        end = answer.rfind("\n>>>>>>> REPLACE")
+    else:
+        return answer
+    return answer[: end + 1] if end >= 0 else answer
+
+
+def lane_cap(first: TurnResult | None, configured: int | None) -> int | None:
+    """The output cap of an alternative after `first` (LANE_TOKENS), never above the configured one."""
+    if first is None or not first.tokens:
+        return configured
+    cap = LANE_TOKENS * first.tokens + LANE_SLACK
+    return min(cap, configured) if configured else cap
 
 
 @dataclass
@@ -176,11 +202,12 @@ class Alternatives:
                 if self._departs(s):
                     await self._departures(s, first, rest)
                 elif s.server_engine == "local":  # one request at a time there: the cache stays the session's
+                    cap = lane_cap(first.result, s.settings.max_output_tokens)
                     for alt in rest:
                         if self.stopped:
                             break
                         alt.how = SAMPLED
-                        await self._lane(s, alt, self.lane_retries, temperature=SAMPLE_TEMPERATURE)
+                        await self._lane(s, alt, self.lane_retries, temperature=SAMPLE_TEMPERATURE, cap=cap)
                 else:
                     await self._sampled_apart(rest)
         finally:
@@ -201,16 +228,17 @@ class Alternatives:
         """Each lane departs from the first answer at its own least confident token; where the first
         answer cannot be departed from (a docstring asked as a prefix, no departure point), sampled."""
         turn = s.turn
-        answer = first.result.raw_text if first.result is not None else ""
+        answer = code_of(s.format, first.result.raw_text) if first.result is not None else ""
+        cap = lane_cap(first.result, s.settings.max_output_tokens)
         for rank, alt in enumerate(rest):
             if self.stopped:
                 return
             avoid = turn.departure(answer, rank) if turn is not None and answer else None
             if avoid is None:
                 alt.how = SAMPLED
-                await self._lane(s, alt, self.lane_retries, temperature=SAMPLE_TEMPERATURE)
+                await self._lane(s, alt, self.lane_retries, temperature=SAMPLE_TEMPERATURE, cap=cap)
             else:
-                await self._lane(s, alt, self.lane_retries, avoid=avoid)
+                await self._lane(s, alt, self.lane_retries, avoid=avoid, cap=cap)
 
     async def _sampled_apart(self, rest: list[Alternative]) -> None:
         """Every other lane at once, each on a session of its own over the same connection."""
@@ -219,7 +247,9 @@ class Alternatives:
 
         s = self.session
         settings = dataclasses.replace(s.settings, temperature=SAMPLE_TEMPERATURE
-                                       if s.settings.temperature in (None, 0, 0.0) else s.settings.temperature)
+                                       if s.settings.temperature in (None, 0, 0.0) else s.settings.temperature,
+                                       max_output_tokens=lane_cap(self.alternatives[0].result,
+                                                                  s.settings.max_output_tokens))
         lanes = []
         for alt in rest:
             alt.how = SAMPLED
@@ -232,14 +262,16 @@ class Alternatives:
         await asyncio.gather(*lanes)
 
     async def _lane(self, s, alt: Alternative, retries: int, *, avoid: dict | None = None,
-                    temperature: float | None = None) -> None:
+                    temperature: float | None = None, cap: int | None = None) -> None:
         """Ask one lane on session `s` and keep what it proposes; the session is left with no proposal."""
         alt.status = "writing"
         self.on_event(LaneStarted(alt.lane, alt.how))
         t0 = time.perf_counter()
         settings = s.settings
-        if temperature is not None:
-            s.settings = dataclasses.replace(settings, temperature=temperature)
+        if temperature is not None or cap is not None:
+            s.settings = dataclasses.replace(settings, temperature=settings.temperature if temperature is None
+                                             else temperature,
+                                             max_output_tokens=settings.max_output_tokens if cap is None else cap)
         try:
             s.refuse_broken_syntax = True
             await s.start_turn(self.instruction, self.region, retries, avoid=avoid)

@@ -25,10 +25,13 @@ async def test_each_lane_departs_from_the_first_answer_at_its_own_token_and_iden
         first, second, third = engine.requests
         answer = recorded("fix_mean.txt")
         after = answer.index("=======\n") + len("=======\n")
+        answer = answer[: answer.index(">>>>>>> REPLACE")]  # departures within the code only (code_of)
         assert first.avoid is None
         assert second.avoid == (answer, after, False) and second.avoid_rank == 0
         assert third.avoid == (answer, after, False) and third.avoid_rank == 1
         assert second.messages == first.messages == third.messages  # the same request, its prefix cached
+        cap = got[0].result.tokens * 2 + 64  # an alternative restates the first answer with a change
+        assert got[0].result.tokens and second.max_output_tokens == third.max_output_tokens == cap
         assert [a.how for a in got] == [GREEDY, DEPARTED, DEPARTED]
         assert [a.applies for a in got] == [True, True, True]
         assert got[0].same_as is None and got[1].same_as is None and got[2].same_as == 1
@@ -51,7 +54,7 @@ async def test_a_refused_first_answer_leaves_the_next_alternative_best(replay, c
         assert len(engine.requests) == 5  # 1 + 2 retries, then one answer per other lane
         assert [a.status for a in got] == ["refused", "proposal", "refused"]
         assert got[0].result.attempts == 3 and got[1].result.attempts == 1 and got[2].result.attempts == 1
-        assert engine.requests[3].avoid[0] == recorded("bad_mean.txt")
+        assert recorded("bad_mean.txt").startswith(engine.requests[3].avoid[0])
 
 
 async def test_without_avoid_the_lanes_are_sampled_at_once_on_sessions_of_their_own(replay, calc):
@@ -105,3 +108,16 @@ def test_the_gateway_takes_a_rank_from_0_to_15_only():
         with pytest.raises(BadRequest) as exc:
             _avoid_rank({"text": "abc", "rank": bad})
         assert exc.value.param == "avoid.rank"
+
+
+def test_departures_stay_within_the_code_and_lanes_are_capped_by_the_first_answer():
+    from steer_tui.alternatives import code_of, lane_cap
+    from steer_tui.events import TurnResult
+
+    rewrite = "```python\ndef f():\n    return 1\n```\n\nThis fixes it."
+    assert code_of("rewrite", rewrite) == "```python\ndef f():\n    return 1\n"
+    assert code_of("rewrite", "```python\nx = 1\n") == "```python\nx = 1\n"  # cut off: all of it
+    blocks = recorded("two_hunks.txt")
+    assert code_of("search_replace", blocks) == blocks[: blocks.rindex(">>>>>>> REPLACE")]
+    assert lane_cap(TurnResult("proposal", tokens=100), 1024) == 264
+    assert lane_cap(TurnResult("proposal", tokens=600), 1024) == 1024 and lane_cap(None, None) is None
