@@ -361,7 +361,8 @@ def _report(args, out: Output, session, result, common: dict) -> int:
     from steer_tui.state import State
 
     if isinstance(result, edit_attempts.Asked):
-        return edit_attempts.report(args, out, session, result, common)
+        via = edit_attempts.Reporting(_report, _fail, _payload, EXIT_OK, EXIT_REFUSED)
+        return edit_attempts.report(args, out, session, result, common, via)
 
     if session.context is not None:
         from steer_tui.project.context import summary

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
+from typing import Callable
 
 from steer_tui.alternatives import MAX_ALTERNATIVES, Alternative, Alternatives, LaneEnded, LaneStarted
 from steer_tui.check import DEFAULT_JOBS, DEFAULT_TIMEOUT_S, CheckOutcome, Checker, CheckRun
@@ -70,7 +72,7 @@ class Asked:
         """The first lane's result: the answer a single attempt gives."""
         return self.alternatives.alternatives[0].result
 
-    # `steer edit` reads these of a result to tell a lost shared engine (edit._shared_engine_lost).
+    # `steer edit` reads these of a result to tell a lost shared engine (commands/edit.py).
     @property
     def status(self) -> str:
         return self.first.status if self.first is not None else "stopped"
@@ -134,9 +136,19 @@ def _take(asked: Asked, winner, outcomes: dict) -> None:
     asked.winner = next(a for a in alternatives if a.lane == winner) if winner is not None else None
 
 
-def report(args, out, session, asked: Asked, common: dict) -> int:
+@dataclass(frozen=True)
+class Reporting:
+    """How `steer edit` reports a result (commands/edit.py hands these over, so nothing here imports it)."""
+
+    report: Callable  # (args, out, session, result, common) -> exit code: one attempt's report
+    fail: Callable  # (out, args, code, reason, **extra) -> exit code
+    payload: Callable  # (args, **fields) -> the --json object
+    ok: int
+    refused: int
+
+
+def report(args, out, session, asked: Asked, common: dict, edit: Reporting) -> int:
     """Say how the alternatives ended, write the chosen one (unless a dry run), give the exit code."""
-    from steer_tui.commands import edit
 
     alts = asked.alternatives.alternatives
     first = asked.first
@@ -148,7 +160,7 @@ def report(args, out, session, asked: Asked, common: dict) -> int:
         # As one attempt would end: a backend error, nothing to change, or no alternative applies.
         total = _totals(alts, first)
         first.tokens, first.attempts = total["tokens"], total["attempts"]
-        return edit._report(args, out, session, first, common)
+        return edit.report(args, out, session, first, common)
     stats = {**_totals(alts, chosen or first), **common}
     if chosen is None:
         for a in alts:
@@ -159,7 +171,7 @@ def report(args, out, session, asked: Asked, common: dict) -> int:
                     out.progress("  " + o.output.replace("\n", "\n  "))
             else:
                 out.progress(f"attempt {a.lane}: {a.describe()}")
-        return edit._fail(out, args, edit.EXIT_REFUSED, f"no attempt passed the check ({args.check}); the file is "
+        return edit.fail(out, args, edit.refused, f"no attempt passed the check ({args.check}); the file is "
                           "untouched", status="check_failed", **stats)
     n = len(alts)
     which = f"attempt {chosen.lane} of {n}" + (" (passed the check)" if args.check else "")
@@ -168,20 +180,20 @@ def report(args, out, session, asked: Asked, common: dict) -> int:
         out.final_diff(chosen.diff)
         out.progress(f"dry run: {which}, {chosen.hunks} hunk(s) not written {_stats_line(stats)}")
         _list_others(out, asked, others)
-        out.result(edit._payload(args, applied=False, status="proposal", diff=chosen.diff, hunks=chosen.hunks,
-                                 exit_code=edit.EXIT_OK, reason="dry run", attempt=chosen.lane, **stats))
-        return edit.EXIT_OK
+        out.result(edit.payload(args, applied=False, status="proposal", diff=chosen.diff, hunks=chosen.hunks,
+                                 exit_code=edit.ok, reason="dry run", attempt=chosen.lane, **stats))
+        return edit.ok
     created = session.document.is_new
     if not session.review.write("accept", chosen.text, chosen.hunks):
-        return edit._fail(out, args, edit.EXIT_REFUSED, "the edit could not be written: the file changed on disk "
+        return edit.fail(out, args, edit.refused, "the edit could not be written: the file changed on disk "
                           "meanwhile", diff=chosen.diff, attempt=chosen.lane, **stats)
     out.final_diff(chosen.diff)
     done = f"created {args.file}" if created else f"applied {chosen.hunks} hunk(s) to {args.file}"
     out.progress(f"{done}: {which} {_stats_line(stats)}")
     _list_others(out, asked, others)
-    out.result(edit._payload(args, applied=True, status="applied", diff=chosen.diff, hunks=chosen.hunks,
-                             exit_code=edit.EXIT_OK, reason="", attempt=chosen.lane, **stats))
-    return edit.EXIT_OK
+    out.result(edit.payload(args, applied=True, status="applied", diff=chosen.diff, hunks=chosen.hunks,
+                             exit_code=edit.ok, reason="", attempt=chosen.lane, **stats))
+    return edit.ok
 
 
 def _list_others(out, asked: Asked, others: list[Alternative]) -> None:
