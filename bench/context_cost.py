@@ -33,7 +33,7 @@ from bench.region import first_token_of_edit
 from bench.table import print_table
 
 ROOT = Path(__file__).resolve().parents[1]
-REGION = (12, 36)  # class Inventory in examples/inventory.py
+REGION = (13, 37)  # class Inventory in examples/inventory.py, below the bench's first line
 ASKS = {
     "names nothing elsewhere": "make total_value skip items with zero quantity",
     "names the price helper": "make total_value return its sum formatted with the project's price helper",
@@ -102,6 +102,7 @@ async def run(rounds: int) -> list[dict]:
     tmp = Path(tempfile.mkdtemp(prefix="steer-bench-context-"))
     (tmp / "shop").mkdir()
     path = make_project(tmp / "shop")
+    demo = path.read_text()
     gateway = await GatewayProcess.start(["--engine", "local"], timeout=900)
     settings = Settings(backend=gateway.url)
     client = await open_backend(resolve_backend(settings))
@@ -109,6 +110,8 @@ async def run(rounds: int) -> list[dict]:
     try:
         for r in range(rounds):
             for mode in (("off", "on") if r % 2 == 0 else ("on", "off")):
+                # A first line of its own: no session finds the file's prefix cached by another.
+                path.write_text(f"# round {r}, context {mode}\n" + demo)
                 session, open_s = await _open(path, settings, client, mode == "on", tmp / "cache")
                 try:
                     row = {"round": r, "mode": mode, "open_s": open_s}
