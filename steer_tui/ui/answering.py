@@ -33,7 +33,10 @@ class AnswerFlow:
         session = app.session
         if self.active:
             await self.asking.stop()
-        places = await self._places(question)  # before the new Asking: it has its answer once it is shown
+        # What goes with the question is found before the new Asking exists: once shown, it has its answer.
+        places = await self._places(question)
+        context = (await asyncio.to_thread(session.context_message, region, question)
+                   if session.context is not None else None)
         asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
                         max_output_tokens=app.settings.max_output_tokens, temperature=app.settings.temperature,
                         on_change=self._on_change)
@@ -45,8 +48,6 @@ class AnswerFlow:
         app.refresh_bindings()
         from steer_tui.project.window import session_budget
 
-        context = (await asyncio.to_thread(session.context_message, region, question)
-                   if session.context is not None else None)
         await asking.start(session.format, session.prompt_path, session.document.text, question, region,
                            places=places, context=context, file_tokens=session_budget(session))
 
