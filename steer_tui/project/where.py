@@ -7,6 +7,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from steer_tui.project.context import name_words, stem
+
 # Words a question is made of that say nothing about where to look.
 _STOP = frozenset("""
 a an and any are as at be been being by can could did do does done for from get gets got has have how
@@ -30,28 +32,11 @@ class Hit:
     score: float
 
 
-def stem(word: str) -> str:
-    """A word's stem as both a question and a name spell it: "retries", "retrying" and "retry" meet."""
-    w = word.lower()
-    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
-            return w[: len(w) - len(suffix)] + keep
-    return w
-
-
-def split_name(name: str) -> list[str]:
-    """A name's words: `MAX_RETRIES`, `maxRetries` and `max-retries` are each ["max", "retries"]."""
-    out: list[str] = []
-    for part in re.split(r"[^A-Za-z0-9]+", name):
-        out.extend(m.group(0) for m in re.finditer(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", part))
-    return [w.lower() for w in out if w]
-
-
 def question_words(question: str) -> list[str]:
     """The stems of the words a question looks for, in order, each once."""
     seen: list[str] = []
     for m in _WORD.finditer(question):
-        for w in split_name(m.group(0)):
+        for w in name_words(m.group(0)):
             s = stem(w)
             if len(s) >= 3 and w not in _STOP and s not in _STOP and s not in seen:
                 seen.append(s)
@@ -59,7 +44,7 @@ def question_words(question: str) -> list[str]:
 
 
 def _line_score(text: str, stems: list[str]) -> float:
-    words = {stem(w) for w in split_name(text)}
+    words = {stem(w) for w in name_words(text)}
     found = sum(1 for s in stems if s in words or any(w.startswith(s) for w in words))
     if not found:
         return 0.0
@@ -140,7 +125,7 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
         if len(text) > _MAX_LINE:
             continue
         score = _line_score(text, stems)
-        path_words = {stem(w) for w in split_name(path)}
+        path_words = {stem(w) for w in name_words(path)}
         score += 3.0 * sum(1 for s in stems if s in path_words)
         if score > 0:
             hits.append(Hit(path, number, text.strip(), score))

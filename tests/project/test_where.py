@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from steer_tui.project.where import places_block, question_words, references, split_name, stem, where
+from steer_tui.project.context import name_words, stem
+from steer_tui.project.where import places_block, question_words, references, where
 
 
 def _project(tmp_path: Path, git: bool) -> Path:
@@ -28,7 +29,7 @@ def test_words_of_a_question_are_stems_without_the_question():
     assert question_words("Where is the retry limit set?") == ["retry", "limit"]
     assert question_words("where do we handle MAX_RETRIES") == ["max", "retry"]
     assert stem("retries") == stem("retry") == "retry"
-    assert split_name("maxRetries") == split_name("MAX_RETRIES") == ["max", "retries"]
+    assert name_words("maxRetries") == name_words("MAX_RETRIES") == ("max", "retries")
 
 
 @pytest.mark.parametrize("git", [True, False])
