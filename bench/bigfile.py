@@ -34,6 +34,7 @@ from pathlib import Path
 from bench.bigfile_gen import CHANGED, INSTRUCTION, generate
 from bench.checkout import steer_argv
 from bench.table import print_table
+from bench.typing import Recording, _usage
 
 ROOT = Path(__file__).resolve().parents[1]
 ARGPARSE = Path("/usr/lib/python3.11/argparse.py")
@@ -105,28 +106,6 @@ def steer_edit(case: Case, tmp: Path, file_tokens: int | None = None) -> dict:
 # ---------------------------------------------------------------------------- Enter -> first token
 
 
-class Recording:
-    """Wraps the client's create(): keeps every stream (prewarms included)."""
-
-    def __init__(self, client):
-        self.streams: list[tuple[bool, object]] = []
-        original = client.create
-
-        async def create(*args, generate: bool = True, **kwargs):
-            stream = await original(*args, generate=generate, **kwargs)
-            self.streams.append((generate, stream))
-            return stream
-
-        client.create = create
-
-
-async def _usage(stream, timeout: float = 30.0) -> dict:
-    end = time.perf_counter() + timeout
-    while not stream.stats.usage and time.perf_counter() < end:
-        await asyncio.sleep(0.01)
-    return stream.stats.usage or {}
-
-
 async def first_token(session, rec: Recording, instruction: str, region) -> dict:
     """Prewarm `region` (the cursor resting in it), wait for it, send the turn; its numbers. The
     prewarm is sent every round, so the engine holds the region and none of the last turn's words
@@ -136,8 +115,8 @@ async def first_token(session, rec: Recording, instruction: str, region) -> dict
     session.prewarm(region)
     await session.warmed()
     prewarm_s = time.perf_counter() - started
-    warms = [s for gen, s in rec.streams[n:] if not gen]
-    warm_usage = await _usage(warms[-1]) if warms else {}
+    warms = [s for _at, gen, s in rec.streams[n:] if not gen]
+    warm_usage = await _usage(warms[-1], timeout=30.0) if warms else {}
     n = len(rec.streams)
     enter = time.perf_counter()
     await session.send(instruction, region)
@@ -146,11 +125,11 @@ async def first_token(session, rec: Recording, instruction: str, region) -> dict
     # From the send (Enter), not from the turn's start: choosing the region and building the
     # request on a big file count too.
     ttft = session.turn.t0 - enter + session.turn.ttft if session.turn.ttft is not None else float("nan")
-    turn = next((s for gen, s in rec.streams[n:] if gen), None)
+    turn = next((s for _at, gen, s in rec.streams[n:] if gen), None)
     await session.stop()
     await session.wait()
     session.reject_all()
-    usage = await _usage(turn) if turn is not None else {}
+    usage = await _usage(turn, timeout=30.0) if turn is not None else {}
     return {"ttft": ttft, "prewarm_s": prewarm_s, "prewarm_evaluated": int(warm_usage.get("evaluated_tokens") or 0),
             "input": int(usage.get("input_tokens") or 0), "evaluated": int(usage.get("evaluated_tokens") or 0),
             "result": session.last_result.status if session.last_result else "?"}
