@@ -33,7 +33,7 @@ class MentionSuggester(Suggester):
             context = getattr(app.session, "context", None)
             if context is None or not context.ready:
                 return []
-            return [s.name for s in context.index.all_symbols()]
+            return context.index.names()  # each name once, kept by the index
 
         return cls(files, names)
 
