@@ -22,12 +22,12 @@ QUESTION_NOTE = (
 
 
 def question_input(fmt: str, path: str, text: str, question: str, region: tuple[int, int] | None = None,
-                   history: list[dict] | None = None, places: str = "", context: dict | None = None,
+                   history: list[dict] | None = None, places: str = "", context=None,
                    file_tokens: int | None = None) -> list[dict]:
     """Responses `input` for a question about `path` (its `region`, when given); `places`: the
     project's lines the question's words name (steer_tui/project/where.py), shown after the
-    prewarmed prefix so the file stays cached; `context`: the project context message
-    (steer_tui/project/context.py), right after the file as in an edit; `file_tokens`: a file over
+    prewarmed prefix so the file stays cached; `context`: what the project's other files say
+    (steer_tui.project.context.RequestContext), placed as in an edit's request; `file_tokens`: a file over
     it is shown in part, as an edit's request shows it (steer_tui/project/window.py)."""
     from steer_tui.prompts import prewarm_input
 
@@ -36,7 +36,8 @@ def question_input(fmt: str, path: str, text: str, question: str, region: tuple[
     opening = warm[-1]["content"] if region is not None else ""
     head = warm[:-1] if region is not None else warm
     about = "The question is about the region above." if region is not None else ""
-    body = "\n\n".join(x for x in (about, places, f"Question: {question.strip()}", QUESTION_NOTE) if x)
+    aside = context.aside if context else ""
+    body = "\n\n".join(x for x in (about, places, aside, f"Question: {question.strip()}", QUESTION_NOTE) if x)
     return [*head, *(history or []), {"role": "user", "content": opening + body}]
 
 
@@ -104,7 +105,7 @@ class Asking:
         return self.answer is not None and not self.answer.done
 
     async def start(self, fmt: str, path: str, text: str, question: str,
-                    region: tuple[int, int] | None = None, places: str = "", context: dict | None = None,
+                    region: tuple[int, int] | None = None, places: str = "", context=None,
                     file_tokens: int | None = None) -> Answer:
         """Send the question; returns once the request is out (the answer streams on)."""
         from steer_tui.prompts import system_prompt

@@ -3,7 +3,7 @@ steer_tui.session.Session implements, so that neither imports the session nor re
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from steer_tui.events import Event, NoticeCode
 from steer_tui.state import State
@@ -42,7 +42,7 @@ class SessionPort(Protocol):
     def server_context(self) -> int | None: ...
     @property
     def has_proposal(self) -> bool: ...
-    def context_message(self, region: tuple[int, int] | None, instruction: str) -> dict | None: ...  # the project's
+    def request_context(self, region: tuple[int, int] | None, instruction: str) -> Any: ...  # the project's
 
     # What it may do: tell the listener, change state, drop or redraw the proposal.
     def emit(self, ev: Event) -> None: ...

@@ -16,7 +16,7 @@ async def send_prewarm(session, region: tuple[int, int] | None, typed: str, comp
     fmt = session.format
     try:
         # Chosen on a thread: on a big project it takes a noticeable part of a second.
-        context = (await asyncio.to_thread(session.context_message, region, typed)
+        context = (await asyncio.to_thread(session.request_context, region, typed)
                    if session.context is not None else None)
         await session.client.prewarm(
             model=session.model,

@@ -149,7 +149,7 @@ def file_message(path: str, text: str, region: tuple[int, int] | None = None, fi
 
 
 def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None,
-                  typed: str = "", complete: bool = False, *, context: dict | None = None,
+                  typed: str = "", complete: bool = False, *, context=None,
                   file_tokens: int | None = None) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
@@ -158,16 +158,18 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     so after Enter only the instruction is evaluated. Send it again when the file changes or the
     cursor moves to another region. `typed` (with a region): the instruction's whole words typed so
     far, which follow; `complete`: the typed words may be the whole instruction, so the message is
-    the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: the
-    project's context message (steer_tui.project.context), right after the file, as in `build_input`.
+    the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: what the
+    project's other files say (steer_tui.project.context.RequestContext), placed as in `build_input`.
     `file_tokens`: the file's budget, as in `build_input`: a big file is shown around `region`."""
     system_prompt(fmt)  # validates fmt
     out = [file_message(path, text, region if isinstance(region, tuple) else None, file_tokens),
            *context_messages(context)]
+    aside = context.aside if context else ""
     if region is not None and typed and complete:
-        out.append(instruction_message(fmt, typed, text, region))
+        out.append(instruction_message(fmt, typed, text, region, aside))
     elif region is not None:
-        out.append({"role": "user", "content": message_opening(fmt, text, region) + typed.strip()})
+        opening = message_opening(fmt, text, region)
+        out.append({"role": "user", "content": opening + (aside_text(aside) + typed.strip() if typed else "")})
     return out
 
 
@@ -455,12 +457,21 @@ def is_empty(text: str | None) -> bool:
     return text is not None and not text.strip()
 
 
-def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None) -> dict:
-    """The per-turn user message: the region (if any), the instruction and a format reminder (for a rewrite, the reminder first)."""
+def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None,
+                        aside: str = "") -> dict:
+    """The per-turn user message: the region (if any), the instruction and a format reminder (for a
+    rewrite, the reminder first). `aside`: what the words name in other files (RequestContext.aside),
+    between the region and the words."""
     if fmt == REWRITE and is_empty(text):
-        return {"role": "user", "content": "\n\n".join([NEW_FILE_NOTE, instruction.strip(), NEW_FILE_REMINDER])}
+        parts = [NEW_FILE_NOTE, aside, instruction.strip(), NEW_FILE_REMINDER]
+        return {"role": "user", "content": "\n\n".join(p for p in parts if p)}
     tail = instruction.strip() if fmt == REWRITE else f"{instruction.strip()}\n\n{_REMINDER[fmt]}"
-    return {"role": "user", "content": message_opening(fmt, text, region) + tail}
+    return {"role": "user", "content": message_opening(fmt, text, region) + aside_text(aside) + tail}
+
+
+def aside_text(aside: str) -> str:
+    """`aside` as it stands before the words: its own paragraph ("" for none)."""
+    return aside + "\n\n" if aside else ""
 
 
 def message_opening(fmt: str, text: str | None, region: tuple[int, int] | str | None) -> str:
@@ -481,7 +492,7 @@ def build_input(
     region: tuple[int, int] | str | None = None,
     history: list[dict] | None = None,
     *,
-    context: dict | None = None,
+    context=None,
     file_tokens: int | None = None,
     focus: tuple[int, int] | None = None,
 ) -> list[dict]:
@@ -491,8 +502,9 @@ def build_input(
     format needs one (the whole file is used without it). `history`: earlier turns of this
     conversation ({"role": "user"|"assistant", "content"}), placed after the file and before the
     new instruction so the file prefix stays cached. `context`: what the project's other files say
-    (steer_tui.project.context.context_message), read-only, between the file and the history; None
-    (no project around the file) leaves the input as it always was. `file_tokens`: what the file
+    (steer_tui.project.context.RequestContext), read-only: its message between the file and the
+    history, its aside between the region and the words; None (no project around the file) leaves
+    the input as it always was. `file_tokens`: what the file
     may cost (steer_tui.project.window); a file over it is shown around `focus` (default: the
     region's lines), as `prewarm_input` shows it for the same region; None shows the whole file.
     """
@@ -502,12 +514,13 @@ def build_input(
     if focus is None and isinstance(region, tuple):
         focus = region
     return [file_message(path, text, focus, file_tokens), *context_messages(context), *(history or []),
-            instruction_message(fmt, instruction, text, region)]
+            instruction_message(fmt, instruction, text, region, context.aside if context else "")]
 
 
-def context_messages(context: dict | None) -> list[dict]:
-    """The context message as the list a request's input splices in: empty without one."""
-    return [context] if context else []
+def context_messages(context) -> list[dict]:
+    """The context's message (steer_tui.project.context.RequestContext) as the list a request's input
+    splices in: empty without one."""
+    return [context.message] if context and context.message else []
 
 
 def build_messages(fmt: str, path: str, text: str, instruction: str, region=None, history=None) -> list[dict]:

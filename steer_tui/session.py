@@ -262,14 +262,15 @@ class Session:
         """The project's index is built: the context goes into the prewarm now, while nothing waits."""
         if self.client is None or self.state is not IDLE or self.prewarms.in_flight():
             return
-        if self.context_message(None, "") is not None:  # else the prefix is the one already warmed
+        if self.request_context(None, ""):  # else the prefix is the one already warmed
             self.prewarm()
 
-    def context_message(self, region: tuple[int, int] | None, instruction: str) -> dict | None:
-        """The project context a request on `region` with `instruction` carries (None: none)."""
+    def request_context(self, region: tuple[int, int] | None, instruction: str):
+        """What a request on `region` with `instruction` carries from the project's other files
+        (steer_tui.project.context.RequestContext; None: no project context)."""
         if self.context is None:
             return None
-        return self.context.message(self.document.text, region, instruction)
+        return self.context.request(self.document.text, region, instruction)
 
     def prewarm(self, region: tuple[int, int] | None = None, typed: str = "", complete: bool = False,
                 *, lane: str | None = None, behind: bool = False) -> None:

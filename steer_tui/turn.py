@@ -269,7 +269,7 @@ class Turn:
         if why:
             return TurnResult("refused", why, error_code=NOT_SENT)
         messages = build_input(self.fmt, s.prompt_path, s.document.text, self.ask, self.shown, self.history or None,
-                               context=s.context_message(self.region, self.instruction), file_tokens=budget,
+                               context=s.request_context(self.region, self.instruction), file_tokens=budget,
                                focus=focus)
         region_text = _region_text(s.document.text, self.shown)
         cap = output_cap(self.fmt, region_text, s.settings.max_output_tokens, s.server_engine)

@@ -175,9 +175,9 @@ async def _places(args, settings, question: str) -> str:
         return ""
 
 
-async def _context(args, settings, doc, region, question: str, engine: str | None) -> dict | None:
-    """The project context message the question carries (steer_tui/project/context.py), after one
-    stderr line saying what went in; None with none."""
+async def _context(args, settings, doc, region, question: str, engine: str | None):
+    """What the question carries from the project's other files (steer_tui.project.context.RequestContext),
+    after one stderr line saying what went in; None with none."""
     from steer_tui.commands.edit import project_context
     from steer_tui.project.context import summary
     from steer_tui.project.session_context import default_budget
@@ -189,7 +189,7 @@ async def _context(args, settings, doc, region, question: str, engine: str | Non
         ctx.budget_tokens = default_budget(settings.backend, engine)
     try:
         await asyncio.to_thread(ctx.build)
-        message = ctx.message(doc.text, region, question)
+        message = ctx.request(doc.text, region, question)
     except Exception as exc:  # the answer is still worth having without it
         print(f"steer: no project context: {exc}", file=sys.stderr)
         return None

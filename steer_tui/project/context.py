@@ -1,8 +1,9 @@
 """What a request carries from the project's other files: the symbols the target code imports and
-calls and those the instruction names, ranked and cut at a token budget, as one read-only message."""
+calls and those the instruction names, ranked and cut at a token budget, as read-only text."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,8 +15,10 @@ from steer_tui.lang.defs import TYPE_KINDS
 
 CHARS_PER_TOKEN = 4  # a budget is counted in these: close enough for code, and free
 CONTEXT_HEADER = "Other files of the project (for reference; do not edit them):"
+ASIDE_HEADER = "What the request names in other files of the project (for reference; do not edit them):"
+FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the instruction's words chose
 # What the uses of the target code may take of the budget: the rest is kept for what the
-# instruction names, so that words typed later only ever add to the end of the message.
+# instruction names, so that words naming something always find room.
 USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
@@ -301,25 +304,37 @@ def _words_of(sym) -> _Words:
     return got
 
 
-def _score(words: _Words, query: frozenset[str]) -> float:
-    """How well a symbol answers the instruction's words: its name's words count most, its doc,
-    signature and file some; words naming a kind of thing only add to a match."""
-    score = 0.0
+def _matches(words: _Words, query: frozenset[str]) -> tuple[tuple[str, float, bool], ...]:
+    """How a symbol answers the instruction's words, word by word: (word, points, says what the
+    thing is). Its name's words count most, its doc, signature and file some; words naming a kind
+    of thing only add to a match. Empty when nothing but kind or file words matched."""
+    got = []
     substantive = False
     for q in query:
         if q in words.name:
-            score, substantive = score + 3, True
+            got.append((q, 3.0, True))
         elif any(_abbreviates(w, q) or (len(q) >= 4 and len(w) >= 4 and (w.startswith(q) or q.startswith(w)))
                  for w in words.raw_name):
-            score, substantive = score + 2, True
+            got.append((q, 2.0, True))
         elif q in words.doc:
-            score += 1
-            substantive = substantive or q not in _KIND_STEMS
-        elif q in words.kind:
-            score += 1
-        elif q in words.path:
-            score += 1
-    return score if substantive else 0.0
+            got.append((q, 1.0, q not in _KIND_STEMS))
+        elif q in words.kind or q in words.path:
+            got.append((q, 1.0, False))
+        else:
+            continue
+        substantive = substantive or got[-1][2]
+    return tuple(got) if substantive else ()
+
+
+def _rarity(matching: int, total: int) -> float:
+    """What a word's match is worth when `matching` of the project's `total` symbols match it, as a
+    share of a word only one symbol matches (BM25's inverse document frequency): a word that names a
+    tenth of a large project ("helper" among helper_1..helper_300) says little about which is meant."""
+    def idf(n: int) -> float:
+        return math.log(1 + (total - n + 0.5) / (n + 0.5))
+
+    top = idf(1)
+    return 1.0 if top <= 0 or matching <= 1 else max(0.0, idf(matching) / top)
 
 
 _KIND_STEMS = frozenset(stem(w) for w in _KIND_WORDS)
@@ -383,17 +398,28 @@ def _near(index, rel: str) -> set[str]:
 def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]:
     if not query:
         return []
-    scored = []
     near = _near(index, rel)
+    hits = []
+    matching: dict[str, int] = {}  # word -> how many symbols it says something about
+    total = 0
     for sym in index.all_symbols():
         if sym.path == rel or _private(index, sym):
             continue
-        score = _score(_words_of(sym), query)
-        if score > 0 and sym.path in near:
+        total += 1
+        got = _matches(_words_of(sym), query)
+        if got:
+            hits.append((sym, got))
+            for q, _, says in got:
+                if says:
+                    matching[q] = matching.get(q, 0) + 1
+    scored = []
+    for sym, got in hits:
+        score = sum(points * (_rarity(matching[q], total) if says else 1.0) for q, points, says in got)
+        if sym.path in near:
             score += 1  # of two equal matches, the one next door is meant
+        if sym.parent:
+            score -= 0.5  # a member counts for its class, a little below a top-level match
         if score > 0:
-            if sym.parent:
-                score -= 0.5  # a member counts for its class, a little below a top-level match
             scored.append((score, sym))
     scored.sort(key=lambda x: (-x[0], x[1].path, x[1].line))
     return scored
@@ -497,22 +523,51 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
     return chosen
 
 
+def _blocks(items: list[ContextItem]) -> list[str]:
+    """Each file's items in one code block that opens with the file's name, in the order chosen."""
+    grouped: list[tuple[str, list[str]]] = []
+    for item in items:
+        if grouped and grouped[-1][0] == item.path:
+            grouped[-1][1].append(item.text)
+        else:
+            grouped.append((item.path, [item.text]))
+    out = []
+    for path, texts in grouped:
+        body = "\n\n".join(texts)
+        out.append(f"```{_fence(path)}\n{_comment(path)} {path}\n{body}\n```")
+    return out
+
+
 def context_message(items: list[ContextItem]) -> dict | None:
-    """The read-only user message a request carries for `items` (None for none): each file's items
-    in one code block that opens with the file's name, in the order the items were chosen."""
+    """The read-only user message a request carries for `items` (None for none)."""
     if not items:
         return None
-    blocks: list[tuple[str, list[str]]] = []
-    for item in items:
-        if blocks and blocks[-1][0] == item.path:
-            blocks[-1][1].append(item.text)
-        else:
-            blocks.append((item.path, [item.text]))
-    parts = [CONTEXT_HEADER]
-    for path, texts in blocks:
-        body = "\n\n".join(texts)
-        parts.append(f"```{_fence(path)}\n{_comment(path)} {path}\n{body}\n```")
-    return {"role": "user", "content": "\n".join(parts)}
+    return {"role": "user", "content": "\n".join([CONTEXT_HEADER, *_blocks(items)])}
+
+
+def context_aside(items: list[ContextItem]) -> str:
+    """The read-only text a request's last message carries for `items`, before the words ("" for none)."""
+    return "\n".join([ASIDE_HEADER, *_blocks(items)]) if items else ""
+
+
+@dataclass(frozen=True)
+class RequestContext:
+    """What a request carries from the project's other files, in two places. `message`: what the
+    file and the region call for (their imports and calls, `--context`), a message right after the
+    file, prewarmed with it. `aside`: what the instruction's words name (and `@` pins), in the last
+    message between the region block and the words, so that words naming something re-evaluate
+    only these items and the words after Enter, not the region block behind them."""
+
+    message: dict | None = None
+    aside: str = ""
+
+    @classmethod
+    def of(cls, items: list[ContextItem]) -> "RequestContext":
+        early = [i for i in items if i.reason not in FROM_WORDS]
+        return cls(context_message(early), context_aside([i for i in items if i.reason in FROM_WORDS]))
+
+    def __bool__(self) -> bool:
+        return self.message is not None or bool(self.aside)
 
 
 def summary(items: list[ContextItem]) -> str:

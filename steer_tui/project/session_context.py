@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from steer_tui.project.context import ContextItem, context_message, select_context
+from steer_tui.project.context import ContextItem, RequestContext, select_context
 from steer_tui.project.index import ProjectIndex
 
 log = logging.getLogger(__name__)
@@ -133,11 +133,12 @@ class ProjectContext:
         self._memo = (key, got)
         return got
 
-    def message(self, text: str, region: tuple[int, int] | None, instruction: str) -> dict | None:
-        """The context message for these (None for none); remembered as `last`."""
+    def request(self, text: str, region: tuple[int, int] | None, instruction: str) -> RequestContext:
+        """What a request for these carries (steer_tui.project.context.RequestContext); its items
+        are remembered as `last`."""
         items = self.items(text, region, instruction)
         self.last = items
-        return context_message(items)
+        return RequestContext.of(items)
 
     def drop(self, key: str) -> None:
         """Leave an item out of every request from now on: a path, a name or "path:name"."""

@@ -35,7 +35,7 @@ class AnswerFlow:
             await self.asking.stop()
         # What goes with the question is found before the new Asking exists: once shown, it has its answer.
         places = await self._places(question)
-        context = (await asyncio.to_thread(session.context_message, region, question)
+        context = (await asyncio.to_thread(session.request_context, region, question)
                    if session.context is not None else None)
         asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
                         max_output_tokens=app.settings.max_output_tokens, temperature=app.settings.temperature,

@@ -189,3 +189,30 @@ def test_what_a_javascript_file_does_not_export_is_not_offered(tmp_path):
     items = select_context(index, "src/catalog.js", "function addProduct(p) {\n  return p;\n}\n", None,
                            "throw for a malformed SKU; use the validators we have", 800)
     assert [i.name for i in items] == ["isValidSku"]
+
+
+def test_a_word_that_names_a_large_share_of_the_project_says_little(tmp_path):
+    """"the price helper" in a project with many helper_N functions: "price" is rare, "helper" is in
+    hundreds of names, so the price function is chosen and the helpers are not."""
+    root = tmp_path / "big"
+    (root / "lib").mkdir(parents=True)
+    (root / "money.py").write_text('def format_price(cents):\n    """Format cents as a price."""\n'
+                                   '    return f"${cents / 100:.2f}"\n')
+    for n in range(60):
+        (root / "lib" / f"m{n}.py").write_text(f"def helper_{n}(x):\n    return x + {n}\n")
+    (root / "shop.py").write_text("def total(items):\n    return sum(items)\n")
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = select_context(index, "shop.py", "def total(items):\n    return sum(items)\n", (0, 2),
+                           "return the total formatted with the project's price helper", 800)
+    assert [i.name for i in items] == ["format_price"]
+
+
+def test_the_request_context_puts_what_the_words_name_in_the_aside(index):
+    from steer_tui.project.context import ASIDE_HEADER, RequestContext
+
+    items = _select(index, "shop/cart.py", "raise the API error when the key is missing", region=(4, 6))
+    assert {i.reason for i in items} == {"imported", "named in the request"}
+    got = RequestContext.of(items)
+    assert "parse_money" in got.message["content"] and "ApiError" not in got.message["content"]
+    assert got.aside.startswith(ASIDE_HEADER + "\n```python\n# shop/api.py\n") and "class ApiError" in got.aside
+    assert not RequestContext.of([]) and RequestContext.of([]).message is None

@@ -1,6 +1,7 @@
-"""A request's project context: in the prompt the gateway receives (between the file and the
-instruction), the same in the prewarm before it, never written anywhere; and through the real
-`steer edit` command with --context and --no-context."""
+"""A request's project context: in the prompt the gateway receives (what the file and region use
+between the file and the instruction, what the words name between the region and the words), the
+same in the prewarm before it, never written anywhere; and through the real `steer edit` command
+with --context and --no-context."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from steer_tui import prompts
 from steer_tui.config import Settings
 from steer_tui.files import Document
-from steer_tui.project.context import CONTEXT_HEADER
+from steer_tui.project.context import ASIDE_HEADER, CONTEXT_HEADER
 from steer_tui.project.session_context import ProjectContext
 from steer_tui.session import Session
 from steer_tui.transport.client import ResponsesClient
@@ -49,7 +50,7 @@ def _context(project, tmp_path, **kw) -> ProjectContext:
     return ctx
 
 
-async def test_the_gateway_receives_the_context_between_the_file_and_the_instruction(replay, project, tmp_path):
+async def test_the_gateway_receives_what_the_words_name_just_before_the_words(replay, project, tmp_path):
     url, engine = await replay(["fix_mean.txt"])
     client = ResponsesClient(url)
     await client.connect()
@@ -61,12 +62,11 @@ async def test_the_gateway_receives_the_context_between_the_file_and_the_instruc
         result = await session.edit("handle an empty list in mean: return the empty mean value")
         assert result.status == "proposal"
         messages = engine.requests[0].messages
-        assert [m["role"] for m in messages] == ["system", "user", "user", "user"]
+        assert [m["role"] for m in messages] == ["system", "user", "user"]
         assert messages[1]["content"].startswith("File: calc.py\n")
-        context = messages[2]["content"]
-        assert context.startswith(CONTEXT_HEADER + "\n```python\n# stats.py\n")
-        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0" in context
-        assert "handle an empty list in mean" in messages[3]["content"]
+        last = messages[2]["content"]
+        assert last.startswith(ASIDE_HEADER + "\n```python\n# stats.py\n")
+        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0\n```\n\nhandle an empty list in mean" in last
         assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request")]
         assert session.accept_all()
     finally:
@@ -110,8 +110,30 @@ async def test_the_prewarm_carries_the_same_context_as_the_turn(project, tmp_pat
     await session.wait()
     warm, turn = backend.prewarms[-1]["input"], backend.requests[0]["input"]
     assert turn[:len(warm)] == warm
-    assert turn[1]["content"].startswith(CONTEXT_HEADER)
-    assert "def safe_div(a, b, default=0.0): ..." in turn[1]["content"]
+    aside = turn[-1]["content"]
+    assert aside.index("Region (lines 12-16)") < aside.index(ASIDE_HEADER) < aside.index(words)
+    assert "def safe_div(a, b, default=0.0): ..." in aside
+    await session.close()
+
+
+async def test_words_that_name_something_keep_the_region_prewarm_a_prefix(project, tmp_path):
+    """The cursor's block is prewarmed before any word is typed; words that then name something in
+    another file add their items after that block, so the prewarmed prefix stays the turn's prefix."""
+    backend = FakeBackend(["fix_mean"])
+    session = Session(Document.read(project / "calc.py"), Settings(), client=backend, edit_format="rewrite")
+    session.context = _context(project, tmp_path)
+    region = (11, 16)  # mean
+    await session.start(prewarm=False)
+    session.prewarm(region)
+    await session.warmed()
+    words = "make mean divide safely with the safe division helper"
+    await session.send(words, region)
+    await session.wait()
+    warm, turn = backend.prewarms[-1]["input"], backend.requests[0]["input"]
+    assert [(i.name, i.reason) for i in session.context.last] == [("safe_div", "named in the request")]
+    assert turn[:-1] == warm[:-1]
+    assert turn[-1]["content"].startswith(warm[-1]["content"])
+    assert ASIDE_HEADER not in warm[-1]["content"] and ASIDE_HEADER in turn[-1]["content"]
     await session.close()
 
 
@@ -125,7 +147,7 @@ async def test_steer_edit_context_flags(replay, project, tmp_path):
     got = json.loads(out)
     assert got["context"] == [{"path": "stats.py", "name": "EMPTY_MEAN", "reason": "named in the request",
                                "tokens": got["context"][0]["tokens"]}]
-    assert "EMPTY_MEAN = 0.0" in engine.requests[-1].messages[2]["content"]
+    assert "EMPTY_MEAN = 0.0" in engine.requests[-1].messages[-1]["content"]
 
     code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean with the empty mean value",
                                       "--backend", url, "--json", "--dry-run", "--no-context", env=env)
@@ -177,11 +199,12 @@ async def test_steer_ask_carries_the_context_and_says_so(replay, project, tmp_pa
     assert code == 0, err
     assert "steer: context: stats.py:EMPTY_MEAN" in err
     messages = engine.requests[-1].messages
-    assert messages[2]["content"].startswith(CONTEXT_HEADER) and "EMPTY_MEAN = 0.0" in messages[2]["content"]
+    last = messages[-1]["content"]
+    assert ASIDE_HEADER in last and last.index("EMPTY_MEAN = 0.0") < last.index("Question: what does the empty")
     code, out, err = await _steer_ask(str(project / "calc.py"), "-m", "what does the empty mean value default to?",
                                       "--backend", url, "--no-context", env=env)
     assert code == 0, err
-    assert not any(m["content"].startswith(CONTEXT_HEADER) for m in engine.requests[-1].messages)
+    assert not any(ASIDE_HEADER in m["content"] or CONTEXT_HEADER in m["content"] for m in engine.requests[-1].messages)
 
 
 async def test_the_import_goes_above_the_first_definition_when_the_edit_rewrote_the_top(replay, project, tmp_path):
