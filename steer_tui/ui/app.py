@@ -31,7 +31,7 @@ try:
     from steer_tui.ui.file_watcher import FileWatcher
     from steer_tui.ui.frame_batch import FrameBatch
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
-    from steer_tui.ui.messages import FileChangedOnDisk, TestOutput, TestsFinished
+    from steer_tui.ui.messages import BackendConnectionChanged, FileChangedOnDisk, SessionIdle, TestOutput, TestsFinished
     from steer_tui.ui.open_files import OpenFile
     from steer_tui.ui.paint import paint_now
     from steer_tui.ui.project_files import ProjectFiles
@@ -259,14 +259,10 @@ class SteerApp(App):
         text = event.value.strip()
         if not text:
             return
-        prompt = self.prompt
-        if text in ("/test", "/tests"):
-            prompt.value = ""
-            self.action_run_tests()
-            return
-        if text == "/help":
-            prompt.value = ""
-            self.action_help()
+        commands = {"/test": self.action_run_tests, "/tests": self.action_run_tests, "/help": self.action_help}
+        if text in commands:
+            self.prompt.value = ""
+            commands[text]()
             return
         await self.sender.submit(text)
 
@@ -332,6 +328,16 @@ class SteerApp(App):
         self.region_prewarm.later()
         self.applier.show_extra()
         self.refresh_bindings()
+
+    @on(SessionIdle)
+    def _session_idle(self, message: SessionIdle) -> None:
+        self.region_prewarm.later()
+
+    @on(BackendConnectionChanged)
+    def _connection_changed(self, message: BackendConnectionChanged) -> None:
+        self.sender.kick()  # what was typed while it connected goes now, or comes back if it failed
+        if message.state == "ready":
+            self.region_prewarm.later()  # a cursor placed while the model was loading
 
     # ----- actions ------------------------------------------------------------------------------
 

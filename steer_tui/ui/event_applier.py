@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from steer_tui.state import State
 from steer_tui.ui import gc_policy
+from steer_tui.ui.messages import BackendConnectionChanged, SessionIdle
 from steer_tui.ui.widgets.status import NUMBERS_EVERY_S
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class EventApplier:
         rows_changed = False
         bindings = False
         answer_changed = False
-        kick = False
+        connection = None  # the last connection state of the batch, told to the app after it is drawn
         for ev in events:
             if ev is ANSWER_CHANGED:
                 answer_changed = True
@@ -57,7 +58,7 @@ class EventApplier:
                     rows_changed = True  # the exact virtual size again
                     self.collect_later()
                     if ev.state == State.IDLE:
-                        app.region_prewarm.later()
+                        app.post_message(SessionIdle())
             elif isinstance(ev, Stats):
                 if app.session_state() == State.INTERRUPTED:
                     continue  # after Esc the screen stays as it was when the user stopped it
@@ -72,9 +73,8 @@ class EventApplier:
                 status.connection = ev.state
                 status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""
                 bindings = True
-                kick = True
+                connection = ev.state
                 if ev.state == "ready":
-                    app.region_prewarm.later()  # a cursor placed while the model was loading
                     status.backend = app.current_backend_label()  # a gateway URL now names its model
             elif isinstance(ev, Applied):
                 rows_changed = True
@@ -90,8 +90,8 @@ class EventApplier:
             bindings = app.answer_flow.show(started, app.session_state) or bindings
         if rows_changed:
             self.sync_code()
-        if kick:
-            app.sender.kick()
+        if connection is not None:
+            app.post_message(BackendConnectionChanged(connection))
         if bindings:
             self.after_state_change()
         elif rows_changed:

@@ -1,4 +1,4 @@
-"""Messages the app's background workers post to the screen (file watcher, test runner)."""
+"""The Textual messages the app handles from its workers and helpers: what happened, or what it should do, with no answer back."""
 
 from __future__ import annotations
 
@@ -31,3 +31,18 @@ class TestsFinished(Message):
     def __init__(self, returncode: int) -> None:
         super().__init__()
         self.returncode = returncode
+
+
+class SessionIdle(Message):
+    """The shown session's state became idle (a turn ended with nothing to review, a proposal was
+    settled): the cursor's block may be worth prewarming for the next edit."""
+
+
+class BackendConnectionChanged(Message):
+    """The status line now shows the backend connection as `state` ("connecting", "loading",
+    "ready", "lost", "error"): an instruction queued meanwhile may go now, and once "ready" the
+    cursor's block may be prewarmed."""
+
+    def __init__(self, state: str) -> None:
+        super().__init__()
+        self.state = state
