@@ -31,7 +31,8 @@ try:
     from steer_tui.ui.file_watcher import FileWatcher
     from steer_tui.ui.frame_batch import FrameBatch
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
-    from steer_tui.ui.messages import BackendConnectionChanged, FileChangedOnDisk, SessionIdle, TestOutput, TestsFinished
+    from steer_tui.ui.messages import (BackendConnectionChanged, FileChangedOnDisk, FileShown, SessionIdle, TestOutput,
+                                      TestsFinished)
     from steer_tui.ui.open_files import OpenFile
     from steer_tui.ui.paint import paint_now
     from steer_tui.ui.project_files import ProjectFiles
@@ -135,10 +136,6 @@ class SteerApp(App):
         self._start_session()
 
     # ----- set-up --------------------------------------------------------------------------
-
-    def watch_file(self, path: Path | None) -> None:
-        if self._watch and path is not None:
-            self._watcher.start(path)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in Textual themes lack our diff variables: give them defaults for their brightness.
@@ -487,6 +484,11 @@ class SteerApp(App):
     @on(FileChangedOnDisk)
     def _file_changed(self, message: FileChangedOnDisk) -> None:
         self.workspace.changed_on_disk(Path(message.path))
+
+    @on(FileShown)
+    def _file_shown(self, message: FileShown) -> None:
+        if self._watch:
+            self._watcher.start(message.path)
 
     async def on_unmount(self) -> None:
         self._watcher.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.message import Message
 
 
@@ -31,6 +33,14 @@ class TestsFinished(Message):
     def __init__(self, returncode: int) -> None:
         super().__init__()
         self.returncode = returncode
+
+
+class FileShown(Message):
+    """The workspace switched to `path` and opened it: the file shown from now on, to be watched on disk."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
 
 
 class SessionIdle(Message):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from steer_tui.state import State
+from steer_tui.ui.messages import FileShown
 from steer_tui.ui.open_files import OpenFile, ViewState, relative_label
 
 if TYPE_CHECKING:
@@ -285,7 +286,7 @@ class Workspace:
         elif app.connects:
             self.start_session()
         self._restore_view(view)
-        app.watch_file(app.path)
+        app.post_message(FileShown(app.path))
 
     def _restore_view(self, view: ViewState) -> None:
         app = self.app
