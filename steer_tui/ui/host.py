@@ -1,6 +1,4 @@
-"""What the UI's helpers (event_applier, review_keys, sender, answering, tests_flow, conditions,
-region_prewarm, workspace) may use of the app: the port steer_tui.ui.app.SteerApp implements, so that none
-of them imports the app or reaches into its private members."""
+"""SteerHost, the app as its helpers see it: what they read of it and the calls they need done before their next line (what they only tell it is a message, steer_tui.ui.messages)."""
 
 from __future__ import annotations
 
@@ -27,16 +25,17 @@ class SteerHost(Protocol):
     prompt: Any  # steer_tui.ui.widgets.prompt.Prompt
     tests: Any  # steer_tui.ui.widgets.test_panel.TestPanel
     answer: Any  # steer_tui.ui.widgets.answer.AnswerPanel
-    # The helpers, each reachable from the others through the app.
-    applier: Any  # steer_tui.ui.event_applier.EventApplier
-    review_keys: Any  # steer_tui.ui.review_keys.ReviewKeys
-    answer_flow: Any  # steer_tui.ui.answering.AnswerFlow
-    sender: Any  # steer_tui.ui.sender.Sender
-    testing: Any  # steer_tui.ui.tests_flow.TestsFlow
-    region_prewarm: Any  # steer_tui.ui.region_prewarm.RegionPrewarm
-    workspace: Any  # steer_tui.ui.workspace.Workspace
+    # The helpers reachable from the others through the app: each use reads a value back or must
+    # land before the caller's next line, so none of them is a message.
+    applier: Any  # steer_tui.ui.event_applier.EventApplier: draws in the same frame as its caller's change
+    review_keys: Any  # steer_tui.ui.review_keys.ReviewKeys: the applier reads back the hunk it goes to
+    answer_flow: Any  # steer_tui.ui.answering.AnswerFlow: `show` answers a bool; a queued `ask` is awaited in order
+    sender: Any  # steer_tui.ui.sender.Sender: its queue is taken back before the file shown changes
+    testing: Any  # steer_tui.ui.tests_flow.TestsFlow: conditions read `running`
     files: Any  # steer_tui.ui.project_files.ProjectFiles
-    frames: Any  # steer_tui.ui.frame_batch.FrameBatch: session events, applied once per frame
+    # steer_tui.ui.frame_batch.FrameBatch: session events, applied once per frame; its `add` is the
+    # session's listener, called per delta, where a message each would cost the hot path.
+    frames: Any
     typing_prewarmer: Any  # steer_tui.typing_prewarm.TypingPrewarmer of the session shown, or None
     # How sessions start: on a given client (tests, benches) or one the first session opens.
     given_client: Any
@@ -51,16 +50,23 @@ class SteerHost(Protocol):
     @property
     def queued(self) -> Any: ...  # steer_tui.ui.send_queue.Queued waiting for the backend
 
+    # Queries: the value is needed now.
     def session_state(self) -> str: ...
     def current_backend_label(self) -> str: ...
     def region_for_send(self, words: str = "") -> tuple[int, int] | None: ...
+
+    # Commands whose effect the caller reads back at once, so they cannot wait on the message queue:
+    # the flush draws the pending events (and moves current_hunk) before the hunk keys or a file
+    # switch look at them; the stop is awaited so that a switch sees the stream stopped.
     def flush_now(self) -> None: ...
+    async def action_stop(self) -> None: ...
+
+    # Textual's own.
+    def post_message(self, message: Any) -> bool: ...  # steer_tui.ui.messages: what a helper tells the app
     def refresh_bindings(self) -> None: ...
     def notify(self, message: str, **kwargs) -> None: ...
     def set_timer(self, delay: float, callback: Callable, **kwargs) -> Any: ...
     def run_worker(self, work: Any, **kwargs) -> Any: ...
-    def watch_file(self, path: Path | None) -> None: ...
-    async def action_stop(self) -> None: ...
     def push_screen(self, screen: Any, callback: Callable | None = None) -> Any: ...
     def call_later(self, callback: Callable, *args: Any) -> Any: ...
     def call_after_refresh(self, callback: Callable, *args: Any) -> Any: ...

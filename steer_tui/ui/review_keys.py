@@ -48,7 +48,7 @@ class ReviewKeys:
         app = self._app
         if app.session is not None:
             app.session.accept_hunk(app.current_hunk or 0)
-            app.flush_now()
+            app.flush_now()  # a call, not a message: _after_hunk_change reads the hunks it draws
             self._after_hunk_change()
 
     def reject(self) -> None:

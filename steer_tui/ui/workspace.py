@@ -91,7 +91,7 @@ class Workspace:
             return
         if app.session.file_changed():
             app.notify(f"{app.path.name} changed on disk; reloaded", timeout=4)
-        app.flush_now()
+        app.flush_now()  # a call, not a message: the review below starts from the reloaded hunks
         app.applier.after_state_change()
 
     # ----- sessions ---------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class Workspace:
         self.switch_to(path)
 
     async def _stop_and_switch(self, path: Path) -> None:
-        await self.app.action_stop()
+        await self.app.action_stop()  # awaited, not a message: the switch must see the stream stopped
         self.switch_to(path)
 
     def switch_to(self, path: Path) -> None:
@@ -256,6 +256,7 @@ class Workspace:
         app = self.app
         app.flush_now()  # what the file shown has pending is drawn before it goes
         if app.queued is not None:
+            # Now, not by message: sent later it would go to the next file's session.
             app.sender.queue.take_back("another file was opened")
         code = app.code
         if self.current is not None:
