@@ -256,7 +256,7 @@ class Workspace:
         app = self.app
         app.flush_now()  # what the file shown has pending is drawn before it goes
         if app.queued is not None:
-            # Now, not by message: sent later it would go to the next file's session.
+            # A call, not a message: still queued after the switch, the words would go to the next file's session.
             app.sender.queue.take_back("another file was opened")
         code = app.code
         if self.current is not None:
