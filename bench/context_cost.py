@@ -12,7 +12,9 @@ on: the app's ProjectContext over the project's index), interleaved and in alter
 - Enter -> first token of a rewrite turn with the cursor's block prewarmed, for an instruction that
   names nothing in other files and one that names the price helper by its role ("the project's
   price helper": the context then carries `format_price`, chosen from the words, so it is evaluated
-  after Enter unless the words were prewarmed as they were typed).
+  after Enter unless the words were prewarmed as they were typed);
+- the same, typed: the words typed a key every 60 ms into the app's TypingPrewarmer (which prewarms
+  them, and what they name, while they are typed), Enter 60 ms after the last key: the app's flow.
 
 Each turn is stopped at its first token and rejected. `python -m bench context_cost [--rounds N]`.
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
@@ -94,6 +96,20 @@ async def _open(path: Path, settings, client, context: bool, cache: Path):
     return session, time.perf_counter() - started
 
 
+async def _type(session, words: str, key_s: float = 0.06) -> None:
+    """Type `words` as a person does, the app's TypingPrewarmer fed each keystroke; Enter follows."""
+    from steer_tui.typing_prewarm import TypingPrewarmer
+
+    typing = TypingPrewarmer(session)
+    for i in range(1, len(words) + 1):
+        typing.typed(words[:i], lambda: REGION)
+        await asyncio.sleep(key_s)
+    await asyncio.sleep(key_s)
+
+
+LABELS = [label + typed for label in ASKS for typed in ("", ", typed")]
+
+
 async def run(rounds: int) -> list[dict]:
     from steer_tui.config import Settings
     from steer_tui.transport.backends import open_backend, resolve_backend
@@ -116,11 +132,16 @@ async def run(rounds: int) -> list[dict]:
                 try:
                     row = {"round": r, "mode": mode, "open_s": open_s}
                     for label, ask in ASKS.items():
-                        session.prewarm_region(REGION)
-                        await session.warmed()
-                        row[label] = await first_token_of_edit(session, f"{ask} (round {r})", REGION)
-                        if session.context is not None:
-                            row[label + " items"] = ", ".join(i.name for i in session.context.last)
+                        for typed in (False, True):
+                            session.prewarm_region(REGION)
+                            await session.warmed()
+                            words = f"{ask} (round {r}{', typed' if typed else ''})"
+                            if typed:
+                                await _type(session, words)
+                            key = label + (", typed" if typed else "")
+                            row[key] = await first_token_of_edit(session, words, REGION)
+                            if session.context is not None:
+                                row[key + " items"] = ", ".join(i.name for i in session.context.last)
                     rows.append(row)
                 finally:
                     await session.close()
@@ -137,14 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv or [])
     rows = asyncio.run(run(args.rounds))
     table = []
-    for what in ("open_s", *ASKS):
+    for what in ("open_s", *LABELS):
         off = statistics.median(r[what] for r in rows if r["mode"] == "off")
         on = statistics.median(r[what] for r in rows if r["mode"] == "on")
         name = "open -> prewarm done" if what == "open_s" else f"Enter -> first token: {what}"
         table.append([name, off, on, f"{on - off:+.2f}"])
     print_table(f"project context on vs off, examples/inventory.py in a 303-file project, embedded model, "
                 f"medians of {args.rounds} (s)", ["", "context off", "context on", "on - off"], table)
-    for label in ASKS:
+    for label in LABELS:
         items = {r.get(label + " items", "") for r in rows if r["mode"] == "on"}
         print(f"context items, {label}: {'; '.join(sorted(items)) or '(none)'}")
     return 0
