@@ -15,7 +15,7 @@ from steer_tui.lang.defs import TYPE_KINDS
 
 CHARS_PER_TOKEN = 4  # a budget is counted in these: close enough for code, and free
 CONTEXT_HEADER = "Other files of the project (for reference; do not edit them):"
-ASIDE_HEADER = "What the request names in other files of the project (for reference; do not edit them):"
+ASIDE_HEADER = "What the request refers to in other files of the project (use it as it is; do not edit those files):"
 FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the instruction's words chose
 # What the uses of the target code may take of the budget: the rest is kept for what the
 # instruction names, so that words naming something always find room.
