@@ -166,7 +166,9 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
     url = await gateway.start("127.0.0.1", 0)
     client = ResponsesClient(url)
     await client.connect()
-    app = make_app(path, Settings(backend="replay", model="bench"), watch=False, connect=False)
+    # The whole 10,000-line file goes to the model (the bench's edit spans it), as with a backend whose
+    # context holds it: with the default budget the turn is refused before anything streams.
+    app = make_app(path, Settings(backend="replay", model="bench", file_tokens=200_000), watch=False, connect=False)
     result: dict = {}
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -174,7 +176,9 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
             probe.install()
             app.connect_client(client)
             # A user types after the file is on screen and highlighted (the lexer thread is done).
-            while app.session is None or app.status.connection != "ready" or not app.code.highlighted:
+            # ... and the project's index is built (its thread parses the file once, after the open).
+            while (app.session is None or app.status.connection != "ready" or not app.code.highlighted
+                   or (app.session.context is not None and not app.session.context.ready)):
                 await pilot.pause(0.01)
             halfway = asyncio.Event()
             if esc_at is not None:
@@ -196,7 +200,11 @@ async def run_stream(path: Path, response: str, *, esc_at: float | None = None, 
                 if first_delta is None and engine.produced:
                     first_delta = time.perf_counter()
                 if esc_at is not None and t_esc is None:
-                    await halfway.wait()
+                    while not halfway.is_set():
+                        if app.session._turn_task.done():
+                            raise RuntimeError(f"the turn ended before Esc (state {app.session.state}): "
+                                               f"{app.status.detail or 'see the notices'}")
+                        await asyncio.sleep(0.0005)
                     if esc_delay:
                         await asyncio.sleep(esc_delay)  # a key comes at any point of a frame
                     mark = probe.paints  # before: press() waits for a paint
@@ -355,6 +363,8 @@ def main() -> int:
         start = startup(path)
         start_pty = startup_pty(path)
 
+    if not full["tokens"]:
+        raise RuntimeError("nothing streamed: the turn ended before its first token")
     rate = full["tokens"] / full["seconds"] if full["seconds"] > 0 else float("nan")
     ups = [u * 1000 for u in full["updates"]]
     rows = [
