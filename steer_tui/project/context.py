@@ -77,12 +77,14 @@ def stem(word: str) -> str:
     word = word.lower()
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                break  # "class", "status", "analysis" are not plurals ("classes" -> "class" below)
             word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]  # "formatt" from "formatting" is "format"
-    if word.endswith("e") and len(word) > 4:
-        word = word[:-1]  # "price"/"pric": "priced" and "prices" meet
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]  # "price"/"pric", "date"/"dat": "priced", "prices" and "dates" meet
     return word
 
 
@@ -380,9 +382,12 @@ def exported(index, path: str) -> frozenset[str] | None:
 
 
 def _private(index, sym) -> bool:
-    """A top-level symbol its JavaScript file does not export: no other file can use it."""
+    """A top-level symbol its JavaScript file does not export, or a Python one whose name says it is
+    the module's own (`_root`, not `__all__`): no other file is meant to use it."""
     if sym.parent:
         return False
+    if _is_python(sym.path):
+        return sym.name.startswith("_") and not sym.name.startswith("__")
     names = exported(index, sym.path)
     return names is not None and sym.name not in names
 

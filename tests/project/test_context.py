@@ -102,7 +102,10 @@ def test_words_split_and_stem():
     assert name_words("HTTPError") == ("http", "error")
     assert stem("formatting") == stem("formatted") == stem("formats") == stem("format")
     assert stem("currencies") == stem("currency")
-    assert instruction_stems("use the page size", own_names=()) == {"page", "size"}
+    # a plural and its word meet whatever the word ends with; a word that ends in s is no plural
+    assert stem("dates") == stem("date") and stem("names") == stem("name") and stem("types") == stem("type")
+    assert stem("classes") == stem("class") and stem("statuses") == stem("status")
+    assert instruction_stems("use the page size", own_names=()) == {stem("page"), stem("size")}
     assert "total" not in instruction_stems("make total use the helper", own_names=("total",))
 
 
@@ -216,3 +219,16 @@ def test_the_request_context_puts_what_the_words_name_in_the_aside(index):
     assert "parse_money" in got.message["content"] and "ApiError" not in got.message["content"]
     assert got.aside.startswith(ASIDE_HEADER + "\n```python\n# shop/api.py\n") and "class ApiError" in got.aside
     assert not RequestContext.of([]) and RequestContext.of([]).message is None
+
+
+def test_a_python_name_the_module_keeps_to_itself_is_not_offered(tmp_path):
+    root = tmp_path / "py"
+    (root / "core").mkdir(parents=True)
+    (root / "core" / "log.py").write_text(
+        '"""Logging for the app."""\n\nimport logging\n\n_root = logging.getLogger("ledger")\n\n\n'
+        'def get_logger(component):\n    """The logger for one component."""\n    return _root.getChild(component)\n')
+    (root / "core" / "sync.py").write_text("def sync(entries):\n    print('skipping')\n")
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = select_context(index, "core/sync.py", "def sync(entries):\n    print('skipping')\n", None,
+                           "log through the project's root logger instead of printing", 800)
+    assert [i.name for i in items] == ["get_logger"]
