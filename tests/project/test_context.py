@@ -180,34 +180,34 @@ def test_no_project_around_the_file_no_context(tmp_path):
                           "use the currency helper", 800) == []
 
 
-def test_what_a_javascript_file_does_not_export_is_not_offered(tmp_path):
-    root = tmp_path / "js"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "validate.js").write_text(
-        "// SKUs look like 'ABC-1234'.\nconst SKU = /^[A-Z]{3}-\\d{4}$/;\n\n"
-        "// True for a well-formed SKU.\nfunction isValidSku(sku) {\n  return SKU.test(sku);\n}\n\n"
-        "module.exports = { isValidSku };\n")
-    (root / "src" / "catalog.js").write_text("function addProduct(p) {\n  return p;\n}\n")
+def _chosen(tmp_path, files: dict[str, str], target: str, instruction: str, region=None) -> list[str]:
+    """The names select_context gives a request on `target` in a project of `files`."""
+    root = tmp_path / "proj"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
     index = ProjectIndex(root, tmp_path / "cache").build()
-    items = select_context(index, "src/catalog.js", "function addProduct(p) {\n  return p;\n}\n", None,
-                           "throw for a malformed SKU; use the validators we have", 800)
-    assert [i.name for i in items] == ["isValidSku"]
+    return [i.name for i in select_context(index, target, files[target], region, instruction, 800)]
+
+
+def test_what_a_javascript_file_does_not_export_is_not_offered(tmp_path):
+    files = {"src/validate.js": "// SKUs look like 'ABC-1234'.\nconst SKU = /^[A-Z]{3}-\\d{4}$/;\n\n"
+                                "// True for a well-formed SKU.\nfunction isValidSku(sku) {\n  return SKU.test(sku);\n}\n\n"
+                                "module.exports = { isValidSku };\n",
+             "src/catalog.js": "function addProduct(p) {\n  return p;\n}\n"}
+    assert _chosen(tmp_path, files, "src/catalog.js",
+                   "throw for a malformed SKU; use the validators we have") == ["isValidSku"]
 
 
 def test_a_word_that_names_a_large_share_of_the_project_says_little(tmp_path):
     """"the price helper" in a project with many helper_N functions: "price" is rare, "helper" is in
     hundreds of names, so the price function is chosen and the helpers are not."""
-    root = tmp_path / "big"
-    (root / "lib").mkdir(parents=True)
-    (root / "money.py").write_text('def format_price(cents):\n    """Format cents as a price."""\n'
-                                   '    return f"${cents / 100:.2f}"\n')
-    for n in range(60):
-        (root / "lib" / f"m{n}.py").write_text(f"def helper_{n}(x):\n    return x + {n}\n")
-    (root / "shop.py").write_text("def total(items):\n    return sum(items)\n")
-    index = ProjectIndex(root, tmp_path / "cache").build()
-    items = select_context(index, "shop.py", "def total(items):\n    return sum(items)\n", (0, 2),
-                           "return the total formatted with the project's price helper", 800)
-    assert [i.name for i in items] == ["format_price"]
+    files = {"money.py": 'def format_price(cents):\n    """Format cents as a price."""\n'
+                         '    return f"${cents / 100:.2f}"\n',
+             **{f"lib/m{n}.py": f"def helper_{n}(x):\n    return x + {n}\n" for n in range(60)},
+             "shop.py": "def total(items):\n    return sum(items)\n"}
+    assert _chosen(tmp_path, files, "shop.py", "return the total formatted with the project's price helper",
+                   (0, 2)) == ["format_price"]
 
 
 def test_the_request_context_puts_what_the_words_name_in_the_aside(index):
@@ -222,13 +222,9 @@ def test_the_request_context_puts_what_the_words_name_in_the_aside(index):
 
 
 def test_a_python_name_the_module_keeps_to_itself_is_not_offered(tmp_path):
-    root = tmp_path / "py"
-    (root / "core").mkdir(parents=True)
-    (root / "core" / "log.py").write_text(
-        '"""Logging for the app."""\n\nimport logging\n\n_root = logging.getLogger("ledger")\n\n\n'
-        'def get_logger(component):\n    """The logger for one component."""\n    return _root.getChild(component)\n')
-    (root / "core" / "sync.py").write_text("def sync(entries):\n    print('skipping')\n")
-    index = ProjectIndex(root, tmp_path / "cache").build()
-    items = select_context(index, "core/sync.py", "def sync(entries):\n    print('skipping')\n", None,
-                           "log through the project's root logger instead of printing", 800)
-    assert [i.name for i in items] == ["get_logger"]
+    files = {"core/log.py": '"""Logging for the app."""\n\nimport logging\n\n_root = logging.getLogger("ledger")\n\n\n'
+                            'def get_logger(component):\n    """The logger for one component."""\n'
+                            '    return _root.getChild(component)\n',
+             "core/sync.py": "def sync(entries):\n    print('skipping')\n"}
+    assert _chosen(tmp_path, files, "core/sync.py",
+                   "log through the project's root logger instead of printing") == ["get_logger"]
