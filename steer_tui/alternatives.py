@@ -143,11 +143,12 @@ class Alternatives:
     The first lane is the session's turn as `Session.edit` would run it (`retries` refusals fed back);
     the others get `lane_retries` (a refused alternative costs no further answers by default: the
     other lanes are the retries). `stop()` stops every lane (Esc). The session is left idle with no
-    proposal; `best` is the first alternative that applies."""
+    proposal; `best` is the first alternative that applies. `keep_first`: the session's proposal
+    under review is lane 1, taken as it is (the app asks the others beside it)."""
 
     def __init__(self, session, instruction: str, region: tuple[int, int] | None = None, n: int = 3, *,
                  retries: int = 2, lane_retries: int = 0,
-                 on_event: Callable[[object], None] | None = None):
+                 on_event: Callable[[object], None] | None = None, keep_first: bool = False):
         if not 1 <= n <= MAX_ALTERNATIVES:
             raise ValueError(f"alternatives: from 1 to {MAX_ALTERNATIVES}, not {n}")
         self.session = session
@@ -157,6 +158,7 @@ class Alternatives:
         self.retries = retries
         self.lane_retries = lane_retries
         self.on_event = on_event or (lambda ev: None)
+        self.keep_first = keep_first
         self.alternatives = [Alternative(k, GREEDY if k == 1 else DEPARTED) for k in range(1, n + 1)]
         self.stopped = False
         self._sessions: list = []  # the lanes' own sessions (sampled on a remote backend)
@@ -193,7 +195,13 @@ class Alternatives:
         s.refuse_broken_syntax = True  # no review follows: a proposal that breaks the syntax is refused
         try:
             first = self.alternatives[0]
-            await self._lane(s, first, self.retries)
+            if self.keep_first and s.has_proposal and s.last_result is not None:
+                self.on_event(LaneStarted(first.lane, first.how))
+                first.result = s.last_result
+                first.status = "proposal"
+                self._collect(s, first)
+            else:
+                await self._lane(s, first, self.retries)
             rest = self.alternatives[1:]
             if rest and first.status == "nothing":  # already done, or asked for nothing: no alternative to it
                 for alt in rest:
@@ -281,6 +289,10 @@ class Alternatives:
         alt.result = result
         alt.status = "stopped" if self.stopped and result.status in ("proposal", "nothing", "refused") else result.status
         alt.seconds = time.perf_counter() - t0
+        self._collect(s, alt)
+
+    def _collect(self, s, alt: Alternative) -> None:
+        """Keep lane `alt`'s proposal from session `s` (then dropped there), merge it with an earlier identical one."""
         if alt.status == "proposal" and s.has_proposal:
             alt.text = s.review.proposed_text()
             alt.diff = s.proposal_diff()

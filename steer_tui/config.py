@@ -60,6 +60,9 @@ class Settings:
     # A redirect that adds to the request ("also X") while a rewrite is written: asked "before" the
     # rest of it (the answer stops; the addition first, then the request again), or "after" the answer.
     redirect_additions: str = "before"
+    # How many alternatives the app's Alt+A asks of a request (steer_tui/ui/lanes.py), the proposal
+    # under review counting as one: from 2 to steer_tui.alternatives.MAX_ALTERNATIVES.
+    alternatives: int = 3
     # local backend: one shared engine per user that outlives a command (steer_tui/transport/daemon.py);
     # false (or --no-daemon, or STEER_NO_DAEMON=1) starts a private one per command, as before.
     daemon: bool = True
@@ -125,6 +128,11 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
     if settings.redirect_additions not in ADDITION_MODES:
         raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
                           f"not {settings.redirect_additions!r} ({path})")
+    from steer_tui.alternatives import MAX_ALTERNATIVES
+
+    lanes = settings.alternatives
+    if isinstance(lanes, bool) or not isinstance(lanes, int) or not 2 <= lanes <= MAX_ALTERNATIVES:
+        raise ConfigError(f"alternatives must be a number from 2 to {MAX_ALTERNATIVES}, not {lanes!r} ({path})")
     if not isinstance(settings.context, bool):
         raise ConfigError(f"context must be true or false, not {settings.context!r} ({path})")
     budget = settings.context_tokens

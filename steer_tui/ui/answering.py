@@ -95,3 +95,11 @@ class AnswerFlow:
             return None
         self._app.answer.close()
         return do_it_instruction(answer.question, answer.answer_text), answer.region
+
+    async def do_it(self) -> None:
+        """Ctrl+D: the answer becomes an edit, with the answer as its plan (sent, or queued as any edit is)."""
+        edit = self.take_as_edit()
+        if edit is None:
+            return
+        self._app.refresh_bindings()
+        await self._app.sender.send("edit", *edit)

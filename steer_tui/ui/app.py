@@ -24,15 +24,16 @@ try:
     from steer_tui.project.root import project_root
     from steer_tui.region import region_for_send
     from steer_tui.state import State
-    from steer_tui.ui import gc_policy, keys
+    from steer_tui.ui import gc_policy, keys, stopping
     from steer_tui.ui.answering import AnswerFlow
     from steer_tui.ui.conditions import applies
     from steer_tui.ui.event_applier import ANSWER_CHANGED, EventApplier
     from steer_tui.ui.file_watcher import FileWatcher
     from steer_tui.ui.frame_batch import FrameBatch
     from steer_tui.ui.keys import ACTIONS, help_sections  # noqa: F401 (ACTIONS: tests import it from here)
-    from steer_tui.ui.messages import (BackendConnectionChanged, FileChangedOnDisk, FileShown, SessionIdle, TestOutput,
-                                      TestsFinished)
+    from steer_tui.ui.lanes import Lanes
+    from steer_tui.ui.messages import (BackendConnectionChanged, FileChangedOnDisk, FileShown, LanesChanged, SessionIdle,
+                                      TestOutput, TestsFinished)
     from steer_tui.ui.open_files import OpenFile
     from steer_tui.ui.paint import paint_now
     from steer_tui.ui.project_files import ProjectFiles
@@ -47,6 +48,7 @@ try:
     from steer_tui.ui.widgets.code_view import CodeView
     from steer_tui.ui.mention_suggester import MentionSuggester
     from steer_tui.ui.widgets.keybar import KeyBar
+    from steer_tui.ui.widgets.lane_bar import LaneBar
     from steer_tui.ui.widgets.prompt import Prompt
     from steer_tui.ui.widgets.status import StatusLine, backend_label
     from steer_tui.ui.widgets.test_panel import TestPanel
@@ -91,10 +93,8 @@ class SteerApp(App):
         self.project_root = Path(project).resolve() if project is not None else project_root(target)
         self.files = ProjectFiles(self, self.project_root)
         self.workspace = Workspace(self)  # the open files, the one shown, switching
-        self._themes: dict[str, LoadedTheme] = {}
         loaded, self._theme_problems = load_themes()
-        for item in loaded:
-            self._themes[item.theme.name] = item
+        self._themes: dict[str, LoadedTheme] = {item.theme.name: item for item in loaded}
         super().__init__()
         for item in loaded:
             self.register_theme(item.theme)
@@ -122,6 +122,7 @@ class SteerApp(App):
         # The answer is drawn with the session's events, once per frame.
         self.answer_flow = AnswerFlow(self, lambda: self.frames.add(ANSWER_CHANGED))
         self.sender = Sender(self)
+        self.lanes = Lanes(self)  # alternatives of a request, one lane shown at a time
         self.prompt_has_text = False
 
     def add_cleanup(self, fn: Callable) -> None:
@@ -151,37 +152,14 @@ class SteerApp(App):
     def compose(self) -> ComposeResult:
         # Kept as attributes: the per-frame flush reads them per event, and a DOM query per
         # access cost ~4 ms a frame; they also stay reachable while a modal screen is on top.
-        self._code = CodeView(id="code")
-        self._answer = AnswerPanel(id="answer")
-        self._tests = TestPanel(id="tests")
-        self._status = StatusLine(id="status", mask_timings=self._mask_timings)
-        self._prompt = Prompt(id="prompt", suggester=MentionSuggester.of(self))
-        yield self._code
-        yield self._answer
-        yield self._tests
-        yield self._status
-        yield self._prompt
+        self.code: CodeView = CodeView(id="code")
+        self.lane_bar = LaneBar(id="lanes")
+        self.answer: AnswerPanel = AnswerPanel(id="answer")
+        self.tests: TestPanel = TestPanel(id="tests")
+        self.status: StatusLine = StatusLine(id="status", mask_timings=self._mask_timings)
+        self.prompt: Prompt = Prompt(id="prompt", suggester=MentionSuggester.of(self))
+        yield from (self.code, self.lane_bar, self.answer, self.tests, self.status, self.prompt)
         yield KeyBar(id="keys")
-
-    @property
-    def code(self) -> CodeView:
-        return self._code
-
-    @property
-    def status(self) -> StatusLine:
-        return self._status
-
-    @property
-    def prompt(self) -> Prompt:
-        return self._prompt
-
-    @property
-    def tests(self) -> TestPanel:
-        return self._tests
-
-    @property
-    def answer(self) -> AnswerPanel:
-        return self._answer
 
     def on_mount(self) -> None:
         if self._unknown_theme is not None:
@@ -271,12 +249,7 @@ class SteerApp(App):
         if has != self.prompt_has_text:
             self.prompt_has_text = has
             self.refresh_bindings()
-        if self.session is not None and not (self.asking is not None and self.asking.active):
-            from steer_tui.typing_prewarm import TypingPrewarmer  # the engine reads the words as they are typed
-
-            if self.typing_prewarmer is None or self.typing_prewarmer.session is not self.session:
-                self.typing_prewarmer = TypingPrewarmer(self.session)
-            self.typing_prewarmer.typed(event.value, lambda: self._typed_region(event.value))
+        self.region_prewarm.typed(event.value)  # the engine reads the words as they are typed
 
     @property
     def queued(self) -> Queued | None:
@@ -299,11 +272,7 @@ class SteerApp(App):
             await self.sender.submit(text, ask=True)
 
     async def action_do_it(self) -> None:
-        edit = self.answer_flow.take_as_edit()
-        if edit is None:
-            return
-        self.refresh_bindings()
-        await self.sender.send("edit", *edit)
+        await self.answer_flow.do_it()
 
     def action_close_answer(self) -> None:
         self.answer.close()
@@ -314,12 +283,6 @@ class SteerApp(App):
         code = self.code
         path = str(self.path) if self.path else None  # the language of "this method" (steer_tui.lang)
         return region_for_send(code.lines, code.selection, code.cursor_line, code.cursor_placed, words, path)
-
-    def _typed_region(self, words: str) -> tuple[int, int] | None:
-        """The region the turn Enter would start with `words` has (Session.scoped), for the prewarm
-        as they are typed; None: the turn takes it from the words."""
-        region = self.region_for_send(words)
-        return region if region is None or self.session is None else self.session.scoped(words, region)[1]
 
     def on_code_view_selection_changed(self, event: CodeView.SelectionChanged) -> None:
         self.region_prewarm.later()
@@ -339,22 +302,7 @@ class SteerApp(App):
     # ----- actions ------------------------------------------------------------------------------
 
     async def action_stop(self) -> None:
-        asking = self.asking
-        if asking is not None and asking.active:
-            await asking.stop()
-            self.flush_now()
-            return
-        session = self.session
-        if session is None or session.state != State.GENERATING:
-            return
-        # No await before the paint: a yield here would let a regular paint of the
-        # pre-Esc picture slip in first. The server-side cancel is awaited after.
-        rest = session.stop_now()
-        self.flush_now()
-        self.paint_now()
-        if rest is not None:
-            await rest
-        self.flush_now()
+        await stopping.stop(self)  # Esc
 
     def action_clear_selection(self) -> None:
         if self.code.clear_selection():
@@ -365,14 +313,10 @@ class SteerApp(App):
             self.tests.remove_class("-visible")
 
     def action_accept_all(self) -> None:
-        if self.session is not None:
-            self.session.accept_all()
-            self.flush_now()
+        self.review_keys.accept_all()
 
     def action_reject_all(self) -> None:
-        if self.session is not None:
-            self.session.reject_all()
-            self.flush_now()
+        self.review_keys.reject_all()
 
     def action_next_hunk(self) -> None:
         self.review_keys.next()
@@ -387,16 +331,10 @@ class SteerApp(App):
         self.review_keys.reject()
 
     def action_undo(self) -> None:
-        if self.session is not None:
-            self.session.undo()
-            self.flush_now()
-            self.applier.after_state_change()
+        self.review_keys.undo()
 
     def action_redo(self) -> None:
-        if self.session is not None:
-            self.session.redo()
-            self.flush_now()
-            self.applier.after_state_change()
+        self.review_keys.undo(redo=True)
 
     def action_toggle_view(self) -> None:
         self.review_keys.toggle_view()
@@ -414,11 +352,7 @@ class SteerApp(App):
             self.code.focus()
 
     def action_reload(self) -> None:
-        if self.session is not None:
-            self.session.file_changed()
-            self.flush_now()
-        elif self.path is not None:
-            self.workspace.open_document()
+        self.workspace.reload()
 
     # ----- the project: find a file, switch between the open files --------------------------------
 
@@ -447,18 +381,20 @@ class SteerApp(App):
         return help_sections(self.BINDINGS)
 
     async def action_quit(self) -> None:
-        question = self.workspace.pending_question()
-        if question and not self.quitting:
-            from steer_tui.ui.screens.confirm import ConfirmScreen
+        self.workspace.quit()
 
-            def answer(ok: bool | None) -> None:
-                if ok:
-                    self.quitting = True
-                    self.exit()
+    # ----- alternatives: lanes of one request (steer_tui.ui.lanes) --------------------------------
 
-            self.push_screen(ConfirmScreen(question, yes="Quit", no="Stay"), answer)
-            return
-        self.exit()
+    def action_alternatives(self) -> None:
+        self.lanes.ask()
+
+    def action_lane(self, step: int) -> None:
+        self.lanes.step(step)
+
+    @on(LanesChanged)
+    def _lanes_changed(self, message: LanesChanged | None = None) -> None:
+        self.lane_bar.show(self.lanes.rows())
+        self.refresh_bindings()
 
     # ----- tests: only when asked ------------------------------------------------------------------
 
@@ -487,17 +423,14 @@ class SteerApp(App):
 
     @on(FileShown)
     def _file_shown(self, message: FileShown) -> None:
+        self._lanes_changed()  # the lanes of the file shown, if it has any
         if self._watch:
             self._watcher.start(message.path)
 
     async def on_unmount(self) -> None:
         self._watcher.stop()
         gc_policy.restore()  # a process-wide setting: never leave it changed
-        for session in self.workspace.sessions_to_close():
-            try:
-                await asyncio.wait_for(session.close(), 3)
-            except Exception:
-                pass
+        await self.workspace.close_sessions()
         for fn in self._cleanups:
             try:
                 await asyncio.wait_for(fn(), 5)

@@ -124,7 +124,11 @@ class EventApplier:
         code = app.code
         if id(live.lines) != self._lines_id:
             self.show_lines(live.lines)
-        if app.view_mode == "file":
+        lane = app.lanes.lane_view(session)  # a finished lane chosen while another is written
+        if app.view_mode == "file" and lane is not None:
+            if code.source is not lane:
+                code.set_source(lane, "file")
+        elif app.view_mode == "file":
             if code.source is not live:
                 code.set_source(live, "file")
             elif live.version != self._drawn_version or force:
@@ -144,6 +148,7 @@ class EventApplier:
     def after_state_change(self) -> None:
         """Review starts at a hunk; the status line's extra part and the keys follow the new state."""
         app = self._app
+        app.lanes.review_changed()  # a lane accepted or rejected: the others go (before the keys are drawn)
         session = app.session
         # A finished answer starts review at its first hunk; after Esc the view stays where the
         # user stopped it (the screen must be still), and the hunk keys start from the first.

@@ -19,6 +19,7 @@ class SteerHost(Protocol):
     current_hunk: int | None
     view_mode: str
     prompt_has_text: bool
+    quitting: bool  # the user said Quit over a pending proposal: the next quit asks nothing
     # The widgets.
     code: Any  # steer_tui.ui.widgets.code_view.CodeView
     status: Any  # steer_tui.ui.widgets.status.StatusLine
@@ -33,6 +34,9 @@ class SteerHost(Protocol):
     sender: Any  # steer_tui.ui.sender.Sender: its queue is taken back before the file shown changes
     testing: Any  # steer_tui.ui.tests_flow.TestsFlow: conditions read `running`
     files: Any  # steer_tui.ui.project_files.ProjectFiles
+    # steer_tui.ui.lanes.Lanes: the applier reads the lane the file view shows and tells it of a settled
+    # review before the keys are drawn; the sender and the conditions read whether lanes are written.
+    lanes: Any
     # steer_tui.ui.frame_batch.FrameBatch: session events, applied once per frame; its `add` is the
     # session's listener, called per delta, where a message each would cost the hot path.
     frames: Any
@@ -70,3 +74,4 @@ class SteerHost(Protocol):
     def push_screen(self, screen: Any, callback: Callable | None = None) -> Any: ...
     def call_later(self, callback: Callable, *args: Any) -> Any: ...
     def call_after_refresh(self, callback: Callable, *args: Any) -> Any: ...
+    def exit(self, *args: Any, **kwargs: Any) -> None: ...

@@ -27,6 +27,10 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("prev_hunk", "Previous hunk", "Move to the previous hunk of the proposal"),
     ("accept_hunk", "Accept hunk", "Write the current hunk only"),
     ("reject_hunk", "Reject hunk", "Drop the current hunk only"),
+    ("alternatives", "Ask alternatives", "Ask alternatives of the request (the prompt's words, or beside the "
+     "proposal under review, which is lane 1; `alternatives` in the config, default 3): a lane bar shows each, "
+     "Alt+Left / Alt+Right switch, accepting one (whole or a hunk) drops the others, Ctrl+N drops all, Esc "
+     "stops them, words sent while they are written ask them all again with these words"),
     ("undo", "Undo", "Undo the last accepted edit"),
     ("redo", "Redo", "Redo the last undone edit"),
     ("toggle_view", "Toggle view", "Live diff / unified diff / raw model text"),
@@ -43,6 +47,12 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("quit", "Quit", "Leave steer (asks first when a proposal is pending)"),
 ]
 
+# Offered (keys, palette) only while alternatives are shown: the lane keys (steer_tui.ui.lanes).
+LANE_ACTIONS: list[tuple[str, str, str]] = [
+    ("lane(1)", "Next alternative", "Show the next alternative (lane) as the proposal under review"),
+    ("lane(-1)", "Previous alternative", "Show the previous alternative (lane) as the proposal under review"),
+]
+
 BINDINGS: list[Binding] = [
     Binding("escape", "take_back", "Take back", priority=True),
     Binding("escape", "stop", "Stop", priority=True),
@@ -54,6 +64,9 @@ BINDINGS: list[Binding] = [
     Binding("alt+up", "prev_hunk", "Prev hunk", priority=True),
     Binding("alt+y", "accept_hunk", "Accept hunk", priority=True),
     Binding("alt+n", "reject_hunk", "Reject hunk", priority=True),
+    Binding("alt+a", "alternatives", "Alternatives", priority=True),
+    Binding("alt+right", "lane(1)", "Next lane", priority=True),
+    Binding("alt+left", "lane(-1)", "Prev lane", priority=True),
     Binding("ctrl+z", "undo", "Undo", priority=True),
     Binding("ctrl+r", "redo", "Redo", priority=True),
     Binding("ctrl+o", "toggle_view", "View", priority=True),
@@ -72,7 +85,7 @@ BINDINGS: list[Binding] = [
 
 def help_sections(bindings: list[Binding] = BINDINGS) -> list[tuple[str, list[tuple[str, str]]]]:
     """The help screen: (section title, [(key, what it does)]), every binding once."""
-    helps = {a: h for a, _, h in ACTIONS}
+    helps = {a: h for a, _, h in ACTIONS + LANE_ACTIONS}
     app_keys = []
     seen = set()
     for b in bindings:
@@ -109,7 +122,7 @@ def palette_commands(app: App, applies: Callable[[str], bool] | None = None) -> 
     """The command palette's entries: every action that applies now (quit and help are Textual's own).
     `applies(action)`: whether it applies to the screen beneath the palette (default: check_action,
     which turns every action off while a modal screen, the palette itself, is on top)."""
-    for action, title, help_text in ACTIONS:
+    for action, title, help_text in ACTIONS + LANE_ACTIONS:
         if action in ("quit", "help"):
             continue  # the base class offers these
         if (applies(action) if applies is not None else app.check_action(action, ())) is False:

@@ -56,3 +56,8 @@ class BackendConnectionChanged(Message):
     def __init__(self, state: str) -> None:
         super().__init__()
         self.state = state
+
+
+class LanesChanged(Message):
+    """The alternatives (steer_tui.ui.lanes.Lanes) changed: a lane started or ended, another was
+    selected, or they were dropped. The lane bar and the keys follow."""

@@ -1,4 +1,4 @@
-"""The cursor's block prewarmed as the next edit's region, once the cursor rests in it."""
+"""What the engine reads ahead in the app: the cursor's block as the next edit's region, once the cursor rests in it, and the instruction as it is typed."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ REGION_PREWARM_S = 0.4  # the cursor rests this long in a block: prewarm it as t
 
 
 class RegionPrewarm:
-    """`later()` after every move of the cursor or the selection; the prewarm runs once they rest."""
+    """`later()` after every move of the cursor or the selection; the prewarm runs once they rest.
+    `typed(words)` after every change of the prompt (steer_tui.typing_prewarm)."""
 
     def __init__(self, app: SteerHost) -> None:
         self.app = app
@@ -34,3 +35,21 @@ class RegionPrewarm:
         region = app.region_for_send()
         if region is not None:
             session.prewarm_region(region)
+
+    def typed(self, words: str) -> None:
+        """The prompt holds `words` now: the engine reads them as they are typed, unless an answer is written."""
+        app = self.app
+        if app.session is None or (app.asking is not None and app.asking.active):
+            return
+        from steer_tui.typing_prewarm import TypingPrewarmer
+
+        if app.typing_prewarmer is None or app.typing_prewarmer.session is not app.session:
+            app.typing_prewarmer = TypingPrewarmer(app.session)
+        app.typing_prewarmer.typed(words, lambda: self.typed_region(words))
+
+    def typed_region(self, words: str) -> tuple[int, int] | None:
+        """The region the turn Enter would start with `words` has (Session.scoped), for the prewarm
+        as they are typed; None: the turn takes it from the words."""
+        app = self.app
+        region = app.region_for_send(words)
+        return region if region is None or app.session is None else app.session.scoped(words, region)[1]

@@ -1,4 +1,4 @@
-"""Moving through a proposal: the current hunk (Alt+Up/Down, Alt+Y/N) and the view it is shown in (Ctrl+O)."""
+"""Review keys: the whole proposal (Ctrl+Y / Ctrl+N, undo / redo), moving through it (the current hunk: Alt+Up/Down, Alt+Y/N) and the view it is shown in (Ctrl+O)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,27 @@ class ReviewKeys:
 
     def __init__(self, app: SteerHost) -> None:
         self._app = app
+
+    def accept_all(self) -> None:
+        if self._app.session is not None:
+            self._app.session.accept_all()
+            self._app.flush_now()
+
+    def reject_all(self) -> None:
+        """Drop the proposal, and the alternatives if there are any (steer_tui.ui.lanes)."""
+        app = self._app
+        app.lanes.drop()
+        if app.session is not None:
+            app.session.reject_all()
+            app.flush_now()
+
+    def undo(self, redo: bool = False) -> None:
+        """Undo (or redo) an accepted edit."""
+        app = self._app
+        if app.session is not None:
+            app.session.redo() if redo else app.session.undo()
+            app.flush_now()
+            app.applier.after_state_change()
 
     def goto(self, i: int) -> None:
         """Make hunk `i` (modulo the hunk count) current and scroll it into view."""

@@ -39,6 +39,14 @@ class Sender:
         if app.document is None:
             app.notify("no file is open; your words stay in the prompt", severity="warning")
             return
+        if app.lanes.writing:  # alternatives are written: the words redirect every lane (steer_tui.ui.lanes)
+            if question is not None:
+                app.notify("alternatives are being written: Esc stops them, then ask", severity="warning")
+                return
+            prompt.remember(text)
+            prompt.value = ""
+            await app.lanes.redirect(text)
+            return
         session = app.session
         if question is not None and session is not None and session.state == State.GENERATING:
             app.notify("an edit is being written: Esc stops it, then ask", severity="warning")

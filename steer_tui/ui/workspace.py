@@ -44,6 +44,22 @@ class Workspace:
         names = ", ".join(relative_label(r.path.resolve(), self.app.project_root) for r in pending)
         return f"Proposals are pending and have not been accepted: {names}.\nQuit anyway and drop them?"
 
+    def quit(self) -> None:
+        """Leave the app, asking first while a proposal is pending (pending_question)."""
+        app = self.app
+        question = self.pending_question()
+        if not question or app.quitting:
+            app.exit()
+            return
+        from steer_tui.ui.screens.confirm import ConfirmScreen
+
+        def answer(ok: bool | None) -> None:
+            if ok:
+                app.quitting = True
+                app.exit()
+
+        app.push_screen(ConfirmScreen(question, yes="Quit", no="Stay"), answer)
+
     def record_for(self, path: Path) -> OpenFile:
         """The record of `path` (made on first use); the status line names it."""
         app = self.app
@@ -93,6 +109,15 @@ class Workspace:
             app.notify(f"{app.path.name} changed on disk; reloaded", timeout=4)
         app.flush_now()  # a call, not a message: the review below starts from the reloaded hunks
         app.applier.after_state_change()
+
+    def reload(self) -> None:
+        """Read the shown file from disk again (its session takes the change in, as from the watcher)."""
+        app = self.app
+        if app.session is not None:
+            app.session.file_changed()
+            app.flush_now()
+        elif app.path is not None:
+            self.open_document()
 
     # ----- sessions ---------------------------------------------------------------------------
 
@@ -175,6 +200,14 @@ class Workspace:
         if shown is not None and shown not in sessions and shown is not owner:
             sessions.append(shown)
         return [*sessions, *([owner] if owner is not None else [])]
+
+    async def close_sessions(self) -> None:
+        """Close every file's session (the app closes), each within 3 s."""
+        for session in self.sessions_to_close():
+            try:
+                await asyncio.wait_for(session.close(), 3)
+            except Exception:
+                pass
 
     # ----- finding a file, switching -------------------------------------------------------------
 
