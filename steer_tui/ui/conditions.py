@@ -33,7 +33,8 @@ def _answering(app: SteerHost) -> bool:
 
 
 def _has_proposal(app: SteerHost) -> bool:
-    return app.session is not None and app.session.has_proposal
+    """A proposal to review (not a lane's while alternatives are written: steer_tui.ui.lanes)."""
+    return app.session is not None and app.session.has_proposal and not app.lanes.writing
 
 
 def _can_do_it(app: SteerHost) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 from typing import TYPE_CHECKING
 
@@ -121,13 +122,15 @@ class Lanes:
     async def _run(self, alts: Alternatives) -> None:
         try:
             await alts.run()
+        except asyncio.CancelledError:  # the app is closing
+            self.running = False
+            raise
         except Exception as exc:  # a lost backend: the lanes end where they are
             self._app.notify(f"alternatives: {exc}", severity="error", timeout=8)
-        finally:
-            if alts is self.alternatives:
-                self.running = False
-                if not self._restarting:
-                    self._ended()
+        if alts is self.alternatives:
+            self.running = False
+            if not self._restarting:
+                self._ended()
 
     def _on_event(self, ev) -> None:
         from steer_tui.alternatives import LaneStarted

@@ -45,7 +45,9 @@ class Recordings(Engine):
     label = "replay (recorded text, not a model)"
     features = frozenset({"avoid", "stop"})
 
-    def __init__(self, texts: list[str], hold: dict[int, int] | None = None):
+    def __init__(self, texts: list[str], hold: dict[int, int] | None = None, features: frozenset[str] | None = None):
+        if features is not None:
+            self.features = features
         self.players = [ReplayEngine(t) for t in texts]
         self.requests = []
         self.hold = hold or {}
@@ -80,8 +82,9 @@ class Recordings(Engine):
             yield delta
 
 
-async def lanes_backend(backends_made: list, texts: list[str], hold: dict[int, int] | None = None) -> Backend:
-    b = await Backend(Recordings(texts, hold)).start()
+async def lanes_backend(backends_made: list, texts: list[str], hold: dict[int, int] | None = None,
+                        features: frozenset[str] | None = None) -> Backend:
+    b = await Backend(Recordings(texts, hold, features)).start()
     b.client.server_info = await gateway_info(b.url)  # what open_backend asks on connect: the engine's features
     backends_made.append(b)
     return b
@@ -157,6 +160,21 @@ async def test_alt_a_asks_three_lanes_merges_identical_ones_and_reviews_the_firs
         assert sample.read_text() == before  # switching writes nothing
 
 
+async def test_where_the_engine_cannot_depart_the_other_lanes_are_sampled_at_once(sample, made):
+    from steer_tui.alternatives import SAMPLE_TEMPERATURE
+
+    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, ONE_BLOCK], features=frozenset({"stop"}))
+    app = replay_app(sample, b)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask_lanes(pilot, app)
+        first, *rest = b.engine.requests
+        assert first.temperature is None and [r.temperature for r in rest] == [SAMPLE_TEMPERATURE] * 2
+        assert len({r.session_key for r in b.engine.requests}) == 3  # each lane on a stream of its own
+        assert labels(app) == ["+4 -1", "+2 -0", "= 2"]
+        await pilot.press("alt+right")
+        assert app.lanes.selected == 2 and app.session.live.hunk_count == 1
+
+
 async def test_accepting_a_lane_writes_it_drops_the_others_and_undo_restores_the_file(sample, made):
     before = sample.read_text()
     b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
@@ -215,6 +233,24 @@ async def test_a_lane_that_cannot_apply_says_why_and_leaves_nothing_to_review(sa
         assert app.lanes.alternatives is not None and app.check_action("reject_all", ())  # Ctrl+N drops them
         await pilot.press("alt+left")
         assert app.session.state == "review" and app.session.live.hunk_count == 2
+
+
+async def test_when_no_lane_applies_the_app_says_why_and_nothing_is_left(sample, made):
+    before = sample.read_text()
+    b = await lanes_backend(made, [NOT_THERE])
+    app = replay_app(sample, b)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot, app)
+        app.prompt.value = "validate quantity"
+        await pilot.pause()
+        await pilot.press("alt+a")
+        await wait_until(pilot, lambda: len(b.engine.requests) == 3 and not app.lanes.running, what="the lanes")
+        await pilot.pause()
+        assert app.lanes.alternatives is None and not app.lane_bar.display
+        assert app.session.state == "idle" and not app.session.has_proposal
+        said = [n.message for n in app._notifications if "no alternative" in n.message]
+        assert said and "1: refused" in said[0]
+        assert sample.read_text() == before
 
 
 async def test_esc_stops_every_lane_and_a_finished_lane_can_be_shown_while_another_is_written(sample, made):
