@@ -37,9 +37,10 @@ class RegionPrewarm:
             session.prewarm_region(region)
 
     def typed(self, words: str) -> None:
-        """The prompt holds `words` now: the engine reads them as they are typed, unless an answer is written."""
+        """The prompt holds `words` now: the engine reads them as they are typed, unless an answer is
+        written, or alternatives (their redirect asks them all again: steer_tui.ui.lanes)."""
         app = self.app
-        if app.session is None or (app.asking is not None and app.asking.active):
+        if app.session is None or (app.asking is not None and app.asking.active) or app.lanes.writing:
             return
         from steer_tui.typing_prewarm import TypingPrewarmer
 
