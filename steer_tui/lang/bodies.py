@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from steer_tui.lang import defs
+from steer_tui.lang.defs import FUNCTION_KINDS, with_nodes
 from steer_tui.lang.table import Spec
 
 # A body whose statements sit in one list node of their own (Go's block holds a statement_list).
@@ -15,8 +15,8 @@ def function_bodies(spec: Spec, tree: tree_sitter.Tree) -> dict[str, bool]:
     """{qualified name: its body has code} for each function or method with a body (the first of
     a repeated name); signatures and abstract methods have none and are left out."""
     out: dict[str, bool] = {}
-    for d, node in defs.with_nodes(spec, tree):
-        if d.kind not in defs.FUNCTION_KINDS:
+    for d, node in with_nodes(spec, tree):
+        if d.kind not in FUNCTION_KINDS:
             continue
         found, body = _body(spec, node)
         if found:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import tree_sitter
 
-from steer_tui.lang import defs
+from steer_tui.lang.defs import FUNCTION_KINDS, TYPE_KINDS, kind_of, name_of, sole
 from steer_tui.lang.parsing import language
 from steer_tui.lang.table import Spec
 
@@ -89,27 +89,27 @@ def _text(data: bytes, start: int, end: int) -> str:
 
 
 def _definition(spec: Spec, data: bytes, node: tree_sitter.Node) -> Sym | None:
-    kind = defs.kind_of(spec, node)
+    kind = kind_of(spec, node)
     if kind is None:
         return None
     parent, parent_kind = "", ""
     up = node.parent
     while up is not None:
-        up_kind = defs.kind_of(spec, up)
+        up_kind = kind_of(spec, up)
         if up_kind is not None:
-            if up_kind in defs.FUNCTION_KINDS or up.type in spec.bound:
+            if up_kind in FUNCTION_KINDS or up.type in spec.bound:
                 return None  # a function's local definitions are its own business
             if not parent:
-                parent, parent_kind = defs.name_of(spec, up), up_kind
+                parent, parent_kind = name_of(spec, up), up_kind
         up = up.parent
-    name = defs.name_of(spec, node)
+    name = name_of(spec, node)
     if not name:
         return None
-    if kind == "function" and parent_kind in defs.TYPE_KINDS:
+    if kind == "function" and parent_kind in TYPE_KINDS:
         kind = "method"
     outer = _outer(spec, node)
     body = _body(spec, node)
-    if kind in defs.TYPE_KINDS - {"class", "impl"} or body is None:
+    if kind in TYPE_KINDS - {"class", "impl"} or body is None:
         signature = _short_whole(data, outer) or _header(data, outer.start_byte, node.end_byte)
     else:
         signature = _header(data, outer.start_byte, _header_end(node, body))
@@ -121,7 +121,7 @@ def _outer(spec: Spec, node: tree_sitter.Node) -> tree_sitter.Node:
     """The node with the wrappers a reader counts as the header (`export`, `const f =`), not decorators."""
     outer = node
     while (outer.parent is not None and outer.parent.type in spec.wrappers and outer.parent.type != "decorated_definition"
-           and defs.sole(spec, outer.parent, outer)):
+           and sole(spec, outer.parent, outer)):
         outer = outer.parent
     return outer
 
@@ -168,7 +168,7 @@ def _doc(spec: Spec, data: bytes, node: tree_sitter.Node, outer: tree_sitter.Nod
         if (first.type == spec.docstrings[0] and first.named_child_count == 1
                 and first.named_children[0].type == spec.docstrings[1]):
             return _first_line(_text(data, first.start_byte, first.end_byte))
-    while outer.parent is not None and outer.parent.type in spec.wrappers and defs.sole(spec, outer.parent, outer):
+    while outer.parent is not None and outer.parent.type in spec.wrappers and sole(spec, outer.parent, outer):
         outer = outer.parent  # a decorated definition's comment sits above its decorators
     return _leading_comment(spec, data, outer)
 
@@ -245,7 +245,7 @@ def _python_top(data: bytes, root: tree_sitter.Node, found: list[Sym], imports: 
         if cls is None or cls.type != "class_definition" or cls.start_point[0] not in wanted:
             continue
         body = cls.child_by_field_name("body")
-        name = defs.name_of(spec, cls)
+        name = name_of(spec, cls)
         for statement in body.named_children if body is not None else ():
             _python_statement(spec, data, statement, name, found, None)
 
@@ -316,13 +316,13 @@ def _js_top(spec: Spec, data: bytes, root: tree_sitter.Node, found: list[Sym], i
             _js_exports_assignment(spec, data, node, found)
     for node in tree_sitter.QueryCursor(_field_query(spec)).captures(root).get("field", []):
         cls = node.parent.parent if node.parent is not None else None
-        if cls is None or defs.kind_of(spec, cls) != "class":
+        if cls is None or kind_of(spec, cls) != "class":
             continue
         name_node = node.child_by_field_name("property") or node.child_by_field_name("name")
         if name_node is None:
             continue
         found.append(_assignment_sym(spec, data, node, _text(data, name_node.start_byte, name_node.end_byte),
-                                     defs.name_of(spec, cls)))
+                                     name_of(spec, cls)))
 
 
 @lru_cache(maxsize=None)
