@@ -21,12 +21,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from steer_tui.config import MAX_ALTERNATIVES
 from steer_tui.events import TurnResult
 from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 GREEDY, DEPARTED, SAMPLED = "greedy", "departed", "sampled"
 SAMPLE_TEMPERATURE = 0.8  # alternatives where the engine cannot depart: varied, still mostly the model's own
-MAX_ALTERNATIVES = 8  # more lanes than this cost more than they find (avoid.rank goes to 15)
 # An alternative's answer may run to this many times the first answer's tokens (plus LANE_SLACK): it
 # restates the same code with a change. A departure into prose after the code, or into a line that
 # never ends, otherwise ran to the output cap: 1,024 tokens one step each, minutes on two cores.

@@ -43,6 +43,10 @@ class ConfigError(Exception):
     """The config file could not be read or has a bad value."""
 
 
+# The most alternatives of one request (`--attempts`, the app's Alt+A): more lanes than this cost
+# more than they find (the engine's departures go to its 15th least sure token).
+MAX_ALTERNATIVES = 8
+
 @dataclass
 class Settings:
     backend: str = "local"  # local | openai | xai | cerebras | groq | ollama | vllm | llamacpp | ws(s)://URL
@@ -61,7 +65,7 @@ class Settings:
     # rest of it (the answer stops; the addition first, then the request again), or "after" the answer.
     redirect_additions: str = "before"
     # How many alternatives the app's Alt+A asks of a request (steer_tui/ui/lanes.py), the proposal
-    # under review counting as one: from 2 to steer_tui.alternatives.MAX_ALTERNATIVES.
+    # under review counting as one: from 2 to MAX_ALTERNATIVES.
     alternatives: int = 3
     # local backend: one shared engine per user that outlives a command (steer_tui/transport/daemon.py);
     # false (or --no-daemon, or STEER_NO_DAEMON=1) starts a private one per command, as before.
@@ -128,8 +132,6 @@ def load_settings(path: Path | None = None, **overrides) -> Settings:
     if settings.redirect_additions not in ADDITION_MODES:
         raise ConfigError(f"redirect_additions must be one of {', '.join(ADDITION_MODES)}, "
                           f"not {settings.redirect_additions!r} ({path})")
-    from steer_tui.alternatives import MAX_ALTERNATIVES
-
     lanes = settings.alternatives
     if isinstance(lanes, bool) or not isinstance(lanes, int) or not 2 <= lanes <= MAX_ALTERNATIVES:
         raise ConfigError(f"alternatives must be a number from 2 to {MAX_ALTERNATIVES}, not {lanes!r} ({path})")
