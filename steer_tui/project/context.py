@@ -4,6 +4,7 @@ calls and those the instruction names, ranked and cut at a token budget, as read
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -392,6 +393,32 @@ def _private(index, sym) -> bool:
     return names is not None and sym.name not in names
 
 
+def _beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> bool:
+    """`path` is a Python file the open Python file `rel` cannot import by a dotted name: the open
+    file lives in a regular package (`packages`: the folders with an __init__.py; None where the
+    open file's own folder has none) and `path` in a folder that is no package (alembic's
+    migrations/, scripts/, tests/). A module at the root, or next to the open file, is importable.
+    Projects of namespace packages (no __init__.py anywhere near the open file) are not judged."""
+    if packages is None or not _is_python(path):
+        return False
+    folder = posixpath.dirname(path)
+    if not folder or folder == posixpath.dirname(rel):
+        return False
+    parts = folder.split("/")
+    if parts[0] == "src" and len(parts) > 1:
+        parts = parts[1:]  # a src/ layout imports from inside src/
+    return any("/".join(parts[: i + 1]) not in packages and f"src/{'/'.join(parts[: i + 1])}" not in packages
+               for i in range(len(parts)))
+
+
+def _packages(index, rel: str) -> frozenset[str] | None:
+    """The folders with an __init__.py, where the open Python file's own folder is one; else None."""
+    if not _is_python(rel):
+        return None
+    folders = frozenset(posixpath.dirname(f) for f in index.files() if posixpath.basename(f) == "__init__.py")
+    return folders if posixpath.dirname(rel) in folders else None
+
+
 def _near(index, rel: str) -> set[str]:
     """The files next to the open one: those it imports and those in its folder."""
     folder = PurePosixPath(rel).parent
@@ -407,8 +434,9 @@ def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]
     hits = []
     matching: dict[str, int] = {}  # word -> how many symbols it says something about
     total = 0
+    packages = _packages(index, rel)
     for sym in index.all_symbols():
-        if sym.path == rel or _private(index, sym):
+        if sym.path == rel or _private(index, sym) or _beyond_packages(packages, rel, sym.path):
             continue
         total += 1
         got = _matches(_words_of(sym), query)

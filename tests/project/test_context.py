@@ -228,3 +228,19 @@ def test_a_python_name_the_module_keeps_to_itself_is_not_offered(tmp_path):
              "core/sync.py": "def sync(entries):\n    print('skipping')\n"}
     assert _chosen(tmp_path, files, "core/sync.py",
                    "log through the project's root logger instead of printing") == ["get_logger"]
+
+
+def test_a_script_outside_the_packages_is_not_offered_for_the_words(tmp_path):
+    """A Flask app of regular packages beside alembic's migrations/ (no __init__.py): "log" names
+    migrations/env.py's `logger`, which no module of the app can import; the app's own helper is
+    offered. Where the open file's folder is no package either, the same script is offered."""
+    env = "import logging\n\nlogger = logging.getLogger('alembic.env')\n\n\ndef run_migrations_online():\n    pass\n"
+    files = {"app/__init__.py": "", "app/main/__init__.py": "",
+             "app/logs.py": 'def log_event(name):\n    """Log an event of the app."""\n    print(name)\n',
+             "app/main/routes.py": "def explore(page):\n    return page\n",
+             "migrations/env.py": env}
+    chosen = _chosen(tmp_path, files, "app/main/routes.py", "in explore, log the page number")
+    assert "log_event" in chosen
+    assert "logger" not in chosen
+    flat = {"tools/routes.py": "def explore(page):\n    return page\n", "migrations/env.py": env}
+    assert "logger" in _chosen(tmp_path / "flat", flat, "tools/routes.py", "in explore, log the page number")
