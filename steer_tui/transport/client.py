@@ -167,44 +167,59 @@ class ResponsesClient:
             if self._ws is not None:
                 return self._ws
             if self.gateway is not None and not self.gateway.running:  # no retry brings back a dead child
-                died = await self.gateway.death() or "steer serve is not running"
-                revive = getattr(self.gateway, "revive", None)
-                if revive is None:
-                    raise ConnectError(f"cannot connect to {self.url}: {died}")
-                # A shared engine (daemon.Lease): the next one, another command's or a new one.
-                log.warning("%s; connecting to a new shared engine", died)
-                try:
-                    addr = await revive()
-                except Exception as exc:
-                    raise ConnectError(f"cannot connect: {died}; a new engine did not start: {exc}") from None
-                self.url, self._api_key = addr.url, Secret(addr.token)
-            delay = self.backoff
-            last: Exception | None = None
-            for attempt in range(max(1, self.reconnect_attempts)):
-                if attempt:
-                    await asyncio.sleep(delay)
-                    delay = min(delay * 2, self.backoff_max)
-                try:
-                    ws = await self._open_once()
-                except InvalidStatus as exc:
-                    status = exc.response.status_code
-                    if status in (401, 403, 404):  # retrying will not help
-                        body = exc.response.body.decode("utf-8", "replace").strip()[:200]
-                        raise ConnectError(f"{self.url} refused the connection: HTTP {status} {body}") from None
-                    last = exc
-                except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
-                    last = exc
-                else:
-                    if self.generation:
-                        self.reconnects += 1
-                    self.generation += 1
-                    self._protocol.connected()
-                    set_nodelay(ws.transport)
-                    self._ws = ws
-                    self._reader = asyncio.create_task(self._read_loop(ws))
-                    return ws
-            raise ConnectError(f"cannot connect to {self.url} after {max(1, self.reconnect_attempts)} "
-                               f"attempts: {type(last).__name__}: {last}")
+                await self._revive(await self.gateway.death() or "steer serve is not running")
+            try:
+                return await self._open_with_retries()
+            except ConnectError as exc:
+                # A shared engine that refuses every attempt is gone, whatever its pid says (it died
+                # after the check above, or the number now belongs to another process): the next one.
+                if getattr(self.gateway, "revive", None) is None or not isinstance(exc.__cause__, ConnectionRefusedError):
+                    raise
+                await self._revive(f"the shared steer engine at {self.url} refuses connections")
+                return await self._open_with_retries()
+
+    async def _revive(self, died: str) -> None:
+        """The owned gateway is gone: a shared engine's lease (daemon.Lease) connects to the next one,
+        another command's or a new one; anything else cannot come back."""
+        revive = getattr(self.gateway, "revive", None)
+        if revive is None:
+            raise ConnectError(f"cannot connect to {self.url}: {died}")
+        log.warning("%s; connecting to a new shared engine", died)
+        try:
+            addr = await revive()
+        except Exception as exc:
+            raise ConnectError(f"cannot connect: {died}; a new engine did not start: {exc}") from None
+        self.url, self._api_key = addr.url, Secret(addr.token)
+
+    async def _open_with_retries(self) -> ClientConnection:
+        """Connect to self.url, retrying with backoff; a ConnectError (the last failure as its cause) when none succeeds."""
+        delay = self.backoff
+        last: Exception | None = None
+        for attempt in range(max(1, self.reconnect_attempts)):
+            if attempt:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.backoff_max)
+            try:
+                ws = await self._open_once()
+            except InvalidStatus as exc:
+                status = exc.response.status_code
+                if status in (401, 403, 404):  # retrying will not help
+                    body = exc.response.body.decode("utf-8", "replace").strip()[:200]
+                    raise ConnectError(f"{self.url} refused the connection: HTTP {status} {body}") from None
+                last = exc
+            except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
+                last = exc
+            else:
+                if self.generation:
+                    self.reconnects += 1
+                self.generation += 1
+                self._protocol.connected()
+                set_nodelay(ws.transport)
+                self._ws = ws
+                self._reader = asyncio.create_task(self._read_loop(ws))
+                return ws
+        raise ConnectError(f"cannot connect to {self.url} after {max(1, self.reconnect_attempts)} "
+                           f"attempts: {type(last).__name__}: {last}") from last
 
     async def close(self) -> None:
         """Close the connection (ending open streams) and stop an owned gateway."""

@@ -325,6 +325,30 @@ async def test_a_stream_cut_by_the_engine_dying_says_so_and_the_next_request_get
         await client.close()
 
 
+async def test_an_engine_that_refuses_every_attempt_is_replaced_even_if_its_pid_looks_alive(runtime):
+    """The engine died, but its pid now names a live process (here: this one, as when the number is
+    reused): the attempts are refused, and the next request still gets a new engine."""
+    import dataclasses
+
+    spec = resolve_backend(Settings(backend="replay", extra={"backends": {"replay": {
+        "file": str(DATA / "fix_mean.txt")}}}))
+    client = await within(open_backend(spec))
+    try:
+        client.reconnect_attempts, client.backoff = 2, 0.05
+        first = client.gateway.addr.pid
+        done = await client.create(input="x")
+        await within(done.collect())  # nothing in flight when it dies: no resend revives it first
+        os.kill(first, signal.SIGKILL)
+        assert await within(client.gateway.death(timeout=10)) is not None
+        client.gateway.addr = dataclasses.replace(client.gateway.addr, pid=os.getpid())
+        assert client.gateway.running
+        again = await client.create(input="x")
+        assert await within(again.collect()) == (DATA / "fix_mean.txt").read_text()
+        assert client.gateway.addr.pid not in (first, os.getpid()) and engines_in(runtime) == [client.gateway.addr.pid]
+    finally:
+        await client.close()
+
+
 async def test_ask_uses_the_shared_engine_and_no_daemon_a_private_one(runtime, replay_config, tmp_path):
     (path,) = calc_copies(tmp_path, 1)
     answer = (DATA / "fix_mean.txt").read_text(encoding="utf-8")
