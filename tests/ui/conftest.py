@@ -129,8 +129,9 @@ def sample(tmp_path) -> Path:
 async def backends():
     made: list[Backend] = []
 
-    async def make(text: str = TWO_BLOCKS, pause_at: int | None = None, *, once: bool = True) -> Backend:
-        b = await Backend(PausingReplay(text, pause_at, once=once)).start()
+    async def make(text: str = TWO_BLOCKS, pause_at: int | None = None, *, once: bool = True, engine=None) -> Backend:
+        """A started gateway over `engine` (default: a PausingReplay of `text`), closed after the test."""
+        b = await Backend(engine or PausingReplay(text, pause_at, once=once)).start()
         made.append(b)
         return b
 

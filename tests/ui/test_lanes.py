@@ -82,23 +82,11 @@ class Recordings(Engine):
             yield delta
 
 
-async def lanes_backend(backends_made: list, texts: list[str], hold: dict[int, int] | None = None,
+async def lanes_backend(backends, texts: list[str], hold: dict[int, int] | None = None,
                         features: frozenset[str] | None = None) -> Backend:
-    b = await Backend(Recordings(texts, hold, features)).start()
+    b = await backends(engine=Recordings(texts, hold, features))
     b.client.server_info = await gateway_info(b.url)  # what open_backend asks on connect: the engine's features
-    backends_made.append(b)
     return b
-
-
-@pytest.fixture
-async def made():
-    backends: list[Backend] = []
-    yield backends
-    for b in backends:
-        try:
-            await asyncio.wait_for(b.close(), 5)
-        except Exception:
-            pass
 
 
 async def ready(pilot, app) -> None:
@@ -124,9 +112,9 @@ def added(app) -> list[str]:
     return [r.text for r in live.rows(0, live.row_count) if r.kind == "added"]
 
 
-async def test_alt_a_asks_three_lanes_merges_identical_ones_and_reviews_the_first(sample, made):
+async def test_alt_a_asks_three_lanes_merges_identical_ones_and_reviews_the_first(sample, backends):
     before = sample.read_text()
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -160,10 +148,10 @@ async def test_alt_a_asks_three_lanes_merges_identical_ones_and_reviews_the_firs
         assert sample.read_text() == before  # switching writes nothing
 
 
-async def test_where_the_engine_cannot_depart_the_other_lanes_are_sampled_at_once(sample, made):
+async def test_where_the_engine_cannot_depart_the_other_lanes_are_sampled_at_once(sample, backends):
     from steer_tui.alternatives import SAMPLE_TEMPERATURE
 
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, ONE_BLOCK], features=frozenset({"stop"}))
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, ONE_BLOCK], features=frozenset({"stop"}))
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_lanes(pilot, app)
@@ -175,9 +163,9 @@ async def test_where_the_engine_cannot_depart_the_other_lanes_are_sampled_at_onc
         assert app.lanes.selected == 2 and app.session.live.hunk_count == 1
 
 
-async def test_accepting_a_lane_writes_it_drops_the_others_and_undo_restores_the_file(sample, made):
+async def test_accepting_a_lane_writes_it_drops_the_others_and_undo_restores_the_file(sample, backends):
     before = sample.read_text()
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_lanes(pilot, app)
@@ -194,8 +182,8 @@ async def test_accepting_a_lane_writes_it_drops_the_others_and_undo_restores_the
         assert sample.read_text() == before
 
 
-async def test_accepting_one_hunk_of_a_lane_drops_the_others_and_keeps_the_rest_of_it(sample, made):
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+async def test_accepting_one_hunk_of_a_lane_drops_the_others_and_keeps_the_rest_of_it(sample, backends):
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_lanes(pilot, app)
@@ -208,9 +196,9 @@ async def test_accepting_one_hunk_of_a_lane_drops_the_others_and_keeps_the_rest_
         assert '        total = 0.0' in added(app)
 
 
-async def test_reject_all_drops_every_lane_and_writes_nothing(sample, made):
+async def test_reject_all_drops_every_lane_and_writes_nothing(sample, backends):
     before = sample.read_text()
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_lanes(pilot, app)
@@ -221,8 +209,8 @@ async def test_reject_all_drops_every_lane_and_writes_nothing(sample, made):
         assert sample.read_text() == before
 
 
-async def test_a_lane_that_cannot_apply_says_why_and_leaves_nothing_to_review(sample, made):
-    b = await lanes_backend(made, [TWO_BLOCKS, NOT_THERE])
+async def test_a_lane_that_cannot_apply_says_why_and_leaves_nothing_to_review(sample, backends):
+    b = await lanes_backend(backends, [TWO_BLOCKS, NOT_THERE])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_lanes(pilot, app)
@@ -235,9 +223,9 @@ async def test_a_lane_that_cannot_apply_says_why_and_leaves_nothing_to_review(sa
         assert app.session.state == "review" and app.session.live.hunk_count == 2
 
 
-async def test_when_no_lane_applies_the_app_says_why_and_nothing_is_left(sample, made):
+async def test_when_no_lane_applies_the_app_says_why_and_nothing_is_left(sample, backends):
     before = sample.read_text()
-    b = await lanes_backend(made, [NOT_THERE])
+    b = await lanes_backend(backends, [NOT_THERE])
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -253,9 +241,9 @@ async def test_when_no_lane_applies_the_app_says_why_and_nothing_is_left(sample,
         assert sample.read_text() == before
 
 
-async def test_esc_stops_every_lane_and_a_finished_lane_can_be_shown_while_another_is_written(sample, made):
+async def test_esc_stops_every_lane_and_a_finished_lane_can_be_shown_while_another_is_written(sample, backends):
     before = sample.read_text()
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS], hold={2: ONE_BLOCK.index("        if quantity")})
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS], hold={2: ONE_BLOCK.index("        if quantity")})
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -282,8 +270,8 @@ async def test_esc_stops_every_lane_and_a_finished_lane_can_be_shown_while_anoth
         assert sample.read_text() == before
 
 
-async def test_a_proposal_on_screen_is_lane_one_and_the_others_are_asked_beside_it(sample, made):
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+async def test_a_proposal_on_screen_is_lane_one_and_the_others_are_asked_beside_it(sample, backends):
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b, alternatives=2)
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot, app)
@@ -300,8 +288,8 @@ async def test_a_proposal_on_screen_is_lane_one_and_the_others_are_asked_beside_
         assert app.session.live.hunk_count == 2 and app.lanes.selected == 1
 
 
-async def test_words_sent_while_lanes_are_written_ask_them_all_again(sample, made):
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, ONE_BLOCK, ONE_BLOCK, TWO_BLOCKS],
+async def test_words_sent_while_lanes_are_written_ask_them_all_again(sample, backends):
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, ONE_BLOCK, ONE_BLOCK, TWO_BLOCKS],
                             hold={2: ONE_BLOCK.index("        if quantity")})
     app = replay_app(sample, b)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -325,8 +313,8 @@ async def test_words_sent_while_lanes_are_written_ask_them_all_again(sample, mad
         assert app.session.state == "review" and app.session.live.hunk_count == 1
 
 
-async def test_the_keys_are_in_help_and_the_palette_when_they_apply(sample, made):
-    b = await lanes_backend(made, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
+async def test_the_keys_are_in_help_and_the_palette_when_they_apply(sample, backends):
+    b = await lanes_backend(backends, [TWO_BLOCKS, ONE_BLOCK, TWO_BLOCKS])
     app = replay_app(sample, b)
     async with app.run_test(size=(160, 40)) as pilot:
         listed = dict(k for _, keys in app.help_sections() for k in keys)
