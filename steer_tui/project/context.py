@@ -435,8 +435,11 @@ def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]
     matching: dict[str, int] = {}  # word -> how many symbols it says something about
     total = 0
     packages = _packages(index, rel)
+    beyond: dict[str, bool] = {}  # by file: a file's symbols share the answer (tens of thousands on a big tree)
     for sym in index.all_symbols():
-        if sym.path == rel or _private(index, sym) or _beyond_packages(packages, rel, sym.path):
+        if sym.path not in beyond:
+            beyond[sym.path] = _beyond_packages(packages, rel, sym.path)
+        if sym.path == rel or _private(index, sym) or beyond[sym.path]:
             continue
         total += 1
         got = _matches(_words_of(sym), query)
