@@ -1,13 +1,14 @@
 """N alternatives of one request on a Session: asked, collected, identical ones merged, in likelihood order.
 
 The first is the session's own greedy answer, asked as any turn is. On an engine that departs from
-an answer (`avoid` in its features, greedy decoding) each next one is that answer written up to a
-different token where the model was least sure, its runner-up there, then greedy again: lane k
-departs at the (k-2)-th least confident token (`avoid.rank`), so the lanes differ where the model
-hesitated, and each is the model's next most likely answer of its kind. The embedded engine runs one
-request at a time and keeps the session's evaluated prompt cached, so its lanes go one after another
-on the session itself. Elsewhere the lanes are sampled (temperature SAMPLE_TEMPERATURE): on a remote
-backend all at once, each on a Session of its own over the same connection.
+an answer (`avoid` in its features, greedy decoding) the second is that answer written up to the
+token where the model was least sure, its runner-up there, then greedy again: the model's next most
+likely answer. The others are sampled (temperature SAMPLE_TEMPERATURE). On HumanEvalFix 0..39 a
+departure at the second least confident token passed no task the first answer failed (0 of 13),
+where a sampled lane passed 3 (bench/results/alternatives.md). The embedded engine runs one request
+at a time and keeps the session's evaluated prompt cached, so its lanes go one after another on the
+session itself. Elsewhere every other lane is sampled, all at once, each on a Session of its own
+over the same connection.
 
 No Textual here: what happens comes out as events (LaneStarted, LaneEnded, AlternativesEnded) to
 one callback, so `steer edit --attempts N` and the app drive the same object.
@@ -26,7 +27,7 @@ from steer_tui.events import TurnResult
 from steer_tui.state import GENERATING, IDLE, INTERRUPTED, REVIEW
 
 GREEDY, DEPARTED, SAMPLED = "greedy", "departed", "sampled"
-SAMPLE_TEMPERATURE = 0.8  # alternatives where the engine cannot depart: varied, still mostly the model's own
+SAMPLE_TEMPERATURE = 0.8  # sampled alternatives: varied, still mostly the model's own
 # An alternative's answer may run to this many times the first answer's tokens (plus LANE_SLACK): it
 # restates the same code with a change. A departure into prose after the code, or into a line that
 # never ends, otherwise ran to the output cap: 1,024 tokens one step each, minutes on two cores.
@@ -159,7 +160,7 @@ class Alternatives:
         self.lane_retries = lane_retries
         self.on_event = on_event or (lambda ev: None)
         self.keep_first = keep_first
-        self.alternatives = [Alternative(k, GREEDY if k == 1 else DEPARTED) for k in range(1, n + 1)]
+        self.alternatives = [Alternative(k, GREEDY if k == 1 else DEPARTED if k == 2 else SAMPLED) for k in range(1, n + 1)]
         self.stopped = False
         self._sessions: list = []  # the lanes' own sessions (sampled on a remote backend)
         self.seconds = 0.0  # all lanes, from the first request to the last answer
@@ -233,20 +234,21 @@ class Alternatives:
         return "avoid" in s.server_features and s.settings.temperature in (None, 0, 0.0)
 
     async def _departures(self, s, first: Alternative, rest: list[Alternative]) -> None:
-        """Each lane departs from the first answer at its own least confident token; where the first
-        answer cannot be departed from (a docstring asked as a prefix, no departure point), sampled."""
+        """The second lane departs from the first answer at its least confident token, the others
+        are sampled; where the first answer cannot be departed from (a docstring asked as a prefix,
+        no departure point), all are sampled."""
         turn = s.turn
         answer = code_of(s.format, first.result.raw_text) if first.result is not None else ""
         cap = lane_cap(first.result, s.settings.max_output_tokens)
-        for rank, alt in enumerate(rest):
+        avoid = turn.departure(answer) if turn is not None and answer else None
+        for alt in rest:
             if self.stopped:
                 return
-            avoid = turn.departure(answer, rank) if turn is not None and answer else None
-            if avoid is None:
+            if alt is rest[0] and avoid is not None:
+                await self._lane(s, alt, self.lane_retries, avoid=avoid, cap=cap)
+            else:
                 alt.how = SAMPLED
                 await self._lane(s, alt, self.lane_retries, temperature=SAMPLE_TEMPERATURE, cap=cap)
-            else:
-                await self._lane(s, alt, self.lane_retries, avoid=avoid, cap=cap)
 
     async def _sampled_apart(self, rest: list[Alternative]) -> None:
         """Every other lane at once, each on a session of its own over the same connection."""

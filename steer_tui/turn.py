@@ -504,10 +504,10 @@ class Turn:
         result.raw_text = kept.raw_text
         return result
 
-    def departure(self, answer: str, rank: int = 0) -> dict | None:
+    def departure(self, answer: str) -> dict | None:
         """The `avoid` of another answer to this turn's request that departs from `answer` at its
-        least confident token (`rank` 0: a retry) or at the rank-th next one (steer_tui.alternatives);
-        None where the gateway's engine cannot or the answers are not greedy."""
+        least confident token (a retry, or an alternative: steer_tui.alternatives); None where the
+        gateway's engine cannot or the answers are not greedy."""
         s = self.session
         if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0) or self.prefix:
             return None
@@ -516,7 +516,7 @@ class Turn:
             return None
         # A deletion's answer may depart by leaving lines out: what the request asks for.
         skip = s.format == "rewrite" and bool(may_delete(self.instruction, document_lines(s.document.text)[0], s.path))
-        return {"text": answer, "after": after, **({"skip": True} if skip else {}), **({"rank": rank} if rank else {})}
+        return {"text": answer, "after": after, **({"skip": True} if skip else {})}
 
     def feedback_instruction(self) -> str:
         """What the retry after a refusal tells the model."""

@@ -165,9 +165,9 @@ def _avoid(value) -> tuple[str, int, bool] | None:
     of it (default false)}."""
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) - {"text", "after", "skip", "rank"}:
-        raise BadRequest("invalid_type", 'avoid must be an object {"text": string, "after": integer, "skip": boolean, '
-                         '"rank": integer}', "avoid")
+    if not isinstance(value, dict) or set(value) - {"text", "after", "skip"}:
+        raise BadRequest("invalid_type", 'avoid must be an object {"text": string, "after": integer, "skip": boolean}',
+                         "avoid")
     text, after = value.get("text"), value.get("after", 0)
     if not isinstance(text, str) or not text or len(text) > MAX_AVOID_CHARS:
         raise BadRequest("invalid_value", f"avoid.text must be a non-empty string of at most {MAX_AVOID_CHARS:,} "
@@ -179,18 +179,6 @@ def _avoid(value) -> tuple[str, int, bool] | None:
     if not isinstance(skip, bool):
         raise BadRequest("invalid_type", "avoid.skip must be a boolean", "avoid.skip")
     return text, len(text[:after].encode("utf-8")), skip
-
-
-MAX_AVOID_RANK = 15  # alternatives of one request (`avoid.rank`: which least confident token to depart at)
-
-
-def _avoid_rank(value) -> int:
-    """A request's `avoid.rank` (default 0: the least confident token; k: the k-th next, so that
-    alternatives of one request depart at different tokens); `value` is checked by _avoid first."""
-    rank = value.get("rank", 0) if isinstance(value, dict) else 0
-    if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank <= MAX_AVOID_RANK:
-        raise BadRequest("invalid_value", f"avoid.rank must be an integer from 0 to {MAX_AVOID_RANK}", "avoid.rank")
-    return rank
 
 
 MAX_PREFIX_CHARS = 100_000  # a request's `prefix`
@@ -226,7 +214,6 @@ class Response:
     event_id: str | None = None
     client: str | None = None  # the WebSocket connection it came on (EngineRequest.client)
     avoid: tuple[str, int, bool] | None = None  # EngineRequest.avoid
-    avoid_rank: int = 0  # EngineRequest.avoid_rank
     prefix: str | None = None  # EngineRequest.prefix
     stops: tuple[str, ...] = ()  # EngineRequest.stop (not `stop`: that is the method)
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -607,7 +594,6 @@ class Gateway:
         if not isinstance(generate, bool):
             raise BadRequest("invalid_type", "generate must be a boolean", "generate")
         avoid = _avoid(payload.get("avoid"))
-        avoid_rank = _avoid_rank(payload.get("avoid"))
         prefix = _check(payload, "prefix", str, check=lambda v: 0 < len(v) <= MAX_PREFIX_CHARS,
                         what=f"a non-empty string of at most {MAX_PREFIX_CHARS:,} characters")
         stop = _stops(payload.get("stop"))
@@ -635,7 +621,7 @@ class Gateway:
             raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
         return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
                         float(temperature) if temperature is not None else None, generate, event_id, client,
-                        avoid=avoid, avoid_rank=avoid_rank, prefix=prefix, stops=stop)
+                        avoid=avoid, prefix=prefix, stops=stop)
 
     def _remember(self, resp: Response, output: str | None) -> None:
         output = (resp.prefix or "") + (output or "")  # the assistant's turn holds the prefix it went on from
@@ -705,7 +691,6 @@ class Gateway:
                                 session_key=resp.session_key, model=resp.model,
                                 max_output_tokens=resp.max_output_tokens, temperature=resp.temperature,
                                 generate=resp.generate, client=resp.client, avoid=resp.avoid,
-                                avoid_rank=resp.avoid_rank,
                                 prefix=resp.prefix if resp.generate else None, stop=resp.stops)
         parts: list[str] = []
         failure: EngineError | None = None

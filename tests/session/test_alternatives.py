@@ -1,5 +1,6 @@
 """Alternatives of one request (steer_tui.alternatives) through the real gateway, recorded answers:
-departures asked at different tokens, identical ones merged, sampled lanes where the engine cannot depart."""
+the second lane a departure, the others sampled, identical ones merged, all sampled where the engine
+cannot depart."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from steer_tui.transport.backends import gateway_info
 ASK = "handle an empty list in mean"
 
 
-async def test_each_lane_departs_from_the_first_answer_at_its_own_token_and_identical_ones_merge(replay, calc):
+async def test_the_second_lane_departs_from_the_first_answer_the_third_is_sampled_identical_ones_merge(replay, calc):
     url, engine = await replay(["fix_mean.txt", "two_hunks.txt", "fix_mean.txt"], features=frozenset({"avoid", "stop"}))
     before = calc.read_text()
     async with session_on(url, calc, prewarm=False) as (session, client):
@@ -27,12 +28,12 @@ async def test_each_lane_departs_from_the_first_answer_at_its_own_token_and_iden
         after = answer.index("=======\n") + len("=======\n")
         answer = answer[: answer.index(">>>>>>> REPLACE")]  # departures within the code only (code_of)
         assert first.avoid is None
-        assert second.avoid == (answer, after, False) and second.avoid_rank == 0
-        assert third.avoid == (answer, after, False) and third.avoid_rank == 1
+        assert second.avoid == (answer, after, False) and second.temperature is None
+        assert third.avoid is None and third.temperature == SAMPLE_TEMPERATURE
         assert second.messages == first.messages == third.messages  # the same request, its prefix cached
         cap = got[0].result.tokens * 2 + 64  # an alternative restates the first answer with a change
         assert got[0].result.tokens and second.max_output_tokens == third.max_output_tokens == cap
-        assert [a.how for a in got] == [GREEDY, DEPARTED, DEPARTED]
+        assert [a.how for a in got] == [GREEDY, DEPARTED, SAMPLED]
         assert [a.applies for a in got] == [True, True, True]
         assert got[0].same_as is None and got[1].same_as is None and got[2].same_as == 1
         assert got[0].text != got[1].text and "if not values:" in got[0].text and "lo > hi" in got[1].text
@@ -97,17 +98,6 @@ def test_the_number_of_alternatives_is_bounded():
         Alternatives(object(), ASK, n=0)
     with pytest.raises(ValueError):
         Alternatives(object(), ASK, n=9)
-
-
-def test_the_gateway_takes_a_rank_from_0_to_15_only():
-    from steer_tui.server.gateway import BadRequest, _avoid, _avoid_rank
-
-    assert _avoid_rank({"text": "abc", "after": 1}) == 0 and _avoid_rank({"text": "abc", "rank": 15}) == 15
-    assert _avoid({"text": "abc", "after": 1, "rank": 2}) == ("abc", 1, False)
-    for bad in (-1, 16, "1", True, 1.0):
-        with pytest.raises(BadRequest) as exc:
-            _avoid_rank({"text": "abc", "rank": bad})
-        assert exc.value.param == "avoid.rank"
 
 
 def test_departures_stay_within_the_code_and_lanes_are_capped_by_the_first_answer():

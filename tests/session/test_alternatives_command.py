@@ -17,7 +17,7 @@ async def test_the_most_likely_alternative_is_written_and_the_others_listed(repl
     code, out, err = await steer_edit(str(calc), "-m", ASK, "--backend", url, "--attempts", "3")
     assert code == 0, err
     assert calc.read_text() == fixed_mean_text()
-    assert len(engine.requests) == 3 and engine.requests[2].avoid_rank == 1
+    assert len(engine.requests) == 3 and engine.requests[1].avoid is not None and engine.requests[2].avoid is None
     assert "attempt 1 of 3" in err and "attempt 2: identical" not in err
     assert "attempt 3: identical to attempt 1" in err and "attempt 2: +" in err
     assert out.startswith("--- a/") and "+    if not values:" in out and "lo > hi" not in out

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from steer_tui.alternatives import SAMPLE_TEMPERATURE
 from steer_tui.config import ConfigError, load_settings
 from steer_tui.server.engines.base import Engine
 from steer_tui.server.engines.replay import ReplayEngine
@@ -126,8 +127,8 @@ async def test_alt_a_asks_three_lanes_merges_identical_ones_and_reviews_the_firs
         await wait_until(pilot, lambda: not app.lanes.running, what="the lanes")
         await pilot.pause()
         first, second, third = b.engine.requests
-        assert first.avoid is None and second.avoid is not None and third.avoid is not None
-        assert (second.avoid_rank, third.avoid_rank) == (0, 1)  # each lane departs at its own token
+        assert first.avoid is None and second.avoid is not None and third.avoid is None
+        assert third.temperature == SAMPLE_TEMPERATURE  # the second departs, the third is sampled
         assert app.prompt.value == ""
         assert labels(app) == ["+4 -1", "+2 -0", "= 1"]
         assert app.lane_bar.display and "identical to lane 1" in app.lane_bar.tooltip

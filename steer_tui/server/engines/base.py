@@ -66,9 +66,6 @@ class EngineRequest:
     # answer may depart: an engine with "avoid" in its features departs at its least confident
     # token (depart.py); any other answers the request as if it were not there.
     avoid: tuple[str, int, bool] | None = None
-    # Which departure: 0 the least confident token, k the k-th next (alternatives of one request
-    # depart at different tokens); fewer candidates than that: the plain greedy answer.
-    avoid_rank: int = 0
     # The text the answer begins with (an engine with "prefix" in its features goes on from it and
     # does not send it back), and strings at which the answer ends, unsent ("stop").
     prefix: str | None = None

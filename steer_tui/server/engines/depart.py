@@ -65,30 +65,21 @@ def least_confident(rows, tokens: list[int], first: int, is_eog: Callable[[int],
     Rows where the model would not have written the answer's token are skipped (the answer is
     not the model's there), and so are runner-ups that end the answer or that `skip(j, token)`
     says depart from nothing (no_departure)."""
-    found = least_confident_n(rows, tokens, first, is_eog, skip, 1)
-    return found[0] if found else None
-
-
-def least_confident_n(rows, tokens: list[int], first: int, is_eog: Callable[[int], bool],
-                      skip: Callable[[int, int], bool] = lambda _j, _t: False, n: int = 1) -> list[Departure]:
-    """least_confident's `n` least confident rows, each at its own token, by their margin (least
-    first): the departures of alternatives to one answer (a request's `avoid.rank`)."""
     import numpy as np
 
-    if len(rows) == 0 or n < 1:
-        return []
+    if len(rows) == 0:
+        return None
     top2 = np.argpartition(rows, -2, axis=1)[:, -2:]
     at = np.arange(len(rows))
     a, b = rows[at, top2[:, 0]], rows[at, top2[:, 1]]
     best = np.where(a >= b, top2[:, 0], top2[:, 1])
     second = np.where(a >= b, top2[:, 1], top2[:, 0])
     margin = np.abs(a - b)
-    found: list[Departure] = []
+    found: Departure | None = None
     for r in np.argsort(margin, kind="stable"):
         j = first + int(r)
         if int(best[r]) != tokens[j] or is_eog(int(second[r])) or skip(j, int(second[r])):
             continue
-        found.append(Departure(j, int(second[r]), float(margin[r])))
-        if len(found) == n:
-            break
+        found = Departure(j, int(second[r]), float(margin[r]))
+        break
     return found

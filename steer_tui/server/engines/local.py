@@ -33,7 +33,7 @@ from typing import AsyncIterator
 from steer_tui.server import model_store
 from steer_tui.server.engines import llama_internals as llama
 from steer_tui.server.engines.base import Engine, EngineError, EngineRequest
-from steer_tui.server.engines.depart import ROWS, Departure, least_confident_n, no_departure, start_index
+from steer_tui.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
 from steer_tui.server.engines.stops import StopCut
 from steer_tui.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
@@ -543,15 +543,13 @@ class LocalEngine(Engine):
     def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int) -> list[int] | None:
         """Write the rejected answer `avoid` (its text, the byte from which it may be departed
         from, and whether the departure may skip to a later line of it) up to its least confident
-        token past that byte (the request's avoid_rank-th next least confident, for an alternative),
-        then the runner-up there (depart.py): the tokens the answer starts
+        token past that byte, then the runner-up there (depart.py): the tokens the answer starts
         with. None when the answer ends before it goes on (stopped, or its length limit); [] (a
         plain greedy answer) when no token of it can be departed from."""
         import numpy as np
 
         req, llm, cpp = job.request, self._llm, self._llama_cpp
         text, after, skips = avoid
-        rank = req.avoid_rank  # the rank-th least confident token: alternatives depart at different ones
         tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
         piece = lambda t: llama.model(llm).detokenize([t], special=False)
         pieces = [piece(t) for t in tokens]
@@ -562,7 +560,7 @@ class LocalEngine(Engine):
             return []
         base, n_vocab = llm.n_tokens, llm.n_vocab()
         is_eog = lambda t: bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, t))
-        found: list[Departure] = []
+        found: Departure | None = None
         if first > 1:
             llm.eval(tokens[: first - 1])  # the opening line: its rows predict nothing we depart from
         for lo in range(first - 1, len(tokens) - 1, ROWS):
@@ -581,27 +579,27 @@ class LocalEngine(Engine):
             llm.input_ids[n_past : n_past + len(chunk)] = chunk
             llm.n_tokens = n_past + len(chunk)
             rows = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
-            found = sorted([*found, *least_confident_n(rows, tokens, lo + 1, is_eog, same, rank + 1)],
-                           key=lambda d: d.margin)[: rank + 1]
+            best = least_confident(rows, tokens, lo + 1, is_eog, same)
+            if best is not None and (found is None or best.margin < found.margin):
+                found = best
         if job.stopped():
             req.finish_reason = "cancelled"
             self.counters.cancelled += 1
             return None
-        if len(found) <= rank:
+        if found is None:
             # Back to the prompt alone, its last token evaluated again: the first token needs its row.
             self._seq_rm(base - 1)
             llm.n_tokens = base - 1
             llm.eval(llm.input_ids[base - 1 : base].tolist())
             return []
-        at = found[rank]
-        self._seq_rm(base + at.at)
-        llm.n_tokens = base + at.at
+        self._seq_rm(base + found.at)
+        llm.n_tokens = base + found.at
         self.counters.departures += 1
-        answered = [*tokens[: at.at], at.token]
+        answered = [*tokens[: found.at], found.token]
         for t in answered:
             if not self._emit(job, decoder, t, max_out):
                 return None  # stopped, or the length limit came first: the answer ends here
-        llm.eval([at.token])
+        llm.eval([found.token])
         return answered
 
     def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str, decoder,
