@@ -14,7 +14,7 @@ the task's prompt cached by another: every command starts cold, as a first reque
      alternative passes).
 Run 2's first alternative is the answer run 1 gives; the table says on how many tasks it was.
 
-`python -m bench alternatives [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot] [--limit N]
+`python -m bench alternatives [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot] [--start I] [--limit N]
  [--attempts N] [--threads T] [--check-jobs J] [--no-check-run] [--out FILE.jsonl] [--tables FILE.jsonl ...]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
@@ -187,7 +187,8 @@ def summarize(rows: list[dict], set_name: str, attempts: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench alternatives", description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="humanevalfix", choices=tuple(SETS))
-    parser.add_argument("--limit", type=int, default=40, help="the first N tasks (default 40)")
+    parser.add_argument("--limit", type=int, default=40, help="N tasks (default 40)")
+    parser.add_argument("--start", type=int, default=0, help="from the task at this index (default 0)")
     parser.add_argument("--attempts", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--check-jobs", type=int, default=2)
@@ -201,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
             rows = [json.loads(ln) for ln in Path(path).read_text().splitlines() if ln.strip()]
             summarize(rows, Path(path).stem, args.attempts)
         return 0
-    tasks = load_set(args.set)[: args.limit]
+    tasks = load_set(args.set)[args.start : args.start + args.limit]
     one, many = Steer(args.threads, name="steer-one"), Steer(args.threads, name="steer-alternatives")
     checked = Steer(args.threads, name="steer-check") if args.check_run else None
     out = open(args.out, "a", encoding="utf-8") if args.out else None
