@@ -10,7 +10,14 @@ engine), for "the cold path is no slower than today"; `--root DIR` times a froze
 this tree (the shared engine is replaced whenever its code changes, as it does while others edit). The shared engine lives in a runtime dir of
 the run's own and is stopped at the end.
 
-`python -m bench warm [--rounds N] [--hef N] [--baseline DIR]`; wrap it in `flock /tmp/steer-model.lock`.
+`--again N` times the next command on a file `steer edit` just wrote, warm: a generated 200-line
+module (bench/bigfile_gen.py), AGAIN_FIRST (an early line), a pause of `--pause S` (the user reads
+the diff), then AGAIN_SECOND (a method 60% down); the second command's wall time and first token,
+N rounds, and with `--baseline DIR` the same with that checkout on a shared engine of its own, round
+by round in turn. The written file left prewarmed on the engine is what it measures.
+
+`python -m bench warm [--rounds N] [--hef N] [--again N [--pause S]] [--baseline DIR]`; wrap it in
+`flock /tmp/steer-model.lock`.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ ONE_LINER = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
 INSTRUCTION = "add should return the sum"
 TIMEOUT_S = 300
+AGAIN_FIRST = "set MAX_RETRIES to 5"
+AGAIN_SECOND = "make ReportBuilder._get_renderer pass width=100 to the renderer class"
 
 
 def run_edit(argv: list[str], workdir: Path, file: str, instruction: str, extra: list[str], env: dict) -> dict:
@@ -126,10 +135,38 @@ def hef(n: int, env: dict, argv: list[str]) -> list[list]:
     return [_row(f"HEF-{n} cold", runs["cold"]), _row(f"HEF-{n} warm", runs["warm"], cold)]
 
 
+def again(n: int, pause: float, runs: list[tuple[str, list[str], dict]]) -> list[list]:
+    """The second of two commands on one file, `pause` seconds apart, for each (name, argv, env)."""
+    from bench.bigfile_gen import generate
+
+    seconds: dict[str, list[dict]] = {name: [] for name, _, _ in runs}
+    for i in range(n):
+        for name, argv, env in runs:
+            with tempfile.TemporaryDirectory(prefix="warm-again-") as tmp:
+                Path(tmp, "ops.py").write_text(generate(200), encoding="utf-8")
+                first = run_edit(argv, Path(tmp), "ops.py", AGAIN_FIRST, [], env)
+                time.sleep(pause)
+                second = run_edit(argv, Path(tmp), "ops.py", AGAIN_SECOND, [], env)
+                text = Path(tmp, "ops.py").read_text(encoding="utf-8")
+            second["correct"] = bool(first["applied"] and second["applied"]) and "width=100" in text
+            seconds[name].append(second)
+            print(f"  round {i + 1} {name}: first {first['wall']:.2f}s ({first['engine']}), second "
+                  f"{second['wall']:.2f}s, first token {second['first'] or float('nan'):.2f}s "
+                  f"({second['engine']}, {'correct' if second['correct'] else 'not as asked'})", flush=True)
+    base = runs[-1][0] if len(runs) > 1 else None
+    b = {"wall": _median(r["wall"] for r in seconds[base]), "first": _median(r["first"] for r in seconds[base])} \
+        if base else None
+    return [_row(f"second command, {name}", seconds[name], b if name != base else None) for name, _, _ in runs]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench warm")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--hef", type=int, default=0, metavar="N", help="also the first N HumanEvalFix tasks")
+    parser.add_argument("--again", type=int, default=0, metavar="N",
+                        help="also N rounds of a second command on a file the first just wrote")
+    parser.add_argument("--pause", type=float, default=15.0, metavar="S",
+                        help="seconds between the two commands of --again (default 15)")
     parser.add_argument("--baseline", type=Path, metavar="DIR", help="a checkout to time the cold one-liner with")
     parser.add_argument("--root", type=Path, metavar="DIR",
                         help="the steer checkout to time (default this one): a frozen copy (git archive) keeps "
@@ -158,17 +195,29 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  round {i + 1}: cold {cold[-1]['wall']:.2f}s warm {warm[-1]['wall']:.2f}s "
                       f"(engine={warm[-1]['engine']})" + (f" baseline {base[-1]['wall']:.2f}s" if base else ""),
                       flush=True)
-            c = {"wall": _median(r["wall"] for r in cold), "first": _median(r["first"] for r in cold)}
-            rows = [_row("one-line fix, cold (--no-daemon)", cold), _row("one-line fix, warm", warm, c)]
-            if base:
-                rows.insert(0, _row(f"one-line fix, baseline {args.baseline.name} (today)", base))
-            print(f"load average: {Path('/proc/loadavg').read_text().strip()}")
-            print_table("steer edit, the one-line fix, cold vs warm (embedded model)", HEADERS, rows)
+            if args.rounds:
+                c = {"wall": _median(r["wall"] for r in cold), "first": _median(r["first"] for r in cold)}
+                rows = [_row("one-line fix, cold (--no-daemon)", cold), _row("one-line fix, warm", warm, c)]
+                if base:
+                    rows.insert(0, _row(f"one-line fix, baseline {args.baseline.name} (today)", base))
+                print(f"load average: {Path('/proc/loadavg').read_text().strip()}")
+                print_table("steer edit, the one-line fix, cold vs warm (embedded model)", HEADERS, rows)
             hef_rows = hef(args.hef, env, steer) if args.hef else []
+            again_rows = []
+            if args.again:
+                runs = [("this checkout", steer, env)]
+                if args.baseline:
+                    runs.append((f"baseline {args.baseline.name}", _argv(args.baseline),
+                                 _env(config, Path(tmp, "run-baseline"), args.baseline)))
+                again_rows = again(args.again, args.pause, runs)
         finally:
-            os.environ[daemon.RUNTIME_ENV] = str(runtime)
-            asyncio.run(daemon.stop_all(runtime))
+            for folder in (runtime, Path(tmp, "run-baseline")):
+                os.environ[daemon.RUNTIME_ENV] = str(folder)
+                asyncio.run(daemon.stop_all(folder))
         print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
     if hef_rows:
         print_table(f"steer edit, HumanEvalFix first {args.hef}, cold vs warm (embedded model)", HEADERS, hef_rows)
+    if again_rows:
+        print_table(f"steer edit, the second command on a file the first wrote, {args.pause:g} s later (warm engines)",
+                    [*HEADERS[:8], "baseline/this wall", "baseline/this first token"], again_rows)
     return 0

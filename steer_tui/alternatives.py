@@ -5,7 +5,7 @@ an answer (`avoid` in its features, greedy decoding) the second is that answer w
 token where the model was least sure, its runner-up there, then greedy again: the model's next most
 likely answer. The others are sampled (temperature SAMPLE_TEMPERATURE). On HumanEvalFix 0..39 a
 departure at the second least confident token passed no task the first answer failed (0 of 13),
-where a sampled lane passed 3 (bench/results/alternatives.md). The embedded engine runs one request
+where a sampled lane passed 3 (bench/results/alternatives-lane-kinds.md). The embedded engine runs one request
 at a time and keeps the session's evaluated prompt cached, so its lanes go one after another on the
 session itself. Elsewhere every other lane is sampled, all at once, each on a Session of its own
 over the same connection.

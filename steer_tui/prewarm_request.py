@@ -1,4 +1,4 @@
-"""The request a prewarm sends: exactly the prefix a turn on the same region and words would start with (system prompt, file view, project context, region block, words)."""
+"""The request a prewarm sends: exactly the prefix a turn on the same region and words would start with (system prompt, file view, project context, region block, words); and the one `steer edit` leaves running after it wrote."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import asyncio
 from steer_tui.events import NoticeCode
 
 
-async def send_prewarm(session, region: tuple[int, int] | None, typed: str, complete: bool, lane: str) -> None:
+async def send_prewarm(session, region: tuple[int, int] | None, typed: str, complete: bool, lane: str, *,
+                       detach: bool = False) -> None:
     """Ask `session`'s engine to evaluate the prefix now (`generate: false`); a failure is a notice,
-    never a failed session (a prewarm only saves time)."""
+    never a failed session (a prewarm only saves time). `detach`: it goes on after the session closes
+    (ResponsesClient.prewarm); this returns once the gateway took it."""
     from steer_tui.project.window import session_budget
     from steer_tui.prompts import prewarm_input, system_prompt
 
@@ -24,8 +26,24 @@ async def send_prewarm(session, region: tuple[int, int] | None, typed: str, comp
             input=prewarm_input(fmt, session.prompt_path, session.document.text, region, typed, complete,
                                 context=context, file_tokens=session_budget(session)),
             stream_id=lane,
+            detach=detach,
         )
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         session.notice("warning", NoticeCode.PREWARM_FAILED, f"prewarm failed: {exc}")
+
+
+async def leave_warm(session, timeout: float = 2.0) -> None:
+    """The file as it is now stays evaluated in `session`'s engine after the session closes: a
+    prewarm the gateway runs on past the connection (`detach`), so that the next command on the
+    file evaluates only its own words (steer edit, after it wrote). Returns once the gateway took it
+    (or after `timeout`); a gateway without `detach` is left alone."""
+    if session.client is None or "detach" not in session.server_features:
+        return
+    session.prewarms.start(send_prewarm(session, None, "", False, session.stream_id, detach=True),
+                           session.document.text, None)
+    try:
+        await asyncio.wait_for(session.prewarms.task, timeout)
+    except asyncio.TimeoutError:
+        pass

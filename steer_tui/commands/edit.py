@@ -260,12 +260,19 @@ async def _main(args, instruction: str, out: Output) -> int:
         region = parse_region(args.region, len(doc.text.splitlines()))
     except UsageError as exc:
         return _fail(out, args, EXIT_USAGE, str(exc))
+    before = doc.text
     ran = await _edit(args, instruction, out, settings, doc, region)
     if isinstance(ran, int):
         return ran
     session, result, common = ran
     try:
-        return _report(args, out, session, result, common)
+        code = _report(args, out, session, result, common)
+        if session.document.text != before and _on_shared_engine(session):
+            from steer_tui.prewarm_request import leave_warm
+
+            # Written: the next command on this file finds it evaluated (the engine outlives us).
+            await leave_warm(session)
+        return code
     finally:
         await _cleanup(session)
 
@@ -410,6 +417,11 @@ def _report(args, out: Output, session, result, common: dict) -> int:
 def _connection_lost(result) -> bool:
     """The answer stopped because the connection dropped (never "nothing to change", exit 0)."""
     return result.status == "stopped" and (result.reason or "").startswith("connection lost")
+
+
+def _on_shared_engine(session) -> bool:
+    """The session's engine is the shared one, which outlives this command (not --no-daemon's own)."""
+    return hasattr(getattr(session.client, "gateway", None), "revive")
 
 
 async def _shared_engine_lost(session, result) -> str | None:

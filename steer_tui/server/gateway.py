@@ -216,6 +216,7 @@ class Response:
     avoid: tuple[str, int, bool] | None = None  # EngineRequest.avoid
     prefix: str | None = None  # EngineRequest.prefix
     stops: tuple[str, ...] = ()  # EngineRequest.stop (not `stop`: that is the method)
+    detach: bool = False  # a prewarm that runs on after its connection closes (Gateway.detach)
     cancel: threading.Event = field(default_factory=threading.Event)
     pump: asyncio.Task | None = None  # the task pulling deltas from the engine, while it does
     stopping: bool = False  # stop() cancelled `pump`: the CancelledError that follows is ours
@@ -262,6 +263,9 @@ class Gateway:
         self._overflow = 0  # over the cap, being told so
         self._label = ("", "")  # the engine's label and its redacted form
         self.inflight: dict[str, Response] = {}
+        # Prewarms running on past their connection (detach), by response id.
+        self._detached: dict[str, tuple[Response, asyncio.Task]] = {}
+        self.detached_count = 0  # taken since start (/health)
         self.server: asyncio.AbstractServer | None = None
         self.url = self.http_url = ""
         self.host, self.port = "127.0.0.1", 0
@@ -311,8 +315,10 @@ class Gateway:
     async def close(self) -> None:
         if self.server is not None:
             self.server.close()
-        for resp in list(self.inflight.values()):
+        for resp in [*self.inflight.values(), *(r for r, _ in self._detached.values())]:
             resp.stop()
+        if self._detached:
+            await asyncio.wait([t for _, t in self._detached.values()], timeout=5)
         for task in list(self._conn_tasks):
             task.cancel()
         if self._conn_tasks:
@@ -423,10 +429,10 @@ class Gateway:
 
     def _health(self) -> dict:
         return {"status": "ok", "engine": self.engine.name, "label": self.engine_label,
-                "model": self.engine.model_name, "features": sorted(self.engine.features),
+                "model": self.engine.model_name, "features": sorted({*self.engine.features, "detach"}),
                 "context_tokens": self.engine.context_tokens, "connections": self.connections,
                 "max_connections": self.max_connections, "pid": os.getpid(),
-                "version": __version__, "in_flight": len(self.inflight),
+                "version": __version__, "in_flight": len(self.inflight), "detached_prewarms": self.detached_count,
                 **({"counters": self.engine.counters.snapshot()} if hasattr(self.engine, "counters") else {})}
 
     def _auth_problem(self, head: Head) -> tuple[int, str, str] | None:
@@ -594,6 +600,11 @@ class Gateway:
         if not isinstance(generate, bool):
             raise BadRequest("invalid_type", "generate must be a boolean", "generate")
         avoid = _avoid(payload.get("avoid"))
+        detach = payload.get("detach", False)
+        if not isinstance(detach, bool):
+            raise BadRequest("invalid_type", "detach must be a boolean", "detach")
+        if detach and generate:
+            raise BadRequest("invalid_value", "detach is for prewarms only (generate: false)", "detach")
         prefix = _check(payload, "prefix", str, check=lambda v: 0 < len(v) <= MAX_PREFIX_CHARS,
                         what=f"a non-empty string of at most {MAX_PREFIX_CHARS:,} characters")
         stop = _stops(payload.get("stop"))
@@ -621,7 +632,7 @@ class Gateway:
             raise BadRequest("missing_input", "input is empty and there is no previous response", "input")
         return Response(new_id(), messages, session_key, stream_id, model, prev, max_out,
                         float(temperature) if temperature is not None else None, generate, event_id, client,
-                        avoid=avoid, prefix=prefix, stops=stop)
+                        avoid=avoid, prefix=prefix, stops=stop, detach=detach)
 
     def _remember(self, resp: Response, output: str | None) -> None:
         output = (resp.prefix or "") + (output or "")  # the assistant's turn holds the prefix it went on from
@@ -646,6 +657,9 @@ class Gateway:
 
     async def run(self, resp: Response, send, on_successor=None) -> dict:
         """Run `resp` (and the successors a steer creates) to the end; returns the last terminal event."""
+        for other, _ in list(self._detached.values()):
+            if other is not resp:
+                other.stop()  # a request someone waits for goes first; what it evaluated stays cached
         while True:
             resp.started = True
             self.inflight[resp.id] = resp
@@ -665,6 +679,23 @@ class Gateway:
             if on_successor is not None:
                 on_successor(resp, succ)
             resp = succ
+
+    def detach(self, resp: Response, send) -> None:
+        """Run prewarm `resp` on its own task, not its connection's: it goes on after the connection
+        closes (`steer edit` leaves the file it wrote evaluated for the next command on it). `send`
+        reaches the connection while it is open. Any later request stops it: the engine keeps what
+        it evaluated, and nobody waits behind a prewarm that nobody may use."""
+
+        async def running() -> None:
+            try:
+                await self.run(resp, send)
+            except Exception:  # the connection's end is send's concern; nothing else may escape a task
+                log.exception("detached prewarm %s failed", resp.id)
+            finally:
+                self._detached.pop(resp.id, None)
+
+        self.detached_count += 1
+        self._detached[resp.id] = (resp, asyncio.create_task(running()))
 
     async def _pump(self, resp: Response, agen, parts: list[str], item_id: str, send) -> None:
         async for delta in agen:
@@ -841,12 +872,22 @@ class WsSession:
         except BadRequest as exc:
             await self.error(exc.code, exc.message, exc.param, event_id=event_id, stream_id=sid)
             return
+        if resp.detach:
+            self.gw.detach(resp, self._send_while_open)
+            return
         self.responses[resp.id] = resp
         self.deadline.disarm()  # a response in flight
         lane = self.lanes.setdefault(resp.stream_id, Lane())
         lane.queue.append(resp)
         if lane.task is None or lane.task.done():
             lane.task = asyncio.create_task(self._run_lane(lane))
+
+    async def _send_while_open(self, obj: dict) -> None:
+        """Send `obj` if the connection is still open (a detached prewarm outlives it)."""
+        try:
+            await self.ws.send_json(obj)
+        except (ConnectionError, OSError):
+            pass
 
     async def _run_lane(self, lane: Lane) -> None:
         while lane.queue:

@@ -397,11 +397,22 @@ class ResponsesClient:
         await self._carry_out(self._protocol.steer(turn, words))
 
     async def prewarm(self, *, input, model: str | None = None, instructions: str | None = None,
-                      stream_id: str | None = None, previous_response_id: str | None = None) -> str:
-        """`generate: false`: have the server evaluate and cache the prompt; returns a chainable id."""
+                      stream_id: str | None = None, previous_response_id: str | None = None,
+                      detach: bool = False) -> str:
+        """`generate: false`: have the server evaluate and cache the prompt; returns a chainable id.
+
+        `detach` (a gateway listing it in its features): the gateway runs the prewarm on after this
+        connection closes, so this returns as soon as the gateway took it (its response.created)."""
         stream = await self.create(input=input, model=model, instructions=instructions, stream_id=stream_id,
-                                   previous_response_id=previous_response_id, generate=False)
+                                   previous_response_id=previous_response_id, generate=False,
+                                   extra={"detach": True} if detach else None)
         try:
+            if detach:
+                async for _ in stream:  # the first event is its response.created, or how it ended
+                    break
+                if stream.response_id is None:
+                    raise TransportError(f"prewarm failed: {type(stream.final).__name__}")
+                return stream.response_id
             final = await stream.wait()
         except asyncio.CancelledError:
             # Superseded (the file changed again) or closing: the server must not go on

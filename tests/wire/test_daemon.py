@@ -122,6 +122,22 @@ async def test_json_reports_cold_then_warm_and_the_connect_time(runtime, replay_
     assert isinstance(result["connect_s"], float)
 
 
+async def test_a_written_file_is_left_prewarmed_on_the_shared_engine(runtime, replay_config, tmp_path):
+    """After writing, `steer edit` leaves the file as written to the shared engine to evaluate (a
+    detached prewarm), so the next command on it evaluates only its words; nothing when it wrote nothing."""
+    from steer_tui.transport.health import gateway_info
+
+    path = calc_copies(tmp_path, 1)[0]
+    code, result, err = await edit(path)
+    assert code == 0 and result["applied"] is True, err
+    (row,) = await daemon.status(runtime)
+    token = daemon.read_address(Path(row["file"])).token
+    assert (await gateway_info(row["url"], token))["detached_prewarms"] == 1
+    code, result, err = await edit(path, "--dry-run")  # writes nothing: leaves nothing
+    assert code == 0 and result["applied"] is False, err
+    assert (await gateway_info(row["url"], token))["detached_prewarms"] == 1
+
+
 async def test_no_daemon_keeps_a_private_engine(runtime, replay_config, tmp_path):
     a, b, c = calc_copies(tmp_path, 3)
     code, result, err = await edit(a, "--no-daemon")

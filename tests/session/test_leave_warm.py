@@ -1,0 +1,39 @@
+"""`leave_warm` (steer_tui/prewarm_request.py): after `steer edit` writes, the file as written is left for the engine to
+evaluate past the session's end (a detached prewarm), so the next command on it evaluates only its
+own words; through the real gateway, recorded answers."""
+
+from __future__ import annotations
+
+from .conftest import session_on, until
+from steer_tui.prewarm_request import leave_warm
+from steer_tui.transport.health import gateway_info
+
+ASK = "handle an empty list in mean"
+
+
+async def test_the_file_as_written_is_prewarmed_past_the_session(replay, calc):
+    url, engine = await replay(["fix_mean.txt"])
+    async with session_on(url, calc, prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        result = await session.edit(ASK)
+        assert result.status == "proposal", result.reason
+        assert session.accept_all()
+        written = calc.read_text()
+        assert "if not values:" in written
+        await leave_warm(session)
+    # The session and its connection are gone; the prewarm was the gateway's to finish.
+    assert (await gateway_info(url))["detached_prewarms"] == 1
+    await until(lambda: engine.prewarms and written in engine.prewarms[-1].messages[1]["content"])
+    last = engine.prewarms[-1]
+    # The prefix every turn on the file starts with: the system prompt and the file, no region, no words.
+    assert [m["role"] for m in last.messages] == ["system", "user"]
+    assert ASK not in last.messages[1]["content"]
+
+
+async def test_a_gateway_without_detach_is_left_alone(replay, calc):
+    url, engine = await replay(["fix_mean.txt"])
+    async with session_on(url, calc, prewarm=False) as (session, client):
+        info = await gateway_info(url)
+        client.server_info = {**info, "features": [f for f in info["features"] if f != "detach"]}
+        await leave_warm(session)
+    assert engine.prewarms == [] and (await gateway_info(url))["detached_prewarms"] == 0
