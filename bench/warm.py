@@ -11,10 +11,11 @@ this tree (the shared engine is replaced whenever its code changes, as it does w
 the run's own and is stopped at the end.
 
 `--again N` times the next command on a file `steer edit` just wrote, warm: a generated 200-line
-module (bench/bigfile_gen.py), AGAIN_FIRST (an early line), a pause of `--pause S` (the user reads
-the diff), then AGAIN_SECOND (a method 60% down); the second command's wall time and first token,
-N rounds, and with `--baseline DIR` the same with that checkout on a shared engine of its own, round
-by round in turn. The written file left prewarmed on the engine is what it measures.
+module (bench/bigfile_gen.py), AGAIN_FIRST (a method near the top), a pause of `--pause S` (the
+user reads the diff), then AGAIN_SECOND (a method 60% down); the second command's wall time and first
+token, N rounds; with `--baseline DIR` then the same with that checkout on a shared engine of its own
+(one checkout after the other, each engine stopped before the next starts: a prewarm left running
+must not share the CPU with the other's commands). The written file left prewarmed is what it measures.
 
 `python -m bench warm [--rounds N] [--hef N] [--again N [--pause S]] [--baseline DIR]`; wrap it in
 `flock /tmp/steer-model.lock`.
@@ -40,7 +41,7 @@ ONE_LINER = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
 INSTRUCTION = "add should return the sum"
 TIMEOUT_S = 300
-AGAIN_FIRST = "set MAX_RETRIES to 5"
+AGAIN_FIRST = "make ExternalSupplierView.cancel_pending_due return None instead of self"
 AGAIN_SECOND = "make ReportBuilder._get_renderer pass width=100 to the renderer class"
 
 
@@ -138,10 +139,11 @@ def hef(n: int, env: dict, argv: list[str]) -> list[list]:
 def again(n: int, pause: float, runs: list[tuple[str, list[str], dict]]) -> list[list]:
     """The second of two commands on one file, `pause` seconds apart, for each (name, argv, env)."""
     from bench.bigfile_gen import generate
+    from steer_tui.transport import daemon
 
     seconds: dict[str, list[dict]] = {name: [] for name, _, _ in runs}
-    for i in range(n):
-        for name, argv, env in runs:
+    for name, argv, env in runs:
+        for i in range(n):
             with tempfile.TemporaryDirectory(prefix="warm-again-") as tmp:
                 Path(tmp, "ops.py").write_text(generate(200), encoding="utf-8")
                 first = run_edit(argv, Path(tmp), "ops.py", AGAIN_FIRST, [], env)
@@ -150,9 +152,11 @@ def again(n: int, pause: float, runs: list[tuple[str, list[str], dict]]) -> list
                 text = Path(tmp, "ops.py").read_text(encoding="utf-8")
             second["correct"] = bool(first["applied"] and second["applied"]) and "width=100" in text
             seconds[name].append(second)
-            print(f"  round {i + 1} {name}: first {first['wall']:.2f}s ({first['engine']}), second "
-                  f"{second['wall']:.2f}s, first token {second['first'] or float('nan'):.2f}s "
+            print(f"  round {i + 1} {name}: first {first['wall']:.2f}s ({first['engine']}, {first['tokens']} tokens), "
+                  f"second {second['wall']:.2f}s, first token {second['first'] or float('nan'):.2f}s "
                   f"({second['engine']}, {'correct' if second['correct'] else 'not as asked'})", flush=True)
+        os.environ[daemon.RUNTIME_ENV] = env["STEER_RUNTIME_DIR"]
+        asyncio.run(daemon.stop_all(Path(env["STEER_RUNTIME_DIR"])))
     base = runs[-1][0] if len(runs) > 1 else None
     b = {"wall": _median(r["wall"] for r in seconds[base]), "first": _median(r["first"] for r in seconds[base])} \
         if base else None
