@@ -145,7 +145,9 @@ def again(n: int, pause: float, runs: list[tuple[str, list[str], dict]]) -> list
     for name, argv, env in runs:
         for i in range(n):
             with tempfile.TemporaryDirectory(prefix="warm-again-") as tmp:
-                Path(tmp, "ops.py").write_text(generate(200), encoding="utf-8")
+                # Its first line differs each round: no round finds another's file in the engine's cache.
+                Path(tmp, "ops.py").write_text(f"# Copy {i + 1} of the operations module.\n" + generate(200),
+                                               encoding="utf-8")
                 first = run_edit(argv, Path(tmp), "ops.py", AGAIN_FIRST, [], env)
                 time.sleep(pause)
                 second = run_edit(argv, Path(tmp), "ops.py", AGAIN_SECOND, [], env)
