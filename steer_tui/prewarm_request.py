@@ -26,7 +26,7 @@ async def send_prewarm(session, region: tuple[int, int] | None, typed: str, comp
             input=prewarm_input(fmt, session.prompt_path, session.document.text, region, typed, complete,
                                 context=context, file_tokens=session_budget(session)),
             stream_id=lane,
-            detach=detach,
+            **({"detach": True} if detach else {}),  # only our gateway's client takes it (ResponsesClient.prewarm)
         )
     except asyncio.CancelledError:
         raise

@@ -82,7 +82,7 @@ class RecordedSequence(Engine):
         self.features = frozenset(features)
         self.players = [ReplayEngine(recorded(n), rate=rate) for n in names]
         self.requests: list[EngineRequest] = []
-        self.prewarms: list[EngineRequest] = []
+        self.prewarm_requests: list[EngineRequest] = []
         # Once an answer has played this text, it holds until cancelled (a mid-answer state that
         # no scheduling delay can skip past).
         self.hold_after = hold_after
@@ -96,7 +96,7 @@ class RecordedSequence(Engine):
             self.requests.append(request)
             player = self.players[min(len(self.requests), len(self.players)) - 1]
         else:
-            self.prewarms.append(request)
+            self.prewarm_requests.append(request)
             player = self.players[0]
         played = ""
         async for delta in player.stream(request, cancel):

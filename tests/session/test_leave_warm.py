@@ -23,8 +23,8 @@ async def test_the_file_as_written_is_prewarmed_past_the_session(replay, calc):
         await leave_warm(session)
     # The session and its connection are gone; the prewarm was the gateway's to finish.
     assert (await gateway_info(url))["detached_prewarms"] == 1
-    await until(lambda: engine.prewarms and written in engine.prewarms[-1].messages[1]["content"])
-    last = engine.prewarms[-1]
+    await until(lambda: engine.prewarm_requests and written in engine.prewarm_requests[-1].messages[1]["content"])
+    last = engine.prewarm_requests[-1]
     # The prefix every turn on the file starts with: the system prompt and the file, no region, no words.
     assert [m["role"] for m in last.messages] == ["system", "user"]
     assert ASK not in last.messages[1]["content"]
@@ -36,4 +36,4 @@ async def test_a_gateway_without_detach_is_left_alone(replay, calc):
         info = await gateway_info(url)
         client.server_info = {**info, "features": [f for f in info["features"] if f != "detach"]}
         await leave_warm(session)
-    assert engine.prewarms == [] and (await gateway_info(url))["detached_prewarms"] == 0
+    assert engine.prewarm_requests == [] and (await gateway_info(url))["detached_prewarms"] == 0
