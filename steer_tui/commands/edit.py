@@ -427,10 +427,9 @@ def _on_shared_engine(session) -> bool:
 async def _shared_engine_lost(session, result) -> str | None:
     """Why the answer stopped, when the shared engine's connection dropped under it (the engine
     was killed or crashed); None otherwise. A private engine's loss is reported, not retried."""
-    lease = getattr(session.client, "gateway", None)
-    if not _connection_lost(result) or not hasattr(lease, "revive"):
+    if not _connection_lost(result) or not _on_shared_engine(session):
         return None
-    return await lease.death(2.0) or f"the shared engine's connection dropped ({result.reason})"
+    return await session.client.gateway.death(2.0) or f"the shared engine's connection dropped ({result.reason})"
 
 
 async def _cleanup(session) -> None:
