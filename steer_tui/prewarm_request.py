@@ -38,8 +38,13 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
     """The file as it is now stays evaluated in `session`'s engine after the session closes: a
     prewarm the gateway runs on past the connection (`detach`), so that the next command on the
     file evaluates only its own words (steer edit, after it wrote). Returns once the gateway took it
-    (or after `timeout`); a gateway without `detach` is left alone."""
+    (or after `timeout`); a gateway without `detach` is left alone, and so is a file over its budget
+    (shown in part, its view depends on the next turn's region: no view of it now is that turn's prefix)."""
+    from steer_tui.project.window import fits, session_budget
+
     if session.client is None or "detach" not in session.server_features:
+        return
+    if not fits(session.document.text, session_budget(session)):
         return
     session.prewarms.start(send_prewarm(session, None, "", False, session.stream_id, detach=True),
                            session.document.text, None)

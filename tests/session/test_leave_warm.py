@@ -37,3 +37,18 @@ async def test_a_gateway_without_detach_is_left_alone(replay, calc):
         client.server_info = {**info, "features": [f for f in info["features"] if f != "detach"]}
         await leave_warm(session)
     assert engine.prewarm_requests == [] and (await gateway_info(url))["detached_prewarms"] == 0
+
+
+async def test_a_file_shown_in_part_is_left_alone(replay, tmp_path):
+    """Over its budget the file is shown around the turn's region: no view of it now is the next
+    turn's prefix, so nothing is left running."""
+    import dataclasses
+
+    big = tmp_path / "big.py"
+    big.write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(120)), encoding="utf-8")
+    url, engine = await replay(["fix_mean.txt"])
+    async with session_on(url, big, prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        session.settings = dataclasses.replace(session.settings, file_tokens=512)
+        await leave_warm(session)
+    assert engine.prewarm_requests == [] and (await gateway_info(url))["detached_prewarms"] == 0
