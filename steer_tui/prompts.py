@@ -16,7 +16,7 @@ from steer_tui.edits.anchor import may_delete
 from steer_tui.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
 from steer_tui.edits.pydefs import first_line
 from steer_tui.edits.syntax import is_python
-from steer_tui import intent
+from steer_tui import intent, named_constants
 
 FORMATS = (SEARCH_REPLACE, APPLY_PATCH, UDIFF, REWRITE)
 
@@ -274,9 +274,10 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
     """The region a region rewrite should cover: always a (start, end) 0-based end-exclusive range.
 
     In order: the function/class around `line` (the cursor) if there is one; the whole file when it
-    is small, or when the instruction renames one of its definitions (the uses change too); else
-    the definitions the instruction names, the narrowest first (a method, not its class; see
-    `_named`); several names: the span covering them all); else the whole file. Give the same
+    is small, or when the instruction renames one of its definitions or constants (the uses change
+    too); else the definitions the instruction names, the narrowest first (a method, not its class; see
+    `_named`); several names: the span covering them all), or the module or class constants it names
+    (steer_tui.named_constants); else the whole file. Give the same
     range to `build_input(region=...)` and to the parser (region_text=region_lines(text, r),
     region_start=r[0]). `path` tells the language: steer_tui.lang finds the definitions where it
     knows one besides Python."""
@@ -288,15 +289,33 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
     if whole[1] <= SMALL_FILE_LINES:
         return whole
     defs = definitions(text, path)
-    if defs:
-        renamed = _RENAME.search(instruction)
-        if renamed and renamed.group(1).split(".")[-1] in defs:
-            return whole
-        for names in _named(instruction):
-            spans = _named_spans(instruction, names, defs)
-            if spans:
-                return deletion_region(text, instruction, (min(a for a, _ in spans), max(b for _, b in spans)), path)
-    return whole
+    table = named_constants.constants(path, text)
+    renamed = _RENAME.search(instruction)
+    if renamed and renamed.group(1).split(".")[-1] in (defs.keys() | table.keys()):
+        return whole
+    tiers = _named(instruction)
+    # A constant counts where it is written as code (backticked, or looking like a name). The
+    # definitions named beside it win unless they hold it (its class): "make fetch retry
+    # MAX_RETRIES times" is an edit of fetch. The last tier (every word, the verb too) is too loose
+    # to outvote a constant: "add" is also a method's name.
+    held = named_constants.named(instruction, [n for n in tiers[0] + tiers[1] if n not in defs], table)
+    for tier, names in enumerate(tiers):
+        spans = _named_spans(instruction, names, defs) if defs else []
+        if not spans:
+            continue
+        if held and (tier == len(tiers) - 1 or all(any(a <= c and d <= b for c, d in held) for a, b in spans)):
+            break
+        return deletion_region(text, instruction, _covering(spans), path)
+    said = held or named_constants.named(instruction, named_constants.spoken(instruction, table), table)
+    if not said:
+        return whole
+    if may_delete(instruction, text.splitlines(), path):  # shown only what is to go, the model writes it back
+        return named_constants.paragraph(table, _covering(said))
+    return _covering(said)
+
+
+def _covering(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 def deletion_request(text: str, instruction: str, region: tuple[int, int], path: str | None = None) -> str:

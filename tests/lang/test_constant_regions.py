@@ -1,0 +1,93 @@
+"""prompts.rewrite_region for a constant: "set MAX_RETRIES to 5" is asked of that statement, not of the
+whole module (steer_tui.named_constants), and never of one of two statements the words do not tell apart."""
+
+from __future__ import annotations
+
+from steer_tui import prompts
+
+MODULE = '''"""Fetching with retries."""
+
+import logging
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 50
+# how often fetch tries before it gives up
+MAX_RETRIES = 3
+TIMEOUTS = {
+    "connect": 5,
+    "read": 10,
+}
+
+
+class Client:
+    DEFAULT_PORT = 80
+
+    def get(self, path):
+        return path
+
+
+class Server:
+    DEFAULT_PORT = 8080
+
+    def serve(self):
+        return self.DEFAULT_PORT
+
+
+def fetch_all(urls):
+    out = []
+    for url in urls:
+        for _ in range(MAX_RETRIES):
+            out.append(url)
+    return out
+
+
+def load(path):
+    return open(path).read()
+'''
+LINES = MODULE.splitlines()
+WHOLE = (0, len(LINES))
+
+
+def region(words: str, path: str = "fetch.py") -> list[str]:
+    a, b = prompts.rewrite_region(MODULE, words, path=path)
+    return LINES[a:b]
+
+
+def test_a_named_module_constant_is_its_statement_with_its_comment():
+    assert region("set MAX_RETRIES to 5") == ["# how often fetch tries before it gives up", "MAX_RETRIES = 3"]
+    assert region("add `json` to TIMEOUTS with 30") == LINES[9:13]
+    assert region("set PAGE_SIZE to 25 and MAX_RETRIES to 10") == LINES[6:9]
+
+
+def test_a_constant_said_in_words():
+    assert region("change the page size to 100") == ["PAGE_SIZE = 50"]
+
+
+def test_a_class_constant_counts_only_where_the_words_say_which_class():
+    assert region("set Server.DEFAULT_PORT to 9000") == ["    DEFAULT_PORT = 8080"]
+    assert region("set DEFAULT_PORT in Client to 8000") == ["    DEFAULT_PORT = 80"]
+    # Two classes bind it: neither is guessed.
+    assert prompts.rewrite_region(MODULE, "set DEFAULT_PORT to 9000", path="fetch.py") == WHOLE
+
+
+def test_a_function_named_beside_a_constant_is_the_edit():
+    assert region("make fetch_all retry MAX_RETRIES times")[0] == "def fetch_all(urls):"
+    assert region("make load give up after MAX_RETRIES tries")[0] == "def load(path):"
+
+
+def test_a_rename_or_a_plain_word_is_not_a_constant_s_region():
+    assert prompts.rewrite_region(MODULE, "rename MAX_RETRIES to RETRIES", path="fetch.py") == WHOLE
+    # `log` is a module variable, but a plain word is not taken for it.
+    assert prompts.rewrite_region(MODULE, "make it log each url", path="fetch.py") == WHOLE
+
+
+def test_a_deleted_constant_is_asked_with_its_neighbours():
+    assert region("remove the MAX_RETRIES constant") == LINES[6:13]
+
+
+def test_javascript_constants():
+    js = "const PAGE_SIZE = 50;\nconst MAX_RETRIES = 3;\n\n" + "\n".join(
+        f"function f{i}(x) {{\n  return x + {i};\n}}\n" for i in range(6))
+    a, b = prompts.rewrite_region(js, "set MAX_RETRIES to 5", path="fetch.js")
+    assert js.splitlines()[a:b] == ["const MAX_RETRIES = 3;"]
