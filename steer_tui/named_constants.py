@@ -11,6 +11,7 @@ names nothing, so a region is never a guess between two statements.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from steer_tui import lang
 
@@ -19,10 +20,11 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPOKEN_MAX = 4  # words of a name said in words ("the default page size" -> DEFAULT_PAGE_SIZE)
 
 
+@lru_cache(maxsize=2)  # a turn asks for its region twice (Session.scoped, then its view): one parse
 def constants(path: str | None, text: str) -> dict[str, list[tuple[int, int, str]]]:
     """Name -> every (start, end, parent class or "") where a constant of that name is bound, its
     comment lines directly above included; empty for a language with no outline of constants. No
-    `path` is Python, as for prompts.definitions."""
+    `path` is Python, as for prompts.definitions. The same dict for the same text: not to be changed."""
     try:
         syms, _ = lang.outline(path if path is not None else "module.py", text)
     except (ValueError, UnicodeError):

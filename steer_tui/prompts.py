@@ -289,16 +289,18 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
     if whole[1] <= SMALL_FILE_LINES:
         return whole
     defs = definitions(text, path)
-    table = named_constants.constants(path, text)
     renamed = _RENAME.search(instruction)
-    if renamed and renamed.group(1).split(".")[-1] in (defs.keys() | table.keys()):
-        return whole
+    if renamed:
+        name = renamed.group(1).split(".")[-1]
+        if name in defs or name in named_constants.constants(path, text):
+            return whole
     tiers = _named(instruction)
     # A constant counts where it is written as code (backticked, or looking like a name). The
     # definitions named beside it win unless they hold it (its class): "make fetch retry
     # MAX_RETRIES times" is an edit of fetch. The last tier (every word, the verb too) is too loose
     # to outvote a constant: "add" is also a method's name.
-    held = named_constants.named(instruction, [n for n in tiers[0] + tiers[1] if n not in defs], table)
+    code = [n for n in tiers[0] + tiers[1] if n not in defs]
+    held = named_constants.named(instruction, code, named_constants.constants(path, text)) if code else []
     for tier, names in enumerate(tiers):
         spans = _named_spans(instruction, names, defs) if defs else []
         if not spans:
@@ -306,6 +308,7 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
         if held and (tier == len(tiers) - 1 or all(any(a <= c and d <= b for c, d in held) for a, b in spans)):
             break
         return deletion_region(text, instruction, _covering(spans), path)
+    table = named_constants.constants(path, text)  # parsed once per text (cached)
     said = held or named_constants.named(instruction, named_constants.spoken(instruction, table), table)
     if not said:
         return whole
