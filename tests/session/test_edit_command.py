@@ -239,3 +239,19 @@ async def test_prose_with_no_code_block_is_refused_and_never_written(replay, cal
     assert "no code block" in retry[-1]["content"] and "with the change you described made" in retry[-1]["content"]
     assert retry[-2] == {"role": "assistant", "content": (DATA / "prose_only.txt").read_text()}  # its own sentence
     assert calc.read_text() == (DATA / "calc.py").read_text()
+
+
+async def test_a_named_constant_is_rewritten_alone(replay, tmp_path):
+    """"set MAX_RETRIES to 5" on a module of functions: only the constant's statement (and its comment)
+    is sent to rewrite and only its line changes (prompts.rewrite_region, steer_tui/named_constants.py)."""
+    module = tmp_path / "fetching.py"
+    body = "".join(f"def fetch_{i}(url):\n    return [url] * {i}\n\n\n" for i in range(20))
+    text = f"import os\n\n# how often fetch tries before it gives up\nMAX_RETRIES = 3\nPAGE_SIZE = 50\n\n\n{body}"
+    module.write_text(text, encoding="utf-8")
+    url, engine = await replay(["set_max_retries.txt"])
+    code, out, err = await steer_edit(str(module), "-m", "set MAX_RETRIES to 5", "--backend", url,
+                                      "--format", "rewrite", "--json")
+    assert code == 0, err
+    assert module.read_text(encoding="utf-8") == text.replace("MAX_RETRIES = 3", "MAX_RETRIES = 5")
+    last = engine.requests[0].messages[-1]["content"]
+    assert "MAX_RETRIES = 3" in last and "PAGE_SIZE" not in last and "def fetch_" not in last
