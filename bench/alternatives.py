@@ -136,6 +136,7 @@ def run_task(one: Steer, many: Steer, checked: Steer | None, task: dict, attempt
            "first_same": bool(alts) and alts[0].get("diff", "") == (single["json"].get("diff") or ""),
            "single_exit": single["exit"], "multi_exit": multi["exit"], "attempt": j.get("attempt"),
            "hows": [a.get("how") for a in alts], "statuses": [a.get("status") for a in alts],
+           "lane_reasons": [a.get("reason", "")[:160] for a in alts],
            "lane_s": [a.get("seconds") for a in alts], "lane_tokens": [a.get("tokens") for a in alts],
            "reason": (j.get("reason") or "")[:200]}
     if check_run is not None:
