@@ -63,15 +63,18 @@ def named(instruction: str, names: list[str], table: dict[str, list[tuple[int, i
 
 
 def spoken(instruction: str, table: dict[str, list[tuple[int, int, str]]]) -> list[str]:
-    """Constants said in words: consecutive words of the instruction that make up a constant's whole
-    name, case aside ("change the page size" -> PAGE_SIZE); the longest run wins where runs overlap."""
+    """Constants said in words: consecutive words of the instruction that make up a capitalised
+    constant's whole name, case and underscores aside ("change the page size" -> PAGE_SIZE, "the
+    default pool size" -> DEFAULT_POOLSIZE); the longest run wins where runs overlap."""
     words = [w.lower() for w in _WORD.findall(instruction)]
-    by_key = {name.lower().strip("_"): name for name in table}
+    # Only names in capitals: a lower-case one said in words is as likely plain speech ("make the
+    # pool block" is not the member `_pool_block`).
+    by_key = {name.lower().replace("_", ""): name for name in table if name.isupper()}
     found: list[str] = []
     i = 0
     while i < len(words):
         for n in range(min(_SPOKEN_MAX, len(words) - i), 1, -1):  # a single word is too loose a match
-            name = by_key.get("_".join(words[i:i + n]))
+            name = by_key.get("".join(words[i:i + n]))
             if name is not None:
                 found.append(name)
                 i += n

@@ -62,6 +62,11 @@ def test_a_named_module_constant_is_its_statement_with_its_comment():
 
 def test_a_constant_said_in_words():
     assert region("change the page size to 100") == ["PAGE_SIZE = 50"]
+    text = "POOLSIZE = 10\n\n\nclass Adapter:\n    _pool_block: bool\n" + "".join(
+        f"\n    def m{i}(self):\n        return {i}\n" for i in range(8))
+    assert prompts.rewrite_region(text, "make the default pool size 20", path="a.py") == (0, 1)
+    # A lower-case name said in words is as likely plain speech: not the member `_pool_block`.
+    assert prompts.rewrite_region(text, "make the pool block", path="a.py") == (0, len(text.splitlines()))
 
 
 def test_a_class_constant_counts_only_where_the_words_say_which_class():
