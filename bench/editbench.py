@@ -28,7 +28,7 @@ Aider gets the target as its file and every other file as `--read`; the task's h
 copy of the edited project (bench/crossfile's run_test). One JSON line per task goes to --out so two runs compare task by task
 (`--compare A.jsonl B.jsonl`).
 
-`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|crossfile|
+`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|crossfile|
  crossfile_heldout|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
  [--compare A B] [--steer-root NAME=DIR] [--steer-args ARGS]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
@@ -111,10 +111,11 @@ def load_set(name: str) -> list[dict]:
         from bench.usertasks import load
 
         return load()
-    if name == "constants":
-        from bench.usertasks.constants import TASKS
+    if name in ("constants", "constants_heldout"):
+        import importlib
 
-        return [dict(t, task_id=f"constants/{t['name']}") for t in TASKS]
+        tasks = importlib.import_module(f"bench.usertasks.{name}").TASKS
+        return [dict(t, task_id=f"{name}/{t['name']}") for t in tasks]
     if name in CROSSFILE_SETS:
         from bench.crossfile import load as load_crossfile
 
@@ -538,7 +539,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", "constants", *CROSSFILE_SETS, "all"))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", "constants", "constants_heldout", *CROSSFILE_SETS, "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
     parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),
