@@ -49,8 +49,8 @@ def _with_comment(lines: list[str], start: int) -> int:
 
 
 def named(instruction: str, names: list[str], table: dict[str, list[tuple[int, int, str]]]) -> list[tuple[int, int]]:
-    """The spans of the constants among `names` (one tier of prompts._named) that the instruction
-    names without doubt; with `spoken`, also those said in words. Empty when none is."""
+    """The spans of the constants among `names` (words of the instruction: prompts._named's code-like
+    tiers, or what `spoken` found) that it names without doubt. Empty when none is."""
     words = set(_WORD.findall(instruction))
     spans = []
     for name in dict.fromkeys(names):
