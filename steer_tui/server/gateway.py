@@ -530,6 +530,8 @@ class Gateway:
             stream = payload.get("stream", False)
             if not isinstance(stream, bool):
                 raise BadRequest("invalid_type", "stream must be a boolean", "stream")
+            if payload.get("detach") is True:  # an HTTP response is its connection: nothing outlives it
+                raise BadRequest("invalid_value", "detach is for prewarms over the WebSocket", "detach")
             try:
                 resp = self.build_response(payload, f"http:{conn_id}")
             except BadRequest:

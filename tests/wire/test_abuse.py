@@ -156,8 +156,9 @@ async def test_bad_json_on_a_websocket_is_an_error_event_and_the_connection_keep
     ("[]", "invalid_request"),
     ('{"input":[{"role":"user","content":[{"type":"input_text","text":' + "[" * 300 + "]" * 300 + "}]}]}",
      "invalid_type"),
+    ('{"input":"hi","generate":false,"detach":true}', "invalid_value"),
 ], ids=["deep", "5000-digit-int", "not-utf8", "object-input", "string-stream", "4000-digit-int", "array",
-        "nested-part-text"])
+        "nested-part-text", "detach-over-http"])
 async def test_bad_json_over_http_is_a_400_and_the_connection_goes_on(gateway_factory, body, code):
     gw, _ = await gateway_factory()
     status, _, answer, conn = await http(gw.port, post(body))
