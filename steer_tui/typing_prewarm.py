@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from steer_tui import prompts
+from steer_tui import named_constants, prompts
 from steer_tui.state import GENERATING, IDLE, REVIEW
 
 log = logging.getLogger(__name__)
@@ -57,9 +57,12 @@ def leads(typed: str, instruction: str) -> bool:
 
 @lru_cache(maxsize=2)
 def _names(text: str, path: str | None = None) -> frozenset[str]:
-    """The file's definition names (one parse per version of the file, not one per key); `path`
-    tells the language, as to prompts.rewrite_region."""
-    return frozenset(prompts.definitions(text, path))
+    """The names the words may give a region by: the file's definitions, and its constants with a name
+    that reads as code (a capital, an underscore or a digit: a plain one, `items`, is no region for
+    prompts.rewrite_region); one parse per version of the file, not one per key; `path` tells the
+    language, as to prompts.rewrite_region."""
+    constants = (n for n in named_constants.constants(path, text) if not n.isalpha() or not n.islower())
+    return frozenset(prompts.definitions(text, path)) | frozenset(constants)
 
 
 def guess_name(text: str, value: str, path: str | None = None) -> str | None:

@@ -37,6 +37,15 @@ def test_a_named_definition_prewarms_its_region_with_the_words_so_far():
     assert TOTAL_VALUE != (0, len(INVENTORY.splitlines()))
 
 
+def test_a_named_constant_prewarms_its_statement_before_its_name_ends():
+    text = "PAGE_SIZE = 50\nMAX_RETRIES = 3\n\n\n" + "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(8))
+    words = "set MAX_RETRIES to 5"
+    assert prompts.rewrite_region(text, words, path="m.py") == (1, 2)
+    assert guess_name(text, "set MAX_RET", "m.py") == "MAX_RETRIES"
+    assert plan(text, "set MAX_RET", None, None, path="m.py") == Warm(text, (1, 2), "set")
+    assert plan(text, "set MAX_RETRIES to ", None, None, path="m.py") == Warm(text, (1, 2), "set MAX_RETRIES to")
+
+
 def test_words_that_name_nothing_prewarm_nothing_without_a_cursor_region():
     assert plan(INVENTORY, "make it faster ", None, None) is None
     # With the cursor's block as the region, the words are prewarmed whatever they say.
