@@ -318,6 +318,7 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
 
 
 def _covering(spans: list[tuple[int, int]]) -> tuple[int, int]:
+    """The lines from the first span's start to the last one's end."""
     return min(a for a, _ in spans), max(b for _, b in spans)
 
 
@@ -353,7 +354,7 @@ def deletion_region(text: str, instruction: str, region: tuple[int, int], path: 
     start, end = region
     if not going or not all(any(a <= i < b for a, b in going) for i in range(start, end) if lines[i].strip()):
         return region
-    lo, hi = min(a for a, _ in going), max(b for _, b in going)
+    lo, hi = _covering(going)
     around = [(a, b) for a, b in defs.values() if a <= lo and hi <= b and (a, b) != (lo, hi)]
     if around:
         return min(around, key=lambda s: s[1] - s[0])
@@ -370,6 +371,12 @@ def deletion_region(text: str, instruction: str, region: tuple[int, int], path: 
 WORDS = re.compile(r"[A-Za-z_](?:[A-Za-z0-9_.]*[A-Za-z0-9_])?")  # a name, dotted or not, as instructions write it
 
 
+def reads_as_code(word: str) -> bool:
+    """A name written as code, not a plain word: an underscore, a dot, a digit or inner capitals
+    (`parse_line`, `Stack.pop`, `MAX_RETRIES`, `getValue`; not `items` or `Item`)."""
+    return "_" in word or "." in word or any(c.isdigit() for c in word) or word[1:] != word[1:].lower()
+
+
 def _named(instruction: str) -> list[list[str]]:
     """The names an instruction may mean, in tiers tried in order: `backticked` names; words that
     look like code (an underscore, a digit, a dot, inner capitals, or a call's parenthesis); the
@@ -379,8 +386,7 @@ def _named(instruction: str) -> list[list[str]]:
     code, plain = [], []
     for i, m in enumerate(WORDS.finditer(instruction)):
         word = m.group(0)
-        looks_like_code = ("_" in word or "." in word or any(c.isdigit() for c in word)
-                           or word[1:] != word[1:].lower() or instruction[m.end() : m.end() + 1] == "(")
+        looks_like_code = reads_as_code(word) or instruction[m.end() : m.end() + 1] == "("
         (code if looks_like_code else plain).append((i, word.split(".")[-1]))
     return [quoted, [w for _, w in code], [w for i, w in plain if i > 0], [w for _, w in plain]]
 
@@ -711,7 +717,7 @@ def _clearly_named(text: str, words: str, path: str | None = None) -> tuple[int,
     for names in (*_named(bare)[:2], plain):
         spans = _named_spans(bare, names, defs)
         if spans:
-            return min(a for a, _ in spans), max(b for _, b in spans)
+            return _covering(spans)
     return None
 
 

@@ -58,10 +58,10 @@ def leads(typed: str, instruction: str) -> bool:
 @lru_cache(maxsize=2)
 def _names(text: str, path: str | None = None) -> frozenset[str]:
     """The names the words may give a region by: the file's definitions, and its constants with a name
-    that reads as code (a capital, an underscore or a digit: a plain one, `items`, is no region for
-    prompts.rewrite_region); one parse per version of the file, not one per key; `path` tells the
-    language, as to prompts.rewrite_region."""
-    constants = (n for n in named_constants.constants(path, text) if not n.isalpha() or not n.islower())
+    that reads as code (prompts.reads_as_code, as rewrite_region takes a constant written plainly: a
+    plain one, `items`, is no region); one parse per version of the file, not one per key; `path`
+    tells the language, as to prompts.rewrite_region."""
+    constants = (n for n in named_constants.constants(path, text) if prompts.reads_as_code(n))
     return frozenset(prompts.definitions(text, path)) | frozenset(constants)
 
 
