@@ -14,7 +14,7 @@ the task's prompt cached by another: every command starts cold, as a first reque
      alternative passes).
 Run 2's first alternative is the answer run 1 gives; the table says on how many tasks it was.
 
-`python -m bench alternatives [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot] [--start I] [--limit N]
+`python -m bench alternatives [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks] [--start I] [--limit N]
  [--attempts N] [--threads T] [--check-jobs J] [--no-check-run] [--out FILE.jsonl] [--tables FILE.jsonl ...]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
@@ -104,14 +104,14 @@ def apply_diff(old: str, diff: str) -> str:
 
 def _checker(tmp: str, task: dict) -> str:
     spec = Path(tmp, "task.json")
-    spec.write_text(json.dumps({"test": task["test"], "lang": task["lang"]}), encoding="utf-8")
+    spec.write_text(json.dumps({"test": task["test"], "lang": task.get("lang", "python")}), encoding="utf-8")
     checker = Path(tmp, "check.py")
     checker.write_text(CHECKER.format(root=str(ROOT), task=str(spec)), encoding="utf-8")
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(checker))}"
 
 
 def _passes(task: dict, text: str) -> bool:
-    return text != task["input"] and judge(text, task["test"], task["lang"])[0]
+    return text != task["input"] and judge(text, task["test"], task.get("lang", "python"))[0]
 
 
 def run_task(one: Steer, many: Steer, checked: Steer | None, task: dict, attempts: int, jobs: int) -> dict:
@@ -187,7 +187,7 @@ def summarize(rows: list[dict], set_name: str, attempts: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench alternatives", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=tuple(SETS))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks"))
     parser.add_argument("--limit", type=int, default=40, help="N tasks (default 40)")
     parser.add_argument("--start", type=int, default=0, help="from the task at this index (default 0)")
     parser.add_argument("--attempts", type=int, default=3)
