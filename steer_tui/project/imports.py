@@ -1,5 +1,6 @@
-"""The imports an edit needs for what it took from the context: a name another project file defines,
-shown to the model, that the edited code now uses but the file neither defines nor imports."""
+"""The imports an edit needs: for what it took from the context (a name another project file defines,
+shown to the model, that the edited code now uses but the file neither defines nor imports), and for
+the standard-library modules a Python edit reads without an import."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from steer_tui import lang
+from steer_tui.edits.stdlib_imports import missing as stdlib_missing
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
@@ -43,13 +45,48 @@ def _bound(path: str, text: str) -> set[str]:
     return names
 
 
-def needed(path: str, old: str, new: str, items, index) -> list[ImportLine]:
-    """The import lines `new` (the edited text of `path`, relative to the index's root) needs for the
-    names of context `items` it uses that `old` did not mention and `new` neither defines nor
-    imports; placed after the file's imports (else after its docstring or 'use strict')."""
+def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLine]:
+    """The import lines `new` (the edited text of `path`, relative to the index's root) needs: for
+    the names of context `items` it uses that `old` did not mention and `new` neither defines nor
+    imports, and (Python) for the standard-library modules it reads that no line imports
+    (steer_tui.edits.stdlib_imports); placed after the file's imports (else after its docstring or
+    'use strict'). Without `index` (no project around the file), the standard library's alone."""
     spec = lang.language(path)
     if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
         return []
+    wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
+    # A project module the context showed wins over a standard-library one of the same name.
+    ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
+    stdlib = [name for name in stdlib_missing(old, new) if name not in ours] if spec.key == "python" else []
+    if not wanted and not modules and not stdlib:
+        return []
+    at, blank = _place(spec.key, path, old)
+    lines = [f"import {name}" for name in stdlib]
+    names: list[str] = list(stdlib)
+    known = _modules(path, old, index) if index is not None else {}
+    for source, stem in modules.items():
+        lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
+        names.append(stem)
+    for source, syms in wanted.items():
+        line = (_python_line(path, old, source, [s.name for s in syms], known.get(source)) if spec.key == "python"
+                else _js_line(path, old, source, syms, index, known.get(source)))
+        if line:
+            lines.append(line)
+            names.extend(s.name for s in syms)
+    if not lines:
+        return []
+    block = "\n".join(lines) + "\n"
+    if blank:  # the file's first import: set apart from what comes before it, or after it at the top
+        block = "\n" + block if at > 0 else block + "\n"
+    first = _first_definition(path, old)
+    fallback = first if first is not None and first > at else None
+    gap = "\n\n" if spec.key == "python" else "\n"
+    return [ImportLine(at, block, tuple(names), fallback, "\n".join(lines) + "\n" + gap)]
+
+
+def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
+    """({source file: the symbols of `items` it gives that `new` now uses}, {source file: the module
+    name `new` reaches it by}) for the context's names the edit took."""
     bound = _bound(path, new)
     wanted: dict[str, list] = {}  # source file -> the symbols it gives
     for item in items:
@@ -70,30 +107,7 @@ def needed(path: str, old: str, new: str, items, index) -> list[ImportLine]:
         if (item.path != path and stem.isidentifier() and stem not in bound | taken and not _uses(old, stem)
                 and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new)):
             modules.setdefault(item.path, stem)
-    if not wanted and not modules:
-        return []
-    at, blank = _place(spec.key, path, old)
-    lines = []
-    names: list[str] = []
-    known = _modules(path, old, index)
-    for source, stem in modules.items():
-        lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
-        names.append(stem)
-    for source, syms in wanted.items():
-        line = (_python_line(path, old, source, [s.name for s in syms], known.get(source)) if spec.key == "python"
-                else _js_line(path, old, source, syms, index, known.get(source)))
-        if line:
-            lines.append(line)
-            names.extend(s.name for s in syms)
-    if not lines:
-        return []
-    block = "\n".join(lines) + "\n"
-    if blank:  # the file's first import: set apart from what comes before it, or after it at the top
-        block = "\n" + block if at > 0 else block + "\n"
-    first = _first_definition(path, old)
-    fallback = first if first is not None and first > at else None
-    gap = "\n\n" if spec.key == "python" else "\n"
-    return [ImportLine(at, block, tuple(names), fallback, "\n".join(lines) + "\n" + gap)]
+    return wanted, modules
 
 
 def _first_definition(path: str, text: str) -> int | None:
@@ -233,18 +247,21 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
 
 
 def add_needed_imports(session) -> None:
-    """The proposal uses a name the context showed that the file neither defines nor imports: its
-    import goes into the proposal too, after the file's imports (a rewrite of one function cannot
-    reach them). Where the edit itself changes those lines, it goes above the first definition;
-    where it changes that place too, nothing is added."""
-    context = session.context
-    if context is None or not context.last or not session.has_proposal:
+    """The proposal uses a name the context showed, or a standard-library module, that the file
+    neither defines nor imports: its import goes into the proposal too, after the file's imports (a
+    rewrite of one function cannot reach them). Where the edit itself changes those lines, it goes
+    above the first definition; where it changes that place too, nothing is added."""
+    if not session.has_proposal:
         return
     import logging
 
+    context = session.context
     try:
-        lines = needed(context.relative_path, session.document.text, session.review.proposed_text(),
-                       context.last, context.index)
+        if context is not None and context.last:
+            lines = needed(context.relative_path, session.document.text, session.review.proposed_text(),
+                           context.last, context.index)
+        else:
+            lines = needed(session.path or "", session.document.text, session.review.proposed_text())
     except Exception as exc:  # an import left out is the model's miss, never a failed turn
         logging.getLogger(__name__).warning("context imports: %s", exc)
         return

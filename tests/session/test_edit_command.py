@@ -255,3 +255,20 @@ async def test_a_named_constant_is_rewritten_alone(replay, tmp_path):
     assert module.read_text(encoding="utf-8") == text.replace("MAX_RETRIES = 3", "MAX_RETRIES = 5")
     last = engine.requests[0].messages[-1]["content"]
     assert "MAX_RETRIES = 3" in last and "PAGE_SIZE" not in last and "def fetch_" not in last
+
+
+async def test_a_standard_library_module_the_rewrite_uses_is_imported(replay, tmp_path):
+    """A rewrite of one function cannot reach the file's imports: the answer's `time.sleep` brings
+    `import time` after them, and no other line changes (steer_tui/edits/stdlib_imports.py)."""
+    module = tmp_path / "client.py"
+    text = ('"""A client."""\n\nfrom http_get import get\n\n\n'
+            "def fetch(url, tries=3):\n    for attempt in range(tries):\n        reply = get(url)\n"
+            "        if reply.ok:\n            return reply\n    return None\n")
+    module.write_text(text, encoding="utf-8")
+    url, _ = await replay(["retry_sleep.txt"])
+    code, out, err = await steer_edit(str(module), "-m", "wait a second between tries", "--backend", url,
+                                      "--format", "rewrite", "--json")
+    assert code == 0, err
+    assert module.read_text(encoding="utf-8") == text.replace(
+        "from http_get import get\n", "from http_get import get\nimport time\n").replace(
+        "            return reply\n", "            return reply\n        time.sleep(1)\n")

@@ -1,0 +1,76 @@
+"""The standard-library modules a Python edit reads without an import (steer_tui/edits/stdlib_imports.py),
+and where the import goes (steer_tui/project/imports.needed without a project)."""
+
+from __future__ import annotations
+
+from steer_tui.edits.stdlib_imports import missing
+from steer_tui.project.imports import needed
+
+OLD = '''"""Jobs."""
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Job:
+    name: str
+
+
+def run(job, tries):
+    for _ in range(tries):
+        if job.name:
+            return True
+    return False
+'''
+
+
+def _edit(body: str) -> str:
+    return OLD.replace("        if job.name:\n            return True\n", body)
+
+
+def test_a_module_read_free_is_missing():
+    new = _edit("        if job.name:\n            return True\n        time.sleep(1)\n")
+    assert missing(OLD, new) == ["time"]
+    new = _edit("        log.info(json.dumps({'job': job.name}))\n        return os.getenv('X')\n")
+    assert missing(OLD, new) == ["json", "os"]  # `log` is no standard-library module
+
+
+def test_a_module_bound_anywhere_is_not_missing():
+    assert missing(OLD, "import time\n" + _edit("        time.sleep(1)\n")) == []
+    assert missing(OLD, _edit("        import time\n        time.sleep(1)\n")) == []  # the model imported it inside
+    assert missing(OLD, _edit("        from time import sleep\n        sleep(1)\n")) == []
+    assert missing(OLD, _edit("        for time in job.times:\n            time.stop()\n")) == []  # a loop variable
+    assert missing(OLD.replace("def run(job, tries)", "def run(job, tries, random)"),
+                   _edit("        random.choice(job.name)\n").replace("def run(job, tries)", "def run(job, tries, random)")) == []
+    assert missing(OLD, "from helpers import *\n" + _edit("        time.sleep(1)\n")) == []  # a star import may bind it
+
+
+def test_what_the_file_read_free_before_is_left_as_it_was():
+    old = OLD.replace("return False", "return os.sep")
+    assert missing(old, old.replace("for _ in range(tries)", "for _ in range(tries + 1)")) == []
+
+
+def test_a_text_that_does_not_parse_gets_nothing():
+    assert missing(OLD, _edit("        time.sleep(1\n")) == []
+
+
+def test_builtins_and_non_modules_are_not_imported():
+    new = _edit("        print(str.upper(job.name), self.time.now(), this.x, test.y, job.os.sep)\n")
+    assert missing(OLD, new) == []
+
+
+def test_the_import_goes_after_the_file_imports():
+    new = _edit("        if job.name:\n            return True\n        time.sleep(1)\n")
+    got = needed("jobs.py", OLD, new)
+    assert [(g.line, g.text) for g in got] == [(3, "import time\n")]
+
+
+def test_a_file_without_imports_gets_its_first_after_the_docstring():
+    old = '"""Jobs."""\n\n\ndef run(job):\n    return job\n'
+    got = needed("jobs.py", old, old.replace("return job", "return json.dumps(job)"))
+    assert [(g.line, g.text) for g in got] == [(1, "\nimport json\n")]
+
+
+def test_other_languages_get_no_standard_library_imports():
+    old = "function run(job) {\n  return job;\n}\n"
+    assert needed("jobs.js", old, old.replace("return job", "return os.sep")) == []
