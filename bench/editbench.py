@@ -28,7 +28,7 @@ Aider gets the target as its file and every other file as `--read`; the task's h
 copy of the edited project (bench/crossfile's run_test). One JSON line per task goes to --out so two runs compare task by task
 (`--compare A.jsonl B.jsonl`).
 
-`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|crossfile|
+`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|imports_heldout|crossfile|
  crossfile_heldout|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
  [--compare A B] [--steer-root NAME=DIR] [--steer-args ARGS]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
@@ -56,6 +56,7 @@ SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_pytho
         "humanevalfix_java": "humanevalfix_java.jsonl", "humanevalfix_cpp": "humanevalfix_cpp.jsonl"}
 ALL_SETS = ("humanevalfix", "polyglot", "usertasks")  # `--set all`: the Python sets
 CROSSFILE_SETS = {"crossfile": "tune", "crossfile_heldout": "heldout"}  # set -> split of bench/crossfile
+USER_SETS = ("constants", "constants_heldout", "imports_heldout")  # bench/usertasks/NAME.py's TASKS
 # What a tool writes for itself in a project (Aider's chat and input history, its tags cache): not an
 # edit of the project, so not a write to another file.
 TOOL_FILES = re.compile(r"^\.aider|(^|/)__pycache__(/|$)")
@@ -111,7 +112,7 @@ def load_set(name: str) -> list[dict]:
         from bench.usertasks import load
 
         return load()
-    if name in ("constants", "constants_heldout"):
+    if name in USER_SETS:
         import importlib
 
         tasks = importlib.import_module(f"bench.usertasks.{name}").TASKS
@@ -539,7 +540,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", "constants", "constants_heldout", *CROSSFILE_SETS, "all"))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", *USER_SETS, *CROSSFILE_SETS, "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
     parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),
