@@ -57,12 +57,13 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
     # A project module the context showed wins over a standard-library one of the same name.
     ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
-    stdlib = [name for name in stdlib_missing(old, new) if name not in ours] if spec.key == "python" else []
+    stdlib = ([line for line in stdlib_missing(old, new) if line.rpartition(" ")[2] not in ours]
+              if spec.key == "python" else [])
     if not wanted and not modules and not stdlib:
         return []
     at, blank = _place(spec.key, path, old)
-    lines = [f"import {name}" for name in stdlib]
-    names: list[str] = list(stdlib)
+    lines = list(stdlib)
+    names: list[str] = [line.rpartition(" ")[2] for line in stdlib]
     known = _modules(path, old, index) if index is not None else {}
     for source, stem in modules.items():
         lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))

@@ -30,9 +30,18 @@ def _edit(body: str) -> str:
 
 def test_a_module_read_free_is_missing():
     new = _edit("        if job.name:\n            return True\n        time.sleep(1)\n")
-    assert missing(OLD, new) == ["time"]
+    assert missing(OLD, new) == ["import time"]
     new = _edit("        log.info(json.dumps({'job': job.name}))\n        return os.getenv('X')\n")
-    assert missing(OLD, new) == ["json", "os"]  # `log` is no standard-library module
+    assert missing(OLD, new) == ["import json", "import os"]  # `log` is no standard-library module
+
+
+def test_the_import_is_the_one_under_which_every_attribute_exists():
+    assert missing(OLD, _edit("        job.at = datetime.now().isoformat()\n")) == ["from datetime import datetime"]
+    assert missing(OLD, _edit("        job.at = datetime.date.today()\n")) == ["import datetime"]
+    assert missing(OLD, _edit("        job.copy = copy.copy(job)\n")) == ["import copy"]
+    # `datetime.now` and `datetime.timezone` exist under no one import: nothing rather than a guess
+    assert missing(OLD, _edit("        job.at = datetime.now(datetime.timezone.utc)\n")) == []
+    assert missing(OLD, _edit("        json.no_such_function(job)\n")) == []
 
 
 def test_a_module_bound_anywhere_is_not_missing():
