@@ -7,7 +7,12 @@ definition, handler or loop target), the text before the edit did not already re
 file that relies on a name from elsewhere keeps doing so), and the text has no star import (which
 may bind anything). The import is the one under which every attribute read exists: `import json`
 for `json.dumps`, `from datetime import datetime` for `datetime.now()` (the module has no `now`);
-where neither holds, nothing is imported rather than a guess."""
+where neither holds, nothing is imported rather than a guess.
+
+A bare name read free (`Optional[int]`, `@dataclass`, `defaultdict(list)`, `Path(p)`) is imported
+from the one module that gives it (FROM_NAMES, or a standard-library module the file already imports
+names from) with every use of it allowed (a call, a subscript, a base class, an attribute); a name
+two of them give is taken from the one the file already imports from, else left alone."""
 
 from __future__ import annotations
 
@@ -94,6 +99,127 @@ def _statement(name: str, attrs: set[str]) -> str | None:
     return None
 
 
+# The names code conventionally imports one by one (`from typing import Optional`), by module: a
+# table, not every public name, since many are also what a missing variable or a project's own
+# helper is called (`log`, `sample`, `unique`, `Context`, `Error`, `replace`, `indent`). typing's
+# aliases of collections' classes (Counter, OrderedDict, ChainMap) are left to collections.
+_TYPING = tuple(n for n in __import__("typing").__all__ if n not in ("Counter", "OrderedDict", "ChainMap", "Text"))
+FROM_NAMES: dict[str, tuple[str, ...]] = {
+    "typing": _TYPING,
+    "collections": ("ChainMap", "Counter", "OrderedDict", "UserDict", "UserList", "UserString", "defaultdict",
+                    "deque", "namedtuple"),
+    "dataclasses": ("dataclass", "field", "fields", "asdict", "astuple", "make_dataclass", "is_dataclass",
+                    "InitVar", "KW_ONLY", "Field"),
+    "pathlib": ("Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"),
+    "datetime": ("date", "datetime", "timedelta", "timezone", "tzinfo"),
+    "functools": ("wraps", "partial", "partialmethod", "lru_cache", "cache", "cached_property", "reduce",
+                  "total_ordering", "singledispatch", "singledispatchmethod", "cmp_to_key"),
+    "enum": ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "auto"),
+    "contextlib": ("contextmanager", "asynccontextmanager", "suppress", "closing", "nullcontext", "ExitStack",
+                   "AsyncExitStack", "redirect_stdout", "redirect_stderr"),
+    "decimal": ("Decimal", "ROUND_HALF_UP", "ROUND_HALF_EVEN", "ROUND_DOWN", "ROUND_UP", "ROUND_CEILING",
+                "ROUND_FLOOR", "InvalidOperation"),
+    "fractions": ("Fraction",),
+    "abc": ("ABC", "ABCMeta", "abstractmethod"),
+    "math": ("sqrt", "isqrt", "floor", "ceil", "exp", "log2", "log10", "gcd", "lcm", "isclose", "hypot",
+             "factorial", "comb", "perm", "prod", "fsum", "pi", "inf", "isnan", "isinf", "radians", "degrees",
+             "sin", "cos", "tan", "atan2"),
+    "random": ("choice", "choices", "randint", "randrange", "shuffle", "uniform", "gauss"),
+    "time": ("sleep", "perf_counter", "monotonic"),
+    "uuid": ("uuid4", "uuid1", "uuid5", "UUID"),
+    "copy": ("copy", "deepcopy"),
+    "textwrap": ("dedent", "TextWrapper"),
+    "pprint": ("pprint", "pformat"),
+    "statistics": ("mean", "median", "stdev", "pstdev", "variance", "fmean", "quantiles", "median_low",
+                   "median_high"),
+}
+
+
+def _free_names(tree: ast.AST, bound: set[str]) -> dict[str, set[str]]:
+    """{name read free and bare (not as `name.attr` of a module): how it is used}: "call", "subscript",
+    "base", "attr:NAME", or "read" for any other use."""
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    uses: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        name = node.id
+        if name in bound or hasattr(builtins, name) or name.startswith("_"):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            use = "call"
+        elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node in parent.decorator_list:
+            use = "call"
+        elif isinstance(parent, ast.ClassDef) and node in parent.bases:
+            use = "base"
+        elif isinstance(parent, ast.Subscript) and parent.value is node:
+            use = "subscript"
+        elif isinstance(parent, ast.Attribute):
+            use = "attr:" + parent.attr
+        else:
+            use = "read"
+        uses.setdefault(name, set()).add(use)
+    return uses
+
+
+def _allows(obj, uses: set[str]) -> bool:
+    """Every use of the name fits `obj` (a call of a class or function, a subscript of a generic, a
+    class to derive from, an attribute it has); a value other than a class (math.pi, a rounding mode)
+    only where it is read."""
+    if obj is None:
+        return False
+    for use in uses:
+        if use == "call" and not callable(obj):
+            return False
+        if use == "base" and not (isinstance(obj, type) or hasattr(obj, "__mro_entries__")):
+            return False
+        if use == "subscript" and not (hasattr(type(obj), "__getitem__") or hasattr(obj, "__class_getitem__")):
+            return False
+        if use.startswith("attr:") and not hasattr(obj, use[5:]):
+            return False
+    return True
+
+
+@lru_cache(maxsize=64)
+def _exports(module_name: str) -> frozenset[str]:
+    """The names taken from `module_name`: the table's, or, for a module the file already imports names
+    from, every class and function it defines (not one it imported: uuid holds the Enum it imported;
+    not a submodule such as os.path)."""
+    if module_name in FROM_NAMES:
+        return frozenset(FROM_NAMES[module_name])
+    module = _module(module_name)
+    if module is None:
+        return frozenset()
+    names = getattr(module, "__all__", None) or [n for n in dir(module) if not n.startswith("_")]
+    return frozenset(n for n in names if getattr(getattr(module, n, None), "__module__", None) == module_name)
+
+
+def _from_modules(tree: ast.AST) -> list[str]:
+    """The standard-library modules the text already imports names from (`from typing import ...`)."""
+    return [node.module for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level
+            and node.module.split(".")[0] in sys.stdlib_module_names]
+
+
+def _from_statement(name: str, uses: set[str], already: list[str]) -> tuple[str, str] | None:
+    """(module, name) to import `name` from, or None when no module, or two, give it."""
+    if any(u.startswith("attr:") for u in uses) and name in sys.stdlib_module_names:
+        return None  # `json.dumps`: the module itself (_statement)
+    givers = []
+    for module_name in dict.fromkeys([*already, *FROM_NAMES]):
+        if name in _exports(module_name):
+            module = _module(module_name)
+            if module is not None and _allows(getattr(module, name, None), uses):
+                givers.append(module_name)
+    if len(givers) > 1:
+        givers = [m for m in givers if m in already] or givers
+    return (givers[0], name) if len(givers) == 1 else None
+
+
 def missing(old: str, new: str) -> list[str]:
     """The import statements `new` (the edited text) needs, sorted; [] when `new` does not parse
     (the syntax guard speaks for it) or has a star import."""
@@ -103,8 +229,9 @@ def missing(old: str, new: str) -> list[str]:
     bound = _bound(tree)
     if bound is None:
         return []
-    wanted = _free_modules(tree, bound)
-    if not wanted:
+    modules = _free_modules(tree, bound)
+    names = _free_names(tree, bound)
+    if not modules and not names:
         return []
     before = _parse(old)
     if before is not None:
@@ -112,5 +239,15 @@ def missing(old: str, new: str) -> list[str]:
         if before_bound is None:
             return []
         for name in _free_modules(before, before_bound):
-            wanted.pop(name, None)
-    return sorted(filter(None, (_statement(name, attrs) for name, attrs in wanted.items())))
+            modules.pop(name, None)
+        for name in _free_names(before, before_bound):
+            names.pop(name, None)
+    out = [_statement(name, attrs) for name, attrs in modules.items()]
+    already = _from_modules(tree)
+    taken: dict[str, list[str]] = {}
+    for name, uses in names.items():
+        found = None if name in modules else _from_statement(name, uses, already)
+        if found:
+            taken.setdefault(found[0], []).append(name)
+    out += [f"from {module} import {', '.join(sorted(got))}" for module, got in taken.items()]
+    return sorted(filter(None, out))

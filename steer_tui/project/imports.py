@@ -57,13 +57,12 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
     # A project module the context showed wins over a standard-library one of the same name.
     ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
-    stdlib = ([line for line in stdlib_missing(old, new) if line.rpartition(" ")[2] not in ours]
-              if spec.key == "python" else [])
+    stdlib = [line for line in stdlib_missing(old, new) if not set(_bound_by(line)) & ours] if spec.key == "python" else []
     if not wanted and not modules and not stdlib:
         return []
     at, blank = _place(spec.key, path, old)
     lines = list(stdlib)
-    names: list[str] = [line.rpartition(" ")[2] for line in stdlib]
+    names: list[str] = [name for line in stdlib for name in _bound_by(line)]
     known = _modules(path, old, index) if index is not None else {}
     for source, stem in modules.items():
         lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
@@ -83,6 +82,12 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     fallback = first if first is not None and first > at else None
     gap = "\n\n" if spec.key == "python" else "\n"
     return [ImportLine(at, block, tuple(names), fallback, "\n".join(lines) + "\n" + gap)]
+
+
+def _bound_by(line: str) -> list[str]:
+    """The names an `import M` / `from M import a, b` line binds."""
+    head, _, rest = line.partition(" import ")
+    return [line.split()[1]] if not rest else [n.strip() for n in rest.split(",")]
 
 
 def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:

@@ -83,3 +83,28 @@ def test_a_file_without_imports_gets_its_first_after_the_docstring():
 def test_other_languages_get_no_standard_library_imports():
     old = "function run(job) {\n  return job;\n}\n"
     assert needed("jobs.js", old, old.replace("return job", "return os.sep")) == []
+
+
+def test_a_bare_name_comes_from_the_one_module_that_gives_it():
+    new = OLD.replace("def run(job, tries):", "def run(job: Job, tries: Optional[int]) -> List[str]:")
+    assert missing(OLD, new) == ["from typing import List, Optional"]
+    new = _edit("        seen = defaultdict(list)\n        return Path(job.name), seen, Counter(job.name)\n")
+    assert missing(OLD, new) == ["from collections import Counter, defaultdict", "from pathlib import Path"]
+    new = OLD + "\n\nclass Color(Enum):\n    RED = auto()\n"
+    assert missing(OLD, new) == ["from enum import Enum, auto"]
+    new = OLD.replace("def run(", "@lru_cache(maxsize=None)\ndef run(")
+    assert missing(OLD, new) == ["from functools import lru_cache"]
+
+
+def test_a_bare_name_is_not_imported_where_a_use_does_not_fit_or_two_modules_give_it():
+    assert missing(OLD, _edit("        return cache[job.name]\n")) == []  # functools.cache is no mapping
+    assert missing(OLD, _edit("        return pi(job)\n")) == []  # math.pi is not called
+    assert missing(OLD, _edit("        return time() - tries\n")) == []  # time.time or datetime.time
+    assert missing(OLD, _edit("        return log(job) + sample + indent\n")) == []  # not in the table: a missing variable
+    assert missing(OLD, _edit("        print(e)\n")) == []  # math.e is no name to import bare
+
+
+def test_a_bare_name_of_a_module_the_file_imports_from_comes_from_it():
+    old = "from collections.abc import Sequence\n\n\ndef first(xs: Sequence):\n    return xs[0]\n"
+    new = old.replace("xs: Sequence", "xs: Iterable")
+    assert missing(old, new) == ["from collections.abc import Iterable"]  # not typing's
