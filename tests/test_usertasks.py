@@ -1,4 +1,4 @@
-"""bench/usertasks: every task's test fails on the file as given (the usertasks set and the named sets: constants, constants_heldout, imports_heldout), so a pass means the edit did it."""
+"""bench/usertasks: every task's test fails on the file as given (the usertasks set and the named sets: constants, constants_heldout, imports_heldout, names_heldout), so a pass means the edit did it."""
 
 from __future__ import annotations
 
