@@ -220,9 +220,10 @@ def _from_statement(name: str, uses: set[str], already: list[str]) -> tuple[str,
     return (givers[0], name) if len(givers) == 1 else None
 
 
-def missing(old: str, new: str) -> list[str]:
+def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]:
     """The import statements `new` (the edited text) needs, sorted; [] when `new` does not parse
-    (the syntax guard speaks for it) or has a star import."""
+    (the syntax guard speaks for it) or has a star import. `skip`: names another import gives (a
+    project module or name the context showed)."""
     tree = _parse(new)
     if tree is None:
         return []
@@ -242,6 +243,9 @@ def missing(old: str, new: str) -> list[str]:
             modules.pop(name, None)
         for name in _free_names(before, before_bound):
             names.pop(name, None)
+    for name in skip:
+        modules.pop(name, None)
+        names.pop(name, None)
     out = [_statement(name, attrs) for name, attrs in modules.items()]
     already = _from_modules(tree)
     taken: dict[str, list[str]] = {}

@@ -57,7 +57,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
     # A project module the context showed wins over a standard-library one of the same name.
     ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
-    stdlib = [line for line in stdlib_missing(old, new) if not set(_bound_by(line)) & ours] if spec.key == "python" else []
+    stdlib = stdlib_missing(old, new, frozenset(ours)) if spec.key == "python" else []
     if not wanted and not modules and not stdlib:
         return []
     at, blank = _place(spec.key, path, old)

@@ -70,3 +70,17 @@ def test_the_fallback_place_is_right_above_the_first_definition(index):
     new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * PAGE_SIZE:]")
     got = _needed(index, "app/queries.py", new, "use the page size")
     assert (got[0].fallback, got[0].fallback_text) == (5, "from app.settings import PAGE_SIZE\n\n\n")
+
+
+def test_a_project_module_the_context_showed_wins_over_a_standard_library_one(tmp_path):
+    files = {"app/statistics.py": "def mean(xs):\n    \"\"\"The project's own mean.\"\"\"\n    return sum(xs) / len(xs)\n",
+             "app/report.py": '"""Report."""\n\nimport json\n\n\ndef summary(xs):\n    return json.dumps(xs)\n'}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    old = files["app/report.py"]
+    new = old.replace("json.dumps(xs)", "json.dumps({'mean': mean(xs), 'when': datetime.now().isoformat()})")
+    items = select_context(index, "app/report.py", old, None, "add the mean from the statistics module", 800)
+    got = needed("app/report.py", old, new, items, index)
+    assert [g.text for g in got] == ["from datetime import datetime\nfrom app.statistics import mean\n"]
