@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 
 from steer_tui import lang
-from steer_tui.edits.syntax import is_python
+from steer_tui.edits.syntax import is_python, parse_tree
 from steer_tui import intent
 
 COSMETIC_REASON = "the edit changes only whitespace, comments or docstrings"
@@ -50,11 +49,8 @@ def cosmetic(path: str | None, old: str, new: str) -> bool:
 
 def _code_tree(text: str) -> str | None:
     """The parsed tree of `text` without its docstrings, dumped without positions; None if it does not parse."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_tree(text)
+    if tree is None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:

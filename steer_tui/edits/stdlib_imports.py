@@ -23,18 +23,11 @@ import sys
 import warnings
 from functools import lru_cache
 
+from steer_tui.edits.syntax import parse_tree
+
 # Names in sys.stdlib_module_names that code says for something else far more often than it
 # means the module (`this.x`, a `test` object) or that are never imported by hand.
 _NOT_MEANT = frozenset({"this", "antigravity", "test", "idlelib", "turtledemo", "__future__", "__main__"})
-
-
-def _parse(text: str) -> ast.AST | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences in the user's strings
-            return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
 
 
 def _bound(tree: ast.AST) -> set[str] | None:
@@ -224,7 +217,7 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
     """The import statements `new` (the edited text) needs, sorted; [] when `new` does not parse
     (the syntax guard speaks for it) or has a star import. `skip`: names another import gives (a
     project module or name the context showed)."""
-    tree = _parse(new)
+    tree = parse_tree(new)
     if tree is None:
         return []
     bound = _bound(tree)
@@ -234,7 +227,7 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
     names = _free_names(tree, bound)
     if not modules and not names:
         return []
-    before = _parse(old)
+    before = parse_tree(old)
     if before is not None:
         before_bound = _bound(before)
         if before_bound is None:

@@ -33,6 +33,17 @@ def is_python(path: str | PurePath | None) -> bool:
     return PurePath(str(path or "")).suffix.lower() in PYTHON_SUFFIXES
 
 
+def parse_tree(text: str) -> ast.Module | None:
+    """`text` parsed as Python, or None where it does not parse (nor past the compiler's limits);
+    warnings about the user's code (invalid escape sequences) are not ours to report."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def parse_error(text: str) -> SyntaxError | None:
     """The error that stops `text` from parsing as Python, or None if it parses."""
     try:

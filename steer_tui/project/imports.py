@@ -86,7 +86,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
 
 def _bound_by(line: str) -> list[str]:
     """The names an `import M` / `from M import a, b` line binds."""
-    head, _, rest = line.partition(" import ")
+    rest = line.partition(" import ")[2]
     return [line.split()[1]] if not rest else [n.strip() for n in rest.split(",")]
 
 
