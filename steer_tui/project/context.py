@@ -24,6 +24,12 @@ USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
+# A function this short that returns a value is shown whole: a small model copies the shape of
+# what a helper returns (a unit, a path, a format) from its body far more reliably than from a
+# signature. A procedure stays a signature: shown its body, the model writes the body out in place
+# of the call.
+SHORT_BODY_LINES = 8
+SHORT_BODY_TOKENS = 120
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _BARE = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
@@ -157,9 +163,36 @@ def _stub(sym, path: str, indent: str = "") -> str:
     return "\n".join(lines)
 
 
+_RETURNS_VALUE = re.compile(r"^[ \t]*return[ \t]*[^\s;]", re.M)
+
+
+def _short_source(index, sym) -> str:
+    """`sym`'s whole definition where it is a function of at most SHORT_BODY_LINES lines that
+    returns a value, else ""."""
+    if sym.kind not in ("function", "method") or sym.end - sym.line > SHORT_BODY_LINES:
+        return ""
+    try:
+        lines = (index.root / sym.path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    body = lines[sym.line:sym.end]
+    if not body or not body[0].lstrip().startswith(sym.signature.splitlines()[0].lstrip()[:12]):
+        return ""  # the file changed since it was indexed
+    indent = len(body[0]) - len(body[0].lstrip())
+    text = "\n".join(line[indent:] if line[:indent].isspace() else line for line in body).rstrip()
+    if count_tokens(text) > SHORT_BODY_TOKENS or not _RETURNS_VALUE.search(text):
+        return ""
+    doc = f"{_comment(sym.path)} {sym.doc}\n" if sym.doc and not _is_python(sym.path) else ""
+    return doc + text
+
+
 def symbol_text(index, sym) -> str:
-    """What an item shows of `sym`: its signature and doc; a class's head, doc and the signatures
-    of its members and methods; a constant's or an enum's whole short definition."""
+    """What an item shows of `sym`: its signature and doc; a short function's whole definition; a
+    class's head, doc and the signatures of its members and methods; a constant's or an enum's
+    whole short definition."""
+    short = _short_source(index, sym)
+    if short:
+        return short
     if sym.kind not in ("class", "impl", "trait", "interface", "struct") or sym.signature.count("\n") >= 2:
         return _stub(sym, sym.path)
     members = [s for s in index.symbols_in(sym.path) if s.parent == sym.name and sym.line <= s.line < sym.end]

@@ -112,7 +112,9 @@ def test_words_split_and_stem():
 def test_what_the_region_imports_and_calls(index):
     items = _select(index, "shop/cart.py", "", region=(4, 6))
     assert _names(items) == [("shop/money.py", "parse_money", "imported")]
-    assert items[0].text == "# Parse '$1.50' into cents.\ndef parse_money(text): ..."
+    # short, and it returns a value: shown whole, so the model sees what the value looks like
+    assert items[0].text == ('def parse_money(text):\n    """Parse \'$1.50\' into cents."""\n'
+                             '    return int(round(float(text.strip("$")) * 100))')
     items = _select(index, "shop/cart.py", "", region=(12, 16))
     assert _names(items) == [("shop/api.py", "Status", "imported")]  # through the module: api.Status
     assert 'NOT_FOUND = "not_found"' in items[0].text
@@ -143,7 +145,8 @@ def test_the_open_file_is_never_context(index):
 def test_the_budget_is_respected_and_cuts_the_lowest_ranked(index):
     full = _select(index, "shop/cart.py", "raise the API error or the status; use the currency helper")
     assert len(full) >= 3
-    budget = full[0].tokens + full[1].tokens
+    budget = max(full[0].tokens + full[1].tokens, 2 * full[0].tokens)  # the first fits the uses' share
+    assert sum(i.tokens for i in full) > budget
     cut = _select(index, "shop/cart.py", "raise the API error or the status; use the currency helper", budget=budget)
     assert sum(i.tokens for i in cut) <= budget
     assert cut[0] == full[0] and len(cut) < len(full)
@@ -244,3 +247,33 @@ def test_a_script_outside_the_packages_is_not_offered_for_the_words(tmp_path):
     assert "logger" not in chosen
     flat = {"tools/routes.py": "def explore(page):\n    return page\n", "migrations/env.py": env}
     assert "logger" in _chosen(tmp_path / "flat", flat, "tools/routes.py", "in explore, log the page number")
+
+
+def test_a_short_helper_that_returns_a_value_is_shown_whole_and_others_as_signatures(tmp_path):
+    root = tmp_path / "p"
+    (root / "src").mkdir(parents=True)
+    (root / "src/routes.js").write_text(
+        "// Every URL is built here.\n"
+        "function userPath(id, { tab } = {}) {\n"
+        "  const base = `/people/${id}`;\n"
+        "  return tab ? `${base}/${tab}` : base;\n"
+        "}\n\n"
+        "// Record one audit entry.\n"
+        "function audit(event, actor) {\n"
+        "  LOG.push({ event, actor });\n"
+        "}\n\n"
+        "function long(x) {\n" + "".join(f"  x += {i};\n" for i in range(12)) + "  return x;\n}\n"
+        "module.exports = { userPath, audit, long };\n")
+    text = "const r = require('./routes');\nfunction f(u) { r.audit('x', u); r.long(1); return r.userPath(u.id); }\n"
+    (root / "src/link.js").write_text(text)
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = {i.name: i.text for i in select_context(index, "src/link.js", text, None, "", 800)}
+    assert items["userPath"] == ("// Every URL is built here.\nfunction userPath(id, { tab } = {}) {\n"
+                                 "  const base = `/people/${id}`;\n  return tab ? `${base}/${tab}` : base;\n}")
+    # a procedure: its body would be written out in place of the call
+    assert items["audit"] == "// Record one audit entry.\nfunction audit(event, actor)"
+    assert items["long"] == "function long(x)"  # too long to show whole
+    # the file changed since it was indexed: the signature, never lines of something else
+    (root / "src/routes.js").write_text("\n\n\n" + (root / "src/routes.js").read_text())
+    items = {i.name: i.text for i in select_context(index, "src/link.js", text, None, "", 800)}
+    assert items["userPath"] == "// Every URL is built here.\nfunction userPath(id, { tab } = {})"
