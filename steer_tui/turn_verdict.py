@@ -1,5 +1,6 @@
 """The verdict on a turn's finished answer: the applier's (steer_tui.edits.judge), then the answer it
-builds on, a class's docstring asked alone, the syntax check and new parameters never read."""
+builds on, a class's docstring asked alone, the syntax check, new parameters never read and names
+nothing defines."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ class TurnVerdict:
         new_text = asked
         if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             s.proposal_changed()
-        return self.syntax_verdict(new_text) or self.unused_verdict(new_text) or TurnResult("proposal")
+        return (self.syntax_verdict(new_text) or self.unused_verdict(new_text) or self.undefined_verdict(new_text)
+                or TurnResult("proposal"))
 
     def class_doc(self, new_text: str) -> str | None:
         """Where the request asks for a class's docstring alone (steer_tui.edits.class_doc), the answer's
@@ -109,6 +111,30 @@ class TurnVerdict:
                 f"{'them' if len(unused) > 1 else 'it'} changes nothing. Reply again with the complete "
                 "edit, with the function's code using the new parameter where the request needs it."))
         s.notice("warning", NoticeCode.UNUSED, f"{what}; review it before accepting")
+        return None
+
+    def undefined_verdict(self, new_text: str) -> TurnResult | None:
+        """The finished proposal reads a Python name that nothing defines, not even the imports that
+        will be added with it (steer_tui.edits.undefined): in `edit()`, while a retry is left, a
+        failed attempt whose feedback names it; else a warning on a proposal that stands."""
+        from steer_tui.edits.undefined import undefined_names
+        from steer_tui.project.imports import needed_for
+
+        s = self.session
+        if not is_python(s.path):
+            return None
+        added = "".join(line.text for line in needed_for(s, new_text))
+        names = undefined_names(s.document.text, new_text, added)
+        if not names:
+            return None
+        said = ", ".join(f"`{n}`" for n in names[:4])
+        what = f"{said} {'is' if len(names) == 1 else 'are'} defined nowhere (NameError when run)"
+        if s.refuse_broken_syntax and self.turn.can_retry:
+            return self.refuse_proposal(what, (
+                f"Your edit was not applied: it uses {said}, which neither this file nor its imports define. "
+                "Reply again with the complete edit, using only what this file defines or imports, Python's "
+                "builtins and standard library, and what the other files shown to you define."))
+        s.notice("warning", NoticeCode.UNDEFINED, f"{what}; review it before accepting")
         return None
 
     def syntax_verdict(self, new_text: str) -> TurnResult | None:

@@ -30,7 +30,7 @@ from steer_tui.edits.syntax import parse_tree
 _NOT_MEANT = frozenset({"this", "antigravity", "test", "idlelib", "turtledemo", "__future__", "__main__"})
 
 
-def _bound(tree: ast.AST) -> set[str] | None:
+def bound_names(tree: ast.AST) -> set[str] | None:
     """Every name `tree` binds anywhere; None when a star import may bind any."""
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -220,7 +220,7 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
     tree = parse_tree(new)
     if tree is None:
         return []
-    bound = _bound(tree)
+    bound = bound_names(tree)
     if bound is None:
         return []
     modules = _free_modules(tree, bound)
@@ -229,7 +229,7 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
         return []
     before = parse_tree(old)
     if before is not None:
-        before_bound = _bound(before)
+        before_bound = bound_names(before)
         if before_bound is None:
             return []
         for name in _free_modules(before, before_bound):

@@ -252,6 +252,21 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
     return f"import {', '.join(parts)} from '{target}';"
 
 
+def needed_for(session, new_text: str) -> list[ImportLine]:
+    """The import lines `new_text`, a proposal for `session`'s file, needs (`needed`, with the
+    names the session's last request showed from other files)."""
+    import logging
+
+    context = session.context
+    try:
+        if context is not None and context.last:
+            return needed(context.relative_path, session.document.text, new_text, context.last, context.index)
+        return needed(session.path or "", session.document.text, new_text)
+    except Exception as exc:  # an import left out is the model's miss, never a failed turn
+        logging.getLogger(__name__).warning("context imports: %s", exc)
+        return []
+
+
 def add_needed_imports(session) -> None:
     """The proposal uses a name the context showed, or a standard-library module, that the file
     neither defines nor imports: its import goes into the proposal too, after the file's imports (a
@@ -259,18 +274,7 @@ def add_needed_imports(session) -> None:
     above the first definition; where it changes that place too, nothing is added."""
     if not session.has_proposal:
         return
-    import logging
-
-    context = session.context
-    try:
-        if context is not None and context.last:
-            lines = needed(context.relative_path, session.document.text, session.review.proposed_text(),
-                           context.last, context.index)
-        else:
-            lines = needed(session.path or "", session.document.text, session.review.proposed_text())
-    except Exception as exc:  # an import left out is the model's miss, never a failed turn
-        logging.getLogger(__name__).warning("context imports: %s", exc)
-        return
+    lines = needed_for(session, session.review.proposed_text())
     for n, imp in enumerate(lines):
         key = ("context-import", n)
         for line, text in ((imp.line, imp.text), (imp.fallback, imp.fallback_text)):

@@ -475,3 +475,27 @@ async def test_deleting_the_function_at_the_cursor_is_asked_of_it_and_the_next_o
         last = engine.requests[0].messages[-1]["content"]
         assert "def mean(values):" in last and "def clamp(x, lo, hi):" in last
         assert last.rstrip().endswith("delete this function (`mean`)")
+
+
+async def test_a_name_nothing_defines_is_a_failed_attempt_in_edit(replay, calc):
+    """`EMPTY_RESULT` is bound nowhere: the proposal would raise NameError when run. In `edit()` the
+    attempt fails with feedback naming it, and the next answer stands."""
+    url, engine = await replay(["mean_undefined_name.txt", "mean_if_empty.txt"])
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
+        result = await session.edit("make mean return a default for an empty list", (11, 16))
+        assert result.status == "proposal" and result.attempts == 2
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert "it uses `EMPTY_RESULT`, which neither this file nor its imports define" in feedback
+        assert "if not values:\n        return 0.0" in session.review.proposed_text()
+
+
+async def test_in_the_app_a_name_nothing_defines_is_flagged_not_refused(replay, calc):
+    url, engine = await replay(["mean_undefined_name.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
+        await session.send("make mean return a default for an empty list", (11, 16))
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 1
+        assert "return EMPTY_RESULT" in session.review.proposed_text()
+        assert any(isinstance(e, Notice) and e.code == "undefined" and "`EMPTY_RESULT` is defined nowhere" in e.text
+                   for e in events)
