@@ -4,7 +4,8 @@ another; each judged by a hidden test run in a copy of the edited project.
 
 `tune.jsonl` is the split context selection may be tuned on; `heldout.jsonl` (chosen at random with
 a fixed seed when the tasks were written, before any run) is never used for tuning. Both are built
-from tasks_python.py and tasks_js.py by `--write`; `--check` proves every test fails on the
+from tasks_python.py and tasks_js.py by `--write`. `fresh.jsonl` (from tasks_fresh.py, written later
+by someone who had not read how context is chosen) is a second held-out set, never tuned on; `--check` proves every test fails on the
 original project and passes on the reference solution. `python -m bench editbench --set crossfile`
 (or `crossfile_heldout`) runs the tools on them.
 
@@ -24,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = {"tune": HERE / "tune.jsonl", "heldout": HERE / "heldout.jsonl"}
+SPLITS = {"tune": HERE / "tune.jsonl", "heldout": HERE / "heldout.jsonl", "fresh": HERE / "fresh.jsonl"}
 SEED = 41  # the number; fixed so the split never moves
 TUNE_SHARE = 0.6
 TEST_TIMEOUT_S = 20
@@ -41,12 +42,12 @@ def load(split: str) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _authored() -> list[dict]:
+def _authored(raws: list[dict] | None = None) -> list[dict]:
     from bench.crossfile.tasks_js import TASKS as JS
     from bench.crossfile.tasks_python import TASKS as PY
 
     tasks = []
-    for raw in [*PY, *JS]:
+    for raw in ([*PY, *JS] if raws is None else raws):
         original = raw["files"][raw["target"]]
         solution = original
         for old, new in raw["edit"]:
@@ -82,6 +83,15 @@ def write() -> dict[str, int]:
     for name, part in split(tasks).items():
         SPLITS[name].write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in part), encoding="utf-8")
         counts[name] = len(part)
+    try:
+        from bench.crossfile.tasks_fresh import TASKS as FRESH
+    except ImportError:
+        return counts
+    fresh = _authored(FRESH)
+    if {t["id"] for t in fresh} & set(ids):
+        raise ValueError("a fresh task's id repeats an earlier one")
+    SPLITS["fresh"].write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in fresh), encoding="utf-8")
+    counts["fresh"] = len(fresh)
     return counts
 
 
@@ -154,13 +164,13 @@ def check(tasks: list[dict]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench crossfile", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="every test fails unedited and passes on the solution")
-    parser.add_argument("--set", default="all", choices=("tune", "heldout", "all"))
-    parser.add_argument("--write", action="store_true", help="rebuild tune.jsonl and heldout.jsonl from the task files")
+    parser.add_argument("--set", default="all", choices=("tune", "heldout", "fresh", "all"))
+    parser.add_argument("--write", action="store_true", help="rebuild tune.jsonl, heldout.jsonl and fresh.jsonl from the task files")
     args = parser.parse_args(argv or [])
     if args.write:
         print("crossfile: wrote " + ", ".join(f"{n} {k}" for k, n in write().items()))
     if args.check or not args.write:
-        names = list(SPLITS) if args.set == "all" else [args.set]
+        names = [n for n in SPLITS if SPLITS[n].exists()] if args.set == "all" else [args.set]
         tasks = [t for n in names for t in load(n)]
         problems = check(tasks)
         langs = {lang: sum(t["lang"] == lang for t in tasks) for lang in sorted({t["lang"] for t in tasks})}
