@@ -239,12 +239,19 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
     for name in skip:
         modules.pop(name, None)
         names.pop(name, None)
-    out = [_statement(name, attrs) for name, attrs in modules.items()]
+    out = []
+    taken: dict[str, list[str]] = {}  # one `from` line a module: `from datetime import datetime, timezone`
+    for name, attrs in modules.items():
+        line = _statement(name, attrs)
+        if line and line.startswith("from "):
+            module, _, got = line[5:].partition(" import ")
+            taken.setdefault(module, []).append(got)
+        elif line:
+            out.append(line)
     already = _from_modules(tree)
-    taken: dict[str, list[str]] = {}
     for name, uses in names.items():
         found = None if name in modules else _from_statement(name, uses, already)
         if found:
             taken.setdefault(found[0], []).append(name)
-    out += [f"from {module} import {', '.join(sorted(got))}" for module, got in taken.items()]
-    return sorted(filter(None, out))
+    out += [f"from {module} import {', '.join(sorted(set(got)))}" for module, got in taken.items()]
+    return sorted(out)

@@ -41,6 +41,8 @@ def test_the_import_is_the_one_under_which_every_attribute_exists():
     assert missing(OLD, _edit("        job.copy = copy.copy(job)\n")) == ["import copy"]
     # `datetime.now` and `datetime.timezone` exist under no one import: nothing rather than a guess
     assert missing(OLD, _edit("        job.at = datetime.now(datetime.timezone.utc)\n")) == []
+    # names from one module share one line, whichever rule found them
+    assert missing(OLD, _edit("        job.at = datetime.now(timezone.utc)\n")) == ["from datetime import datetime, timezone"]
     assert missing(OLD, _edit("        json.no_such_function(job)\n")) == []
 
 
