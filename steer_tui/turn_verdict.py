@@ -1,6 +1,6 @@
 """The verdict on a turn's finished answer: the applier's (steer_tui.edits.judge), then the answer it
-builds on, a class's docstring asked alone, the syntax check, new parameters never read and names
-nothing defines."""
+builds on, a class's docstring asked alone, the syntax check, new parameters never read, and code
+that would fail when it runs (names nothing defines, log messages without their placeholders)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class TurnVerdict:
         new_text = asked
         if s.live.version != version:  # the applier and the live diff disagreed: rebuilt from the applier
             s.proposal_changed()
-        return (self.syntax_verdict(new_text) or self.unused_verdict(new_text) or self.undefined_verdict(new_text)
+        return (self.syntax_verdict(new_text) or self.unused_verdict(new_text) or self.runtime_verdict(new_text)
                 or TurnResult("proposal"))
 
     def class_doc(self, new_text: str) -> str | None:
@@ -113,29 +113,49 @@ class TurnVerdict:
         s.notice("warning", NoticeCode.UNUSED, f"{what}; review it before accepting")
         return None
 
-    def undefined_verdict(self, new_text: str) -> TurnResult | None:
-        """The finished proposal reads a Python name that nothing defines, not even the imports that
-        will be added with it (steer_tui.edits.undefined): in `edit()`, while a retry is left, a
-        failed attempt whose feedback names it; else a warning on a proposal that stands."""
-        from steer_tui.edits.undefined import undefined_names
-        from steer_tui.project.imports import needed_for
-
+    def runtime_verdict(self, new_text: str) -> TurnResult | None:
+        """The finished Python proposal would fail when its code runs: it reads a name nothing
+        defines, not even the imports that will be added with it (steer_tui.edits.undefined), or
+        a logging call gives its message arguments it has no placeholder for
+        (steer_tui.edits.logging_args). In `edit()`, while a retry is left, a failed attempt whose
+        feedback says what; else a warning on a proposal that stands. None when neither."""
         s = self.session
         if not is_python(s.path):
             return None
-        added = "".join(line.text for line in needed_for(s, new_text))
-        names = undefined_names(s.document.text, new_text, added)
+        found = self.undefined(new_text) or self.unformatted_logging(new_text)
+        if found is None:
+            return None
+        code, what, feedback = found
+        if s.refuse_broken_syntax and self.turn.can_retry:
+            return self.refuse_proposal(what, f"Your edit was not applied: {feedback} Reply again with the complete edit.")
+        s.notice("warning", code, f"{what}; review it before accepting")
+        return None
+
+    def undefined(self, new_text: str) -> tuple[NoticeCode, str, str] | None:
+        from steer_tui.edits.undefined import undefined_names
+        from steer_tui.project.imports import needed_for
+
+        added = "".join(line.text for line in needed_for(self.session, new_text))
+        names = undefined_names(self.session.document.text, new_text, added)
         if not names:
             return None
         said = ", ".join(f"`{n}`" for n in names[:4])
-        what = f"{said} {'is' if len(names) == 1 else 'are'} defined nowhere (NameError when run)"
-        if s.refuse_broken_syntax and self.turn.can_retry:
-            return self.refuse_proposal(what, (
-                f"Your edit was not applied: it uses {said}, which neither this file nor its imports define. "
-                "Reply again with the complete edit, using only what this file defines or imports, Python's "
-                "builtins and standard library, and what the other files shown to you define."))
-        s.notice("warning", NoticeCode.UNDEFINED, f"{what}; review it before accepting")
-        return None
+        return (NoticeCode.UNDEFINED, f"{said} {'is' if len(names) == 1 else 'are'} defined nowhere (NameError when run)",
+                f"it uses {said}, which neither this file nor its imports define. Use only what this file "
+                "defines or imports, Python's builtins and standard library, and what the other files shown "
+                "to you define.")
+
+    def unformatted_logging(self, new_text: str) -> tuple[NoticeCode, str, str] | None:
+        from steer_tui.edits.logging_args import unformatted_logging_calls
+
+        calls = unformatted_logging_calls(self.session.document.text, new_text)
+        if not calls:
+            return None
+        shown = calls[0] if len(calls[0]) <= 80 else calls[0][:77] + "..."
+        return (NoticeCode.LOGGING_ARGS, f"`{shown}` passes arguments its message has no %s for (the record fails)",
+                f"`{shown}` gives the log message arguments it has no placeholder for: logging formats the "
+                "message with %, so that record fails when it is emitted. Put a %s in the message for each "
+                "argument (or build the message yourself and pass it alone).")
 
     def syntax_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,

@@ -485,7 +485,7 @@ async def test_a_name_nothing_defines_is_a_failed_attempt_in_edit(replay, calc):
         result = await session.edit("make mean return a default for an empty list", (11, 16))
         assert result.status == "proposal" and result.attempts == 2
         feedback = engine.requests[1].messages[-1]["content"]
-        assert "it uses `EMPTY_RESULT`, which neither this file nor its imports define" in feedback
+        assert "Your edit was not applied: it uses `EMPTY_RESULT`, which neither this file nor its imports define" in feedback
         assert "if not values:\n        return 0.0" in session.review.proposed_text()
 
 
@@ -499,3 +499,26 @@ async def test_in_the_app_a_name_nothing_defines_is_flagged_not_refused(replay, 
         assert "return EMPTY_RESULT" in session.review.proposed_text()
         assert any(isinstance(e, Notice) and e.code == "undefined" and "`EMPTY_RESULT` is defined nowhere" in e.text
                    for e in events)
+
+
+async def test_a_log_call_without_placeholders_for_its_arguments_is_a_failed_attempt_in_edit(replay, calc):
+    """print("x:", v) turned into logging.warning("x:", v): the record would fail when emitted. The
+    attempt fails with feedback quoting the call; the next answer stands, with `import logging`."""
+    url, engine = await replay(["mean_log_unformatted.txt", "mean_log_formatted.txt"])
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
+        result = await session.edit("log a warning when mean gets no values", (11, 16))
+        assert result.status == "proposal" and result.attempts == 2
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert '`logging.warning("mean of no values:", values)` gives the log message arguments' in feedback
+        proposed = session.review.proposed_text()
+        assert 'logging.warning("mean of no values: %s", values)' in proposed and "\nimport logging\n" in proposed
+
+
+async def test_in_the_app_a_log_call_without_placeholders_is_flagged_not_refused(replay, calc):
+    url, engine = await replay(["mean_log_unformatted.txt"])
+    events = []
+    async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
+        await session.send("log a warning when mean gets no values", (11, 16))
+        result = await session.wait()
+        assert result.status == "proposal" and len(engine.requests) == 1
+        assert any(isinstance(e, Notice) and e.code == "logging_args" and "has no %s for" in e.text for e in events)
