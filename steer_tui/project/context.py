@@ -291,7 +291,7 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
         if (name in own or name in imported_names or len(name) < 3 or name.startswith("__")
                 or (python and name in _BUILTINS)):
             continue
-        found = [s for s in index.find(name) if s.path != rel and not s.parent and not _private(index, s)
+        found = [s for s in index.find(name) if s.path != rel and not s.parent and not is_private(index, s)
                  and PurePosixPath(s.path).parent == folder]
         if len({s.path for s in found}) == 1:  # defined next door once: that is the one meant
             out.extend((s, "called") for s in found)
@@ -415,7 +415,7 @@ def exported(index, path: str) -> frozenset[str] | None:
     return got
 
 
-def _private(index, sym) -> bool:
+def is_private(index, sym) -> bool:
     """A top-level symbol its JavaScript file does not export, or a Python one whose name says it is
     the module's own (`_root`, not `__all__`): no other file is meant to use it."""
     if sym.parent:
@@ -426,7 +426,7 @@ def _private(index, sym) -> bool:
     return names is not None and sym.name not in names
 
 
-def _beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> bool:
+def beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> bool:
     """`path` is a Python file the open Python file `rel` cannot import by a dotted name: the open
     file lives in a regular package (`packages`: the folders with an __init__.py; None where the
     open file's own folder has none) and `path` in a folder that is no package (alembic's
@@ -444,7 +444,7 @@ def _beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> bo
                for i in range(len(parts)))
 
 
-def _packages(index, rel: str) -> frozenset[str] | None:
+def packages(index, rel: str) -> frozenset[str] | None:
     """The folders with an __init__.py, where the open Python file's own folder is one; else None."""
     if not _is_python(rel):
         return None
@@ -467,12 +467,12 @@ def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]
     hits = []
     matching: dict[str, int] = {}  # word -> how many symbols it says something about
     total = 0
-    packages = _packages(index, rel)
+    folders = packages(index, rel)
     beyond: dict[str, bool] = {}  # by file: a file's symbols share the answer (tens of thousands on a big tree)
     for sym in index.all_symbols():
         if sym.path not in beyond:
-            beyond[sym.path] = _beyond_packages(packages, rel, sym.path)
-        if sym.path == rel or _private(index, sym) or beyond[sym.path]:
+            beyond[sym.path] = beyond_packages(folders, rel, sym.path)
+        if sym.path == rel or is_private(index, sym) or beyond[sym.path]:
             continue
         total += 1
         got = _matches(_words_of(sym), query)

@@ -49,7 +49,8 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     """The import lines `new` (the edited text of `path`, relative to the index's root) needs: for
     the names of context `items` it uses that `old` did not mention and `new` neither defines nor
     imports, and (Python) for the standard-library modules it reads that no line imports
-    (steer_tui.edits.stdlib_imports); placed after the file's imports (else after its docstring or
+    (steer_tui.edits.stdlib_imports) and the names it reads that nothing binds but one file of the
+    project defines (`_from_project`); placed after the file's imports (else after its docstring or
     'use strict'). Without `index` (no project around the file), the standard library's alone."""
     spec = lang.language(path)
     if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
@@ -58,6 +59,9 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     # A project module the context showed wins over a standard-library one of the same name.
     ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
     stdlib = stdlib_missing(old, new, frozenset(ours)) if spec.key == "python" else []
+    if spec.key == "python" and index is not None:
+        for sym in _from_project(path, old, new, index, "".join(f"{line}\n" for line in stdlib), wanted):
+            wanted.setdefault(sym.path, []).append(sym)
     if not wanted and not modules and not stdlib:
         return []
     at, blank = _place(spec.key, path, old)
@@ -114,6 +118,26 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
                 and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new)):
             modules.setdefault(item.path, stem)
     return wanted, modules
+
+
+def _from_project(path: str, old: str, new: str, index, stdlib: str, wanted: dict) -> list:
+    """The project's definitions of the names Python `new` reads that nothing binds (not even the
+    standard-library imports `stdlib` or the context's `wanted` names), each where exactly one
+    other file of the project defines it at top level for others to use: the import an editor
+    would offer. A name two files define is left alone: never a guess between two places."""
+    from steer_tui.edits.undefined import undefined_names
+    from steer_tui.project.context import beyond_packages, is_private, packages
+
+    taken = {sym.name for syms in wanted.values() for sym in syms}
+    out = []
+    names = [n for n in undefined_names(old, new, stdlib) if n not in taken]
+    folders = packages(index, path) if names else None
+    for name in names:
+        syms = [s for s in index.find(name) if not s.parent and s.path != path and s.path.endswith(".py")
+                and not is_private(index, s) and not beyond_packages(folders, path, s.path)]
+        if len({s.path for s in syms}) == 1:
+            out.append(syms[0])
+    return out
 
 
 def _first_definition(path: str, text: str) -> int | None:

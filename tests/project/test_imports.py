@@ -84,3 +84,21 @@ def test_a_project_module_the_context_showed_wins_over_a_standard_library_one(tm
     items = select_context(index, "app/report.py", old, None, "add the mean from the statistics module", 800)
     got = needed("app/report.py", old, new, items, index)
     assert [g.text for g in got] == ["from datetime import datetime\nfrom app.statistics import mean\n"]
+
+
+def test_a_name_the_context_did_not_show_is_imported_where_one_project_file_defines_it(tmp_path):
+    """As an editor offers: `format_money` read free, defined at top level by one other file of the
+    project; a name two files define, or one a module keeps to itself, gets nothing."""
+    files = dict(FILES)
+    files["app/report.py"] = "def _inner(x):\n    return x\n\n\ndef paginate(rows):\n    return rows\n"
+    files["app/__init__.py"] = ""
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    old = '"""Totals."""\n\nimport json\n\n\ndef total(rows):\n    return sum(rows)\n'
+    new = old.replace("return sum(rows)", "return format_money(sum(rows)) + str(PAGE_SIZE)")
+    got = needed("app/totals.py", old, new, (), index)
+    assert [g.text for g in got] == ["from app.money import format_money\nfrom app.settings import PAGE_SIZE\n"]
+    assert needed("app/totals.py", old, old.replace("sum(rows)", "paginate(rows)"), (), index) == []  # two files
+    assert needed("app/totals.py", old, old.replace("sum(rows)", "_inner(rows)"), (), index) == []  # private
