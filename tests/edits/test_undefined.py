@@ -54,3 +54,16 @@ def test_nothing_is_reported_for_a_star_import_or_text_that_does_not_parse():
     assert undefined_names(OLD, "from os.path import *\n" + _with("    join(user_id)\n")) == []
     assert undefined_names(OLD, _with("    del store.users[\n")) == []
     assert undefined_names("def f(:\n", _with("    x(1)\n")) == []
+
+
+def test_scopes_are_pythons_own():
+    """A parameter of the function next door is no name here; a closure's variable and a name a
+    function declares global and assigns are."""
+    old = "def send(to, msg):\n    deliver(to, msg)\n\n\ndef deliver(to, msg):\n    pass\n"
+    new = old.replace("    pass\n", "    try:\n        pass\n    except OSError:\n        print(recipients, to)\n")
+    new = new.replace("def send(to, msg)", "def send(to, msg, recipients=())")
+    assert undefined_names(old, new) == ["recipients"]
+    closure = old + "\n\ndef outer(n):\n    def inner():\n        global SEEN\n        SEEN = n\n        return n\n    return inner\n"
+    assert undefined_names(old, closure + "\n\ndef later():\n    return SEEN\n") == []
+    cls = old + "\n\nclass Box:\n    size = 3\n\n    def grow(self):\n        return size + 1\n"
+    assert undefined_names(old, cls) == ["size"]  # a class's names are not a method's
