@@ -243,6 +243,15 @@ def _own_outline(path: str, text: str):
         return [], []
 
 
+def _bound_in(text: str) -> set[str]:
+    """The names Python `text` binds anywhere (empty when it does not parse)."""
+    from steer_tui.edits.stdlib_imports import bound_names
+    from steer_tui.edits.syntax import parse_tree
+
+    tree = parse_tree(text)
+    return (bound_names(tree) or set()) if tree is not None else set()
+
+
 def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[str]) -> list[tuple[object, str]]:
     """(symbol, reason) for what the region (else the file) imports from project files or calls
     that another project file defines, in order of use."""
@@ -281,12 +290,16 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
         if a in module_alias:
             for sym in _named_in(index, module_alias[a], b):
                 out.append((sym, "imported"))
-    imported_names = set(local_to) | set(module_alias)
+    # Every name an import binds, from the project or not: `Message` from flask_mail is not the
+    # project's `Message` model. In Python, so is every name the file binds (a parameter `app`).
+    imported_names = set(local_to) | set(module_alias) | {local for imp in imports for _, local in imp.names}
+    python = _is_python(rel)
+    if python:
+        imported_names |= _bound_in(text)
     # A name used but not imported is taken for another file's only where that file is a neighbour
     # (the same folder: a script's sibling, a JS global): across a big tree, `format` or `name`
     # is defined somewhere and means nothing.
     folder = PurePosixPath(rel).parent
-    python = _is_python(rel)
     for name in used:
         if (name in own or name in imported_names or len(name) < 3 or name.startswith("__")
                 or (python and name in _BUILTINS)):

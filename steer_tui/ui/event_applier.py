@@ -68,7 +68,8 @@ class EventApplier:
                     status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
             elif isinstance(ev, Notice):
                 app.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
-                           timeout=8 if ev.level == "error" else 4)
+                           # a warning is about the proposal under review: it stays as long as an error
+                           timeout=8 if ev.level in ("error", "warning") else 4)
             elif isinstance(ev, ConnectionChanged):
                 status.connection = ev.state
                 status.detail = ev.detail if ev.state in ("loading", "lost", "error") else ""

@@ -277,3 +277,18 @@ def test_a_short_helper_that_returns_a_value_is_shown_whole_and_others_as_signat
     (root / "src/routes.js").write_text("\n\n\n" + (root / "src/routes.js").read_text())
     items = {i.name: i.text for i in select_context(index, "src/link.js", text, None, "", 800)}
     assert items["userPath"] == "// Every URL is built here.\nfunction userPath(id, { tab } = {})"
+
+
+def test_a_name_the_file_binds_itself_is_never_a_neighbours(tmp_path):
+    """`Message` imported from a package and `app` a parameter are not the project's `Message`
+    model or `app` object next door, though the region uses both."""
+    root = tmp_path / "p"
+    (root / "web").mkdir(parents=True)
+    (root / "web/models.py").write_text("class Message:\n    \"\"\"A private message between users.\"\"\"\n")
+    (root / "web/tasks.py").write_text("app = object()\n\n\ndef deliver(box):\n    return box\n")
+    text = ("from flask_mail import Message\n\n\ndef send(app, to):\n    msg = Message(to)\n"
+            "    return deliver(app, msg)\n")
+    (root / "web/email.py").write_text(text)
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = select_context(index, "web/email.py", text, (3, 6), "", 800)
+    assert _names(items) == [("web/tasks.py", "deliver", "called")]
