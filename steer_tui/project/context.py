@@ -166,13 +166,20 @@ def _stub(sym, path: str, indent: str = "") -> str:
 _RETURNS_VALUE = re.compile(r"^[ \t]*return[ \t]*[^\s;]", re.M)
 
 
+@lru_cache(maxsize=64)
+def _file_lines(path: str, mtime_ns: int) -> tuple[str, ...]:
+    """A file's lines as of `mtime_ns` (a whole file's items read it once, not once a symbol)."""
+    return tuple(Path(path).read_text(encoding="utf-8", errors="replace").splitlines())
+
+
 def _short_source(index, sym) -> str:
     """`sym`'s whole definition where it is a function of at most SHORT_BODY_LINES lines that
     returns a value, else ""."""
     if sym.kind not in ("function", "method") or sym.end - sym.line > SHORT_BODY_LINES:
         return ""
+    full = index.root / sym.path
     try:
-        lines = (index.root / sym.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = _file_lines(str(full), full.stat().st_mtime_ns)
     except OSError:
         return ""
     body = lines[sym.line:sym.end]
