@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from steer_tui import lang
+from steer_tui.edits.node_imports import missing as node_missing
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -48,17 +49,19 @@ def _bound(path: str, text: str) -> set[str]:
 def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLine]:
     """The import lines `new` (the edited text of `path`, relative to the index's root) needs: for
     the names of context `items` it uses that `old` did not mention and `new` neither defines nor
-    imports, and (Python) for the standard-library modules it reads that no line imports
-    (steer_tui.edits.stdlib_imports) and the names it reads that nothing binds but one file of the
-    project defines (`_from_project`); placed after the file's imports (else after its docstring or
-    'use strict'). Without `index` (no project around the file), the standard library's alone."""
+    imports, for the standard-library modules it reads that no line imports (Python:
+    steer_tui.edits.stdlib_imports; JavaScript/TypeScript: the Node built-ins, node_imports), and
+    (Python) for the names it reads that nothing binds but one file of the project defines
+    (`_from_project`); placed after the file's imports (else after its docstring or 'use strict').
+    Without `index` (no project around the file), the standard library's alone."""
     spec = lang.language(path)
     if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
         return []
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
     # A project module the context showed wins over a standard-library one of the same name.
     ours = set(modules.values()) | {sym.name for syms in wanted.values() for sym in syms}
-    stdlib = stdlib_missing(old, new, frozenset(ours)) if spec.key == "python" else []
+    stdlib = (stdlib_missing(old, new, frozenset(ours)) if spec.key == "python"
+              else node_missing(path, old, new, _is_esm(path, old, index)))
     if spec.key == "python" and index is not None:
         for sym in _from_project(path, old, new, index, "".join(f"{line}\n" for line in stdlib), wanted):
             wanted.setdefault(sym.path, []).append(sym)
@@ -66,7 +69,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
         return []
     at, blank = _place(spec.key, path, old)
     lines = list(stdlib)
-    names: list[str] = [name for line in stdlib for name in _bound_by(line)]
+    names: list[str] = [name for line in stdlib for name in (_bound_by(line) if spec.key == "python" else ())]
     known = _modules(path, old, index) if index is not None else {}
     for source, stem in modules.items():
         lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
@@ -138,6 +141,34 @@ def _from_project(path: str, old: str, new: str, index, stdlib: str, wanted: dic
         if len({s.path for s in syms}) == 1:
             out.append(syms[0])
     return out
+
+
+def _is_esm(path: str, text: str, index) -> bool:
+    """A JavaScript/TypeScript file is an ES module: it says so (import/export statements; a
+    require says CommonJS), else its extension, else the nearest package.json's "type"."""
+    if re.search(r"^\s*(import|export)\s", text, re.M):
+        return True
+    if re.search(r"\brequire\s*\(|\bmodule\.exports\b", text):
+        return False
+    suffix = posixpath.splitext(path)[1]
+    if suffix in (".mjs", ".mts", ".ts", ".tsx"):
+        return True
+    if suffix == ".cjs":
+        return False
+    from pathlib import Path
+
+    folder = (index.root / path).parent if index is not None else Path(path).resolve().parent
+    top = index.root if index is not None else None
+    while True:
+        manifest = folder / "package.json"
+        if manifest.is_file():
+            try:
+                return '"module"' in re.findall(r'"type"\s*:\s*("\w+")', manifest.read_text(encoding="utf-8"))
+            except OSError:
+                return False
+        if folder == top or folder.parent == folder:
+            return False
+        folder = folder.parent
 
 
 def _first_definition(path: str, text: str) -> int | None:

@@ -102,3 +102,17 @@ def test_a_name_the_context_did_not_show_is_imported_where_one_project_file_defi
     assert [g.text for g in got] == ["from app.money import format_money\nfrom app.settings import PAGE_SIZE\n"]
     assert needed("app/totals.py", old, old.replace("sum(rows)", "paginate(rows)"), (), index) == []  # two files
     assert needed("app/totals.py", old, old.replace("sum(rows)", "_inner(rows)"), (), index) == []  # private
+
+
+def test_a_node_built_in_follows_the_packages_module_type(tmp_path):
+    """A file with neither imports nor requires is an ES module where its package.json says so."""
+    (tmp_path / "web").mkdir()
+    (tmp_path / "package.json").write_text('{"name": "x", "type": "module"}\n')
+    plain = "function digest(text) {\n  return text;\n}\n"
+    (tmp_path / "web/hash.js").write_text(plain)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    new = plain.replace("return text;", "return createHash('sha256').update(text).digest('hex');")
+    assert [g.text for g in needed("web/hash.js", plain, new, (), index)] == ["import { createHash } from 'crypto';\n\n"]
+    (tmp_path / "package.json").write_text('{"name": "x"}\n')
+    got = needed("web/hash.js", plain, plain.replace("return text;", "return createHash('md5');"), (), index)
+    assert [g.text for g in got] == ["const { createHash } = require('crypto');\n\n"]

@@ -272,3 +272,20 @@ async def test_a_standard_library_module_the_rewrite_uses_is_imported(replay, tm
     assert module.read_text(encoding="utf-8") == text.replace(
         "from http_get import get\n", "from http_get import get\nimport time\n").replace(
         "            return reply\n", "            return reply\n        time.sleep(1)\n")
+
+
+async def test_a_node_built_in_the_rewrite_uses_is_required(replay, tmp_path):
+    """The same for Node: `fs.writeFileSync` and `path.join` bring their requires after the file's
+    own, in its CommonJS style (steer_tui/edits/node_imports.py)."""
+    module = tmp_path / "report.js"
+    text = ("'use strict';\n\nconst { total } = require('./money');\n\n"
+            "function save(report, dir) {\n  return total(report);\n}\n\nmodule.exports = { save };\n")
+    module.write_text(text, encoding="utf-8")
+    url, _ = await replay(["save_report_fs.txt"])
+    code, out, err = await steer_edit(str(module), "-m", "write the total to report.txt in dir and return its path",
+                                      "--backend", url, "--format", "rewrite", "--json")
+    assert code == 0, err
+    assert module.read_text(encoding="utf-8") == text.replace(
+        "require('./money');\n", "require('./money');\nconst fs = require('fs');\nconst path = require('path');\n"
+    ).replace("  return total(report);\n", "  const file = path.join(dir, 'report.txt');\n"
+              "  fs.writeFileSync(file, String(total(report)));\n  return file;\n")
