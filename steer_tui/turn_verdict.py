@@ -114,48 +114,25 @@ class TurnVerdict:
         return None
 
     def runtime_verdict(self, new_text: str) -> TurnResult | None:
-        """The finished Python proposal would fail when its code runs: it reads a name nothing
-        defines, not even the imports that will be added with it (steer_tui.edits.undefined), or
-        a logging call gives its message arguments it has no placeholder for
-        (steer_tui.edits.logging_args). In `edit()`, while a retry is left, a failed attempt whose
-        feedback says what; else a warning on a proposal that stands. None when neither."""
+        """The finished Python proposal would fail when its code runs (steer_tui.edits.runtime: a
+        name nothing defines, not even the imports that will be added with it; a log call without
+        the placeholders for its arguments). In `edit()`, while a retry is left, a failed attempt
+        whose feedback says what; else a warning on a proposal that stands. None when neither."""
+        from steer_tui.edits.runtime import runtime_problem
+        from steer_tui.project.imports import needed_for
+
         s = self.session
         if not is_python(s.path):
             return None
-        found = self.undefined(new_text) or self.unformatted_logging(new_text)
-        if found is None:
+        added = "".join(line.text for line in needed_for(s, new_text))
+        problem = runtime_problem(s.document.text, new_text, added)
+        if problem is None:
             return None
-        code, what, feedback = found
         if s.refuse_broken_syntax and self.turn.can_retry:
-            return self.refuse_proposal(what, f"Your edit was not applied: {feedback} Reply again with the complete edit.")
-        s.notice("warning", code, f"{what}; review it before accepting")
+            return self.refuse_proposal(problem.what, f"Your edit was not applied: {problem.feedback} "
+                                                      "Reply again with the complete edit.")
+        s.notice("warning", NoticeCode(problem.code), f"{problem.what}; review it before accepting")
         return None
-
-    def undefined(self, new_text: str) -> tuple[NoticeCode, str, str] | None:
-        from steer_tui.edits.undefined import undefined_names
-        from steer_tui.project.imports import needed_for
-
-        added = "".join(line.text for line in needed_for(self.session, new_text))
-        names = undefined_names(self.session.document.text, new_text, added)
-        if not names:
-            return None
-        said = ", ".join(f"`{n}`" for n in names[:4])
-        return (NoticeCode.UNDEFINED, f"{said} {'is' if len(names) == 1 else 'are'} defined nowhere (NameError when run)",
-                f"it uses {said}, which neither this file nor its imports define. Use only what this file "
-                "defines or imports, Python's builtins and standard library, and what the other files shown "
-                "to you define.")
-
-    def unformatted_logging(self, new_text: str) -> tuple[NoticeCode, str, str] | None:
-        from steer_tui.edits.logging_args import unformatted_logging_calls
-
-        calls = unformatted_logging_calls(self.session.document.text, new_text)
-        if not calls:
-            return None
-        shown = calls[0] if len(calls[0]) <= 80 else calls[0][:77] + "..."
-        return (NoticeCode.LOGGING_ARGS, f"`{shown}` passes arguments its message has no %s for (the record fails)",
-                f"`{shown}` gives the log message arguments it has no placeholder for: logging formats the "
-                "message with %, so that record fails when it is emitted. Put a %s in the message for each "
-                "argument (or build the message yourself and pass it alone).")
 
     def syntax_verdict(self, new_text: str) -> TurnResult | None:
         """The finished proposal (`new_text`) breaks the file's Python syntax: flag it for review, or,

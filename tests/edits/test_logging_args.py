@@ -50,3 +50,14 @@ def test_a_call_the_file_already_had_is_left_to_it():
     had = _edit('        log.warning("skipping:", entry)\n')
     assert unformatted_logging_calls(had, had + '\n\ndef other():\n    pass\n') == []
     assert unformatted_logging_calls(OLD, _edit("        log.warning(\n")) == []  # does not parse
+
+
+def test_the_runtime_problem_names_the_first_kind_found():
+    from steer_tui.edits.runtime import runtime_problem
+    from steer_tui.events import NoticeCode
+
+    logged = runtime_problem(OLD, _edit('        log.warning("skipping:", entry)\n'))
+    assert logged.code == NoticeCode.LOGGING_ARGS and "`log.warning(\"skipping:\", entry)`" in logged.feedback
+    both = runtime_problem(OLD, _edit('        log.warning("skipping:", entry, AUDIT)\n'))
+    assert both.code == NoticeCode.UNDEFINED and both.what.startswith("`AUDIT` is defined nowhere")
+    assert runtime_problem(OLD, _edit('        log.warning("skipping: %s", entry)\n')) is None
