@@ -10,7 +10,7 @@ file that relies on a global keeps doing so). A bare call of a camelCase name ex
 exports (`readFileSync`, `createHash`, `randomBytes`, `execSync`) brings that name from it; a
 short or common word (`join`, `exec`, `parse`) never does. Nothing is added to a text that does not
 parse. The statement follows the file: `const fs = require('fs');` in CommonJS, `import * as fs from
-'fs';` in an ES module or TypeScript.
+'fs';` in an ES module or TypeScript, with the file's own keyword, quotes and semicolons (js_style).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from steer_tui import lang
+from steer_tui.edits.js_style import js_style
 from steer_tui.lang.parsing import parse
 
 __all__ = ["missing", "EXPORTS"]
@@ -167,16 +168,17 @@ def missing(path: str, old: str, new: str, esm: bool) -> list[str]:
         was_bound, was_modules, was_called = before
         modules = {m: a for m, a in modules.items() if m not in was_modules or m in was_bound}
         called -= {c for c in was_called if c not in was_bound}
+    style = js_style(old)
     out = []
     for module, attrs in modules.items():
         if module not in bound and attrs <= EXPORTS[module]:
-            out.append(f"import * as {module} from '{module}';" if esm else f"const {module} = require('{module}');")
+            out.append(style.import_(f"* as {module}", module) if esm else style.require(module, module))
     bare: dict[str, list[str]] = {}
     for name in called - bound:
         module = _giver(name)
         if module is not None:
             bare.setdefault(module, []).append(name)
     for module, names in bare.items():
-        listed = ", ".join(sorted(names))
-        out.append(f"import {{ {listed} }} from '{module}';" if esm else f"const {{ {listed} }} = require('{module}');")
+        listed = "{ " + ", ".join(sorted(names)) + " }"
+        out.append(style.import_(listed, module) if esm else style.require(listed, module))
     return sorted(out)

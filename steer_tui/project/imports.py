@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from steer_tui import lang
+from steer_tui.edits.js_style import js_style
 from steer_tui.edits.node_imports import missing as node_missing
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
 
@@ -259,9 +260,10 @@ def _module_line(key: str, path: str, text: str, source: str, stem: str, module:
         return f"from {package} import {name}" if package else f"import {name}"
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = module or (rel if rel.startswith(".") else "./" + rel)
+    style = js_style(text)
     if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*import\s", text, re.M):
-        return f"const {stem} = require('{posixpath.splitext(rel)[0] if module is None else rel}');"
-    return f"import * as {stem} from '{rel}';"
+        return style.require(stem, posixpath.splitext(rel)[0] if module is None else rel)
+    return style.import_(f"* as {stem}", rel)
 
 
 def _python_line(path: str, text: str, source: str, names: list[str], module: str | None = None) -> str:
@@ -295,16 +297,17 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
     stem = posixpath.splitext(rel)[0] if module is None else module
     with_ext = re.search(r"""from\s+['"]\.[^'"]*\.(?:m?js|ts)['"]""", text) is not None or not imports
     names = [s.name for s in syms]
+    style = js_style(text)
     if common_js:
         whole = [n for n in names if re.search(rf"\bmodule\.exports\s*=\s*{re.escape(n)}\b", exporter)]
         if whole:
-            return f"const {whole[0]} = require('{stem}');"
-        return f"const {{ {', '.join(names)} }} = require('{stem}');"
+            return style.require(whole[0], stem)
+        return style.require(f"{{ {', '.join(names)} }}", stem)
     target = module or (rel if with_ext and source.endswith(_JS_EXTS) else stem)
     default = [s.name for s in syms if s.signature.startswith("export default")]
     named = [n for n in names if n not in default]
     parts = ([default[0]] if default else []) + ([f"{{ {', '.join(named)} }}"] if named else [])
-    return f"import {', '.join(parts)} from '{target}';"
+    return style.import_(", ".join(parts), target)
 
 
 def needed_for(session, new_text: str) -> list[ImportLine]:
