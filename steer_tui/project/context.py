@@ -464,6 +464,17 @@ def beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> boo
                for i in range(len(parts)))
 
 
+_TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testing"})
+_TEST_NAME = re.compile(r"^(test_.*\.py|.*_test\.(py|go)|.*\.(test|spec)\.[cm]?[jt]sx?|.*Tests?\.(java|cs))$")
+
+
+def is_test_file(path: str) -> bool:
+    """`path` is a test (under a test folder, or named as one): what it defines is the tests' own,
+    never what an instruction's words mean in the code under test."""
+    parts = PurePosixPath(path).parts
+    return any(p in _TEST_FOLDERS for p in parts[:-1]) or bool(parts and _TEST_NAME.match(parts[-1]))
+
+
 def packages(index, rel: str) -> frozenset[str] | None:
     """The folders with an __init__.py, where the open Python file's own folder is one; else None."""
     if not _is_python(rel):
@@ -489,9 +500,10 @@ def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]
     total = 0
     folders = packages(index, rel)
     beyond: dict[str, bool] = {}  # by file: a file's symbols share the answer (tens of thousands on a big tree)
+    in_tests = is_test_file(rel)
     for sym in index.all_symbols():
         if sym.path not in beyond:
-            beyond[sym.path] = beyond_packages(folders, rel, sym.path)
+            beyond[sym.path] = beyond_packages(folders, rel, sym.path) or (not in_tests and is_test_file(sym.path))
         if sym.path == rel or is_private(index, sym) or beyond[sym.path]:
             continue
         total += 1

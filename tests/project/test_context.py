@@ -292,3 +292,22 @@ def test_a_name_the_file_binds_itself_is_never_a_neighbours(tmp_path):
     index = ProjectIndex(root, tmp_path / "cache").build()
     items = select_context(index, "web/email.py", text, (3, 6), "", 800)
     assert _names(items) == [("web/tasks.py", "deliver", "called")]
+
+
+def test_a_tests_definitions_are_offered_for_the_words_only_to_another_test(tmp_path):
+    """On expressjs/morgan, "log" found test/morgan.js's writeLog for index.js: a test's helpers are
+    not the code the words mean, unless the open file is a test too."""
+    root = tmp_path / "p"
+    (root / "test").mkdir(parents=True)
+    (root / "test/morgan.js").write_text("function writeLog(line) {\n  return line\n}\nmodule.exports = { writeLog }\n")
+    (root / "lib").mkdir()
+    (root / "lib/logfile.js").write_text("// Append one line to the log file.\nfunction appendLog(line) {}\n"
+                                          "module.exports = { appendLog }\n")
+    text = "function flush(buf) {\n  return buf\n}\n"
+    (root / "index.js").write_text(text)
+    (root / "test/other.test.js").write_text(text)
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    names = [i.name for i in select_context(index, "index.js", text, None, "write each line to the log", 800)]
+    assert "appendLog" in names and "writeLog" not in names
+    in_test = [i.name for i in select_context(index, "test/other.test.js", text, None, "write each line to the log", 800)]
+    assert "writeLog" in in_test
