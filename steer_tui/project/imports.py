@@ -23,7 +23,6 @@ class ImportLine:
 
     line: int
     text: str
-    names: tuple[str, ...]
     # Where it goes when the edit itself changes the lines at `line` (a rewrite that wrote its own
     # imports there): right above the file's first definition.
     fallback: int | None = None
@@ -70,17 +69,14 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
         return []
     at, blank = _place(spec.key, path, old)
     lines = list(stdlib)
-    names: list[str] = [name for line in stdlib for name in (_bound_by(line) if spec.key == "python" else ())]
     known = _modules(path, old, index) if index is not None else {}
     for source, stem in modules.items():
         lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
-        names.append(stem)
     for source, syms in wanted.items():
         line = (_python_line(path, old, source, [s.name for s in syms], known.get(source)) if spec.key == "python"
                 else _js_line(path, old, source, syms, index, known.get(source)))
         if line:
             lines.append(line)
-            names.extend(s.name for s in syms)
     if not lines:
         return []
     block = "\n".join(lines) + "\n"
@@ -89,13 +85,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     first = _first_definition(path, old)
     fallback = first if first is not None and first > at else None
     gap = "\n\n" if spec.key == "python" else "\n"
-    return [ImportLine(at, block, tuple(names), fallback, "\n".join(lines) + "\n" + gap)]
-
-
-def _bound_by(line: str) -> list[str]:
-    """The names an `import M` / `from M import a, b` line binds."""
-    rest = line.partition(" import ")[2]
-    return [line.split()[1]] if not rest else [n.strip() for n in rest.split(",")]
+    return [ImportLine(at, block, fallback, "\n".join(lines) + "\n" + gap)]
 
 
 def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
