@@ -430,28 +430,6 @@ async def test_a_rewrite_too_long_for_the_engines_context_is_refused_before_it_i
         assert result.status == "proposal" and len(engine.requests) == 1
 
 
-async def test_a_new_parameter_the_body_never_reads_is_a_failed_attempt_in_edit(replay, calc):
-    url, engine = await replay(["mean_param_unused.txt", "mean_param_used.txt"])
-    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
-        result = await session.edit("add a parameter default to mean, returned for an empty list", (11, 16))
-        assert result.status == "proposal" and result.attempts == 2
-        feedback = engine.requests[1].messages[-1]["content"]
-        assert "the new parameter `default` of `mean` is never used" in feedback
-        assert "if not values:\n        return default" in session.review.proposed_text()
-
-
-async def test_in_the_app_a_new_parameter_never_read_is_flagged_not_refused(replay, calc):
-    url, engine = await replay(["mean_param_unused.txt"])
-    events = []
-    async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
-        await session.send("add a parameter default to mean, returned for an empty list", (11, 16))
-        result = await session.wait()
-        assert result.status == "proposal" and len(engine.requests) == 1
-        assert "def mean(values, default=0.0):" in session.review.proposed_text()
-        assert any(isinstance(e, Notice) and e.code == "unused" and "`default` of `mean` is never used" in e.text
-                   for e in events)
-
-
 async def test_where_the_engine_departs_the_unused_parameter_retry_departs_from_that_answer(replay, calc):
     url, engine = await replay(["mean_param_unused.txt", "mean_param_used.txt"])
     engine.features = frozenset({"avoid"})
@@ -477,48 +455,49 @@ async def test_deleting_the_function_at_the_cursor_is_asked_of_it_and_the_next_o
         assert last.rstrip().endswith("delete this function (`mean`)")
 
 
-async def test_a_name_nothing_defines_is_a_failed_attempt_in_edit(replay, calc):
-    """`EMPTY_RESULT` is bound nowhere: the proposal would raise NameError when run. In `edit()` the
-    attempt fails with feedback naming it, and the next answer stands."""
-    url, engine = await replay(["mean_undefined_name.txt", "mean_if_empty.txt"])
+# A proposal that parses but would go wrong when run: a new parameter the body never reads, a name
+# nothing defines (`EMPTY_RESULT`: NameError), `print("x:", v)` turned into `logging.warning("x:", v)`
+# (the record fails when emitted). Each: (replies in order, words, what the feedback of `edit()`
+# says, what its second answer's proposal holds, the app's notice code and text, what the app's
+# proposal holds).
+ANSWERS_THAT_WOULD_GO_WRONG = {
+    "unused parameter": (
+        ["mean_param_unused.txt", "mean_param_used.txt"], "add a parameter default to mean, returned for an empty list",
+        "the new parameter `default` of `mean` is never used", ["if not values:\n        return default"],
+        "unused", "`default` of `mean` is never used", "def mean(values, default=0.0):"),
+    "name nothing defines": (
+        ["mean_undefined_name.txt", "mean_if_empty.txt"], "make mean return a default for an empty list",
+        "Your edit was not applied: it uses `EMPTY_RESULT`, which neither this file nor its imports define",
+        ["if not values:\n        return 0.0"],
+        "undefined", "`EMPTY_RESULT` is defined nowhere", "return EMPTY_RESULT"),
+    "log call without placeholders": (
+        ["mean_log_unformatted.txt", "mean_log_formatted.txt"], "log a warning when mean gets no values",
+        '`logging.warning("mean of no values:", values)` gives the log message arguments',
+        ['logging.warning("mean of no values: %s", values)', "\nimport logging\n"],
+        "logging_args", "has no %s for", 'logging.warning("mean of no values:", values)'),
+}
+
+
+@pytest.mark.parametrize("case", list(ANSWERS_THAT_WOULD_GO_WRONG))
+async def test_an_answer_that_would_go_wrong_when_run_is_a_failed_attempt_in_edit(replay, calc, case):
+    replies, words, feedback_says, proposal_holds, *_ = ANSWERS_THAT_WOULD_GO_WRONG[case]
+    url, engine = await replay(replies)
     async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
-        result = await session.edit("make mean return a default for an empty list", (11, 16))
+        result = await session.edit(words, (11, 16))
         assert result.status == "proposal" and result.attempts == 2
-        feedback = engine.requests[1].messages[-1]["content"]
-        assert "Your edit was not applied: it uses `EMPTY_RESULT`, which neither this file nor its imports define" in feedback
-        assert "if not values:\n        return 0.0" in session.review.proposed_text()
-
-
-async def test_in_the_app_a_name_nothing_defines_is_flagged_not_refused(replay, calc):
-    url, engine = await replay(["mean_undefined_name.txt"])
-    events = []
-    async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
-        await session.send("make mean return a default for an empty list", (11, 16))
-        result = await session.wait()
-        assert result.status == "proposal" and len(engine.requests) == 1
-        assert "return EMPTY_RESULT" in session.review.proposed_text()
-        assert any(isinstance(e, Notice) and e.code == "undefined" and "`EMPTY_RESULT` is defined nowhere" in e.text
-                   for e in events)
-
-
-async def test_a_log_call_without_placeholders_for_its_arguments_is_a_failed_attempt_in_edit(replay, calc):
-    """print("x:", v) turned into logging.warning("x:", v): the record would fail when emitted. The
-    attempt fails with feedback quoting the call; the next answer stands, with `import logging`."""
-    url, engine = await replay(["mean_log_unformatted.txt", "mean_log_formatted.txt"])
-    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, _):
-        result = await session.edit("log a warning when mean gets no values", (11, 16))
-        assert result.status == "proposal" and result.attempts == 2
-        feedback = engine.requests[1].messages[-1]["content"]
-        assert '`logging.warning("mean of no values:", values)` gives the log message arguments' in feedback
+        assert feedback_says in engine.requests[1].messages[-1]["content"]
         proposed = session.review.proposed_text()
-        assert 'logging.warning("mean of no values: %s", values)' in proposed and "\nimport logging\n" in proposed
+        assert all(part in proposed for part in proposal_holds)
 
 
-async def test_in_the_app_a_log_call_without_placeholders_is_flagged_not_refused(replay, calc):
-    url, engine = await replay(["mean_log_unformatted.txt"])
+@pytest.mark.parametrize("case", list(ANSWERS_THAT_WOULD_GO_WRONG))
+async def test_in_the_app_an_answer_that_would_go_wrong_when_run_is_flagged_not_refused(replay, calc, case):
+    replies, words, _, _, code, notice_says, app_proposal_holds = ANSWERS_THAT_WOULD_GO_WRONG[case]
+    url, engine = await replay(replies[:1])
     events = []
     async with session_on(url, calc, events, edit_format="rewrite", prewarm=False) as (session, _):
-        await session.send("log a warning when mean gets no values", (11, 16))
+        await session.send(words, (11, 16))
         result = await session.wait()
         assert result.status == "proposal" and len(engine.requests) == 1
-        assert any(isinstance(e, Notice) and e.code == "logging_args" and "has no %s for" in e.text for e in events)
+        assert app_proposal_holds in session.review.proposed_text()
+        assert any(isinstance(e, Notice) and e.code == code and notice_says in e.text for e in events)
