@@ -18,6 +18,7 @@ import builtins
 import symtable
 import warnings
 
+from steer_tui.edits.stdlib_imports import bound_names
 from steer_tui.edits.syntax import parse_tree
 
 __all__ = ["undefined_names"]
@@ -53,17 +54,14 @@ def _global_reads(text: str) -> set[str] | None:
     return reads - bound
 
 
-def _star_import(tree: ast.AST) -> bool:
-    return any(isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names) for n in ast.walk(tree))
-
-
 def undefined_names(old: str, new: str, imports: str = "") -> list[str]:
     """The names `new` (with the import lines `imports` that will be added to it) reads that
     nothing in it binds, in the order the text first reads them; empty when either text does not
     parse."""
     text = imports + "\n" + new if imports else new
     tree, before_tree = parse_tree(text), parse_tree(old)
-    if tree is None or before_tree is None or _star_import(tree) or _star_import(before_tree):
+    # bound_names is None where a star import may bind any name
+    if tree is None or before_tree is None or bound_names(tree) is None or bound_names(before_tree) is None:
         return []
     now, before = _global_reads(text), _global_reads(old)
     if now is None or before is None:
