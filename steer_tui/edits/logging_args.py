@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 from steer_tui.edits.syntax import parse_tree
 
@@ -66,12 +67,19 @@ def _mismatched(tree: ast.AST, source: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _calls_of(text: str) -> tuple[str, ...] | None:
+    """`_mismatched` of `text` (None where it does not parse), kept for the last few texts: a
+    turn's end asks of the file before the edit, and of a proposal, more than once."""
+    tree = parse_tree(text)
+    return None if tree is None else tuple(_mismatched(tree, text))
+
+
 def unformatted_logging_calls(old: str, new: str) -> list[str]:
     """The logging calls of `new` (as written) that give their message more arguments than it has
     `%` placeholders, leaving out any the text before the edit already had; empty when `new` does not parse."""
-    tree = parse_tree(new)
-    if tree is None:
+    calls = _calls_of(new)
+    if calls is None:
         return []
-    before = parse_tree(old)
-    had = set(_mismatched(before, old)) if before is not None else set()
-    return [call for call in _mismatched(tree, new) if call not in had]
+    had = set(_calls_of(old) or ())
+    return [call for call in calls if call not in had]

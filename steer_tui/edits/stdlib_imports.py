@@ -217,6 +217,17 @@ def missing(old: str, new: str, skip: frozenset[str] = frozenset()) -> list[str]
     """The import statements `new` (the edited text) needs, sorted; [] when `new` does not parse
     (the syntax guard speaks for it) or has a star import. `skip`: names another import gives (a
     project module or name the context showed)."""
+    return list(_missing(old, new, frozenset(skip)))
+
+
+@lru_cache(maxsize=4)
+def _missing(old: str, new: str, skip: frozenset[str]) -> tuple[str, ...]:
+    """`missing`, kept for the last few proposals: a turn's end asks it of the same proposal for its
+    verdict and again for the imports it adds."""
+    return tuple(_statements(old, new, skip))
+
+
+def _statements(old: str, new: str, skip: frozenset[str]) -> list[str]:
     tree = parse_tree(new)
     if tree is None:
         return []
