@@ -15,6 +15,7 @@ from steer_tui import lang
 from steer_tui.edits.anchor import may_delete
 from steer_tui.edits.blocks import APPLY_PATCH, REWRITE, SEARCH_REPLACE, UDIFF  # each format is a block kind
 from steer_tui.edits.pydefs import first_line
+from steer_tui.edits.pytree import nodes, parse_tree
 from steer_tui.edits.syntax import is_python
 from steer_tui import intent, named_constants
 
@@ -195,9 +196,8 @@ def enclosing_region(text: str, line: int, path: str | None = None) -> tuple[int
     if other is not None:
         found = other.innermost(path, text, line)
         return (found.start, found.end) if found is not None else (0, len(lines))
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parse_tree(text)
+    if tree is None:
         return _indent_block(lines, line)
     return _innermost(tree, line, _DEFS) or (0, len(lines))
 
@@ -218,7 +218,7 @@ def _other_language(path: str | None, text: str):
 def _innermost(tree: ast.AST, line: int, kinds: tuple[type, ...]) -> tuple[int, int] | None:
     """The lines of the innermost definition of one of `kinds` around 0-based `line` (decorators included)."""
     best: tuple[int, int] | None = None
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, kinds):
             first, last = _span(node)
             if first <= line < last and (best is None or last - first < best[1] - best[0]):
@@ -257,9 +257,8 @@ def cursor_definition(text: str, line: int, words: str, path: str | None = None)
         kinds = other.TYPE_KINDS if kind == "class" else other.FUNCTION_KINDS if kind else None
         found = other.innermost(path, text, line, kinds)
         return (found.start, found.end) if found is not None else None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parse_tree(text)
+    if tree is None:
         return None
     kinds = (ast.ClassDef,) if kind == "class" else (ast.FunctionDef, ast.AsyncFunctionDef) if kind else _DEFS
     return _innermost(tree, line, kinds)
@@ -427,12 +426,11 @@ def definitions(text: str, path: str | None = None) -> dict[str, tuple[int, int]
     if path is not None and not is_python(path):
         # The layer lists an outer definition before those inside it: the innermost is written last.
         return {d.name: (d.start, d.end) for d in lang.definitions(path, text) if d.name}
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parse_tree(text)
+    if tree is None:
         return {}
     out: dict[str, tuple[int, int]] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, _DEFS):
             out[node.name] = _span(node)
     return out

@@ -16,6 +16,7 @@ import tokenize
 from steer_tui.edits.lines import document_lines, join_lines
 from steer_tui.edits.locate import _indent
 from steer_tui.edits.pydefs import definitions, first_line
+from steer_tui.edits.pytree import parse_tree
 from steer_tui import intent
 
 __all__ = ["DOC_CLOSE", "asked_class", "docstring_place", "docstring_prefix", "only_the_docstring", "repeats_module_doc",
@@ -159,10 +160,8 @@ def repeats_module_doc(text: str, written: str) -> bool:
     Asked for a class's docstring with the answer opened at its quotes, the small model wrote the
     module's in 12 of 15 classes ("Bank accounts." for `Account`), and in 5 of 5 written afterwards
     to check it (bench/results/class-docstring-words.md)."""
-    try:
-        doc = ast.get_docstring(ast.parse(text))
-    except (SyntaxError, ValueError):
-        return False
+    tree = parse_tree(text)
+    doc = ast.get_docstring(tree) if tree is not None else None
     return bool(doc) and " ".join(doc.split()) == " ".join(written.split())
 
 

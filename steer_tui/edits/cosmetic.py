@@ -9,10 +9,13 @@ nothing (a failed attempt, retried), unless the words ask for text, layout or do
 from __future__ import annotations
 
 import ast
+import copy
 import re
 
 from steer_tui import lang
-from steer_tui.edits.syntax import is_python, parse_tree
+from steer_tui.edits.pydefs import first_line
+from steer_tui.edits.pytree import parse_tree
+from steer_tui.edits.syntax import is_python
 from steer_tui import intent
 
 COSMETIC_REASON = "the edit changes only whitespace, comments or docstrings"
@@ -39,22 +42,51 @@ def cosmetic(path: str | None, old: str, new: str) -> bool:
     if old == new:
         return False
     if is_python(path):
-        a, b = _code_tree(old), _code_tree(new)
-        if a is not None and b is not None:
-            return a == b
+        same = _same_python_code(old, new)
+        if same is not None:
+            return same
     elif (same := lang.same_code(path, old, new)) is not None:
         return same
     return [line.rstrip() for line in old.splitlines()] == [line.rstrip() for line in new.splitlines()]
 
 
-def _code_tree(text: str) -> str | None:
-    """The parsed tree of `text` without its docstrings, dumped without positions; None if it does not parse."""
-    tree = parse_tree(text)
-    if tree is None:
+def _same_python_code(old: str, new: str) -> bool | None:
+    """Both texts parse to the same tree once docstrings are left out (None where one does not
+    parse). Read off the shared trees (steer_tui.edits.pytree) top-level statement by statement: one
+    whose lines read the same in both is the same code, so only the statements an edit touched are
+    compared, each on a copy of its own (dumped without docstrings or positions)."""
+    a, b = parse_tree(old), parse_tree(new)
+    if a is None or b is None:
         return None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                node.body = node.body[1:]
-    return ast.dump(tree)
+    ours, theirs = _without_docstring(a.body), _without_docstring(b.body)
+    if len(ours) != len(theirs):
+        return False
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    for x, y in zip(ours, theirs):
+        if _lines(old_lines, x) == _lines(new_lines, y):
+            continue
+        if _code_dump(x) != _code_dump(y):
+            return False
+    return True
+
+
+def _without_docstring(body: list[ast.stmt]) -> list[ast.stmt]:
+    return body[1:] if body and _is_docstring(body[0]) else body
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _lines(lines: list[str], stmt: ast.stmt) -> list[str]:
+    return lines[first_line(stmt) : stmt.end_lineno]
+
+
+def _code_dump(stmt: ast.stmt) -> str:
+    """`stmt` dumped without positions and without the docstrings of what it defines (a copy is
+    cut: the shared tree is read by others)."""
+    stmt = copy.deepcopy(stmt)
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.body = _without_docstring(node.body)
+    return ast.dump(stmt)

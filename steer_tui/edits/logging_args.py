@@ -16,7 +16,7 @@ import ast
 import re
 from functools import lru_cache
 
-from steer_tui.edits.syntax import parse_tree
+from steer_tui.edits.pytree import nodes, parse_tree
 
 __all__ = ["unformatted_logging_calls"]
 
@@ -36,7 +36,7 @@ def _receiver(node: ast.expr) -> str:
 
 
 def _other_loggers(tree: ast.AST) -> bool:
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] in _OWN_FORMAT for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in _OWN_FORMAT:
@@ -48,7 +48,7 @@ def _mismatched(tree: ast.AST, source: str) -> list[str]:
     if _other_loggers(tree):
         return []
     out = []
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         method, args = node.func.attr, list(node.args)

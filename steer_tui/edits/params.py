@@ -31,8 +31,11 @@ def unused_new_parameters(old: str, new: str) -> list[tuple[str, str]]:
         if all(trivial(stmt) for stmt in node.body):
             continue
         had = set(_named(was))
+        new_params = [p for p in _named(node) if p not in had and not p.startswith("_")]
+        if not new_params:  # most functions: nothing to look for in the body
+            continue
         read = {n.id for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
-        out += [(name, p) for p in _named(node) if p not in had and p not in read and not p.startswith("_")]
+        out += [(name, p) for p in new_params if p not in read]
     return out
 
 

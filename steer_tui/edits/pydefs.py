@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
-import warnings
 from functools import lru_cache
+
+from steer_tui.edits.pytree import parse_tree
 
 __all__ = ["definitions", "first_line"]
 
@@ -14,11 +15,8 @@ def definitions(text: str) -> dict[str, ast.AST] | None:
     """{qualified name: node} of every function and class (the first of a repeated name; through
     functions too), or None when `text` does not parse. Cached: the judge's checks read the same
     old and new text."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes in the user's code are not ours to report
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parse_tree(text)
+    if tree is None:
         return None
     out: dict[str, ast.AST] = {}
 

@@ -16,6 +16,7 @@ from collections import Counter
 
 from steer_tui import lang
 from steer_tui.edits.pydefs import definitions
+from steer_tui.edits.pytree import parse_tree
 from steer_tui.edits.syntax import is_python
 
 __all__ = ["copied_definitions", "restated_classes", "restated_definitions"]
@@ -66,9 +67,8 @@ def restated_definitions(old: str, new: str, path: str | None = None) -> list[st
 
 def _counts(text: str) -> dict[str, int] | None:
     """How many undecorated functions and classes each module or class body defines, by qualified name."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse_tree(text)
+    if tree is None:
         return None
     out: dict[str, int] = {}
 

@@ -23,17 +23,32 @@ import sys
 import warnings
 from functools import lru_cache
 
-from steer_tui.edits.syntax import parse_tree
+from steer_tui.edits.pytree import nodes, parse_tree
 
 # Names in sys.stdlib_module_names that code says for something else far more often than it
 # means the module (`this.x`, a `test` object) or that are never imported by hand.
 _NOT_MEANT = frozenset({"this", "antigravity", "test", "idlelib", "turtledemo", "__future__", "__main__"})
 
 
-def bound_names(tree: ast.AST) -> set[str] | None:
-    """Every name `tree` binds anywhere; None when a star import may bind any."""
+def bound_names(tree: ast.AST) -> frozenset[str] | None:
+    """Every name `tree` binds anywhere; None when a star import may bind any. Found once per tree
+    (a turn's end asks it of the same trees for imports, undefined names and context)."""
+    if "_steer_bound" not in tree.__dict__:
+        tree._steer_bound = _bound_names(tree)
+    return tree._steer_bound
+
+
+# The kinds of node that bind a name: the rest (most of a tree) is passed over by one set lookup.
+_BINDERS = frozenset({ast.Name, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
+                      ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler, ast.MatchAs, ast.MatchStar,
+                      ast.MatchMapping})
+
+
+def _bound_names(tree: ast.AST) -> frozenset[str] | None:
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes(tree):
+        if type(node) not in _BINDERS:
+            continue
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.add(node.id)
         elif isinstance(node, ast.arg):
@@ -53,13 +68,13 @@ def bound_names(tree: ast.AST) -> set[str] | None:
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
-    return names
+    return frozenset(names)
 
 
 def _free_modules(tree: ast.AST, bound: set[str]) -> dict[str, set[str]]:
     """{standard-library module name read free as `name.attr` in `tree`: the attributes read}."""
     seen: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and isinstance(node.value.ctx, ast.Load)):
             name = node.value.id
@@ -131,32 +146,32 @@ FROM_NAMES: dict[str, tuple[str, ...]] = {
 def _free_names(tree: ast.AST, bound: set[str]) -> dict[str, set[str]]:
     """{name read free and bare (not as `name.attr` of a module): how it is used}: "call", "subscript",
     "base", "attr:NAME", or "read" for any other use."""
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
+    free = [node for node in nodes(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+            and not (node.id in bound or hasattr(builtins, node.id) or node.id.startswith("_"))]
+    if not free:  # most texts: then no parent need be looked at
+        return {}
+    use_of = _uses_by_parent(tree)
     uses: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
-            continue
-        name = node.id
-        if name in bound or hasattr(builtins, name) or name.startswith("_"):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Call) and parent.func is node:
-            use = "call"
-        elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node in parent.decorator_list:
-            use = "call"
-        elif isinstance(parent, ast.ClassDef) and node in parent.bases:
-            use = "base"
-        elif isinstance(parent, ast.Subscript) and parent.value is node:
-            use = "subscript"
-        elif isinstance(parent, ast.Attribute):
-            use = "attr:" + parent.attr
-        else:
-            use = "read"
-        uses.setdefault(name, set()).add(use)
+    for node in free:
+        uses.setdefault(node.id, set()).add(use_of.get(id(node), "read"))
     return uses
+
+
+def _uses_by_parent(tree: ast.AST) -> dict[int, str]:
+    """{id(expression): how its parent uses it} where that is other than a plain read."""
+    use_of: dict[int, str] = {}
+    for node in nodes(tree):
+        if isinstance(node, ast.Call):
+            use_of[id(node.func)] = "call"
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            use_of.update((id(d), "call") for d in node.decorator_list)
+            if isinstance(node, ast.ClassDef):
+                use_of.update((id(b), "base") for b in node.bases)
+        elif isinstance(node, ast.Subscript):
+            use_of[id(node.value)] = "subscript"
+        elif isinstance(node, ast.Attribute):
+            use_of[id(node.value)] = "attr:" + node.attr
+    return use_of
 
 
 def _allows(obj, uses: set[str]) -> bool:
@@ -193,7 +208,7 @@ def _exports(module_name: str) -> frozenset[str]:
 
 def _from_modules(tree: ast.AST) -> list[str]:
     """The standard-library modules the text already imports names from (`from typing import ...`)."""
-    return [node.module for node in ast.walk(tree)
+    return [node.module for node in nodes(tree)
             if isinstance(node, ast.ImportFrom) and node.module and not node.level
             and node.module.split(".")[0] in sys.stdlib_module_names]
 

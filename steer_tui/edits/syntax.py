@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Callable, Sequence
 
+from steer_tui.edits.pytree import parse_tree
+
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 # Each hunk is tried alone against the original: O(hunks x file). Past this many hunks only
 # the error's line points at one.
@@ -33,19 +35,10 @@ def is_python(path: str | PurePath | None) -> bool:
     return PurePath(str(path or "")).suffix.lower() in PYTHON_SUFFIXES
 
 
-def parse_tree(text: str) -> ast.Module | None:
-    """`text` parsed as Python, or None where it does not parse (nor past the compiler's limits);
-    warnings about the user's code (invalid escape sequences) are not ours to report."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-
-
 def parse_error(text: str) -> SyntaxError | None:
     """The error that stops `text` from parsing as Python, or None if it parses."""
+    if parse_tree(text) is not None:  # the shared parse: a turn's other checks read the same tree
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like are not errors

@@ -20,7 +20,7 @@ import warnings
 from functools import lru_cache
 
 from steer_tui.edits.stdlib_imports import bound_names
-from steer_tui.edits.syntax import parse_tree
+from steer_tui.edits.pytree import nodes, parse_tree
 
 __all__ = ["undefined_names"]
 
@@ -118,7 +118,7 @@ def _analysis(text: str) -> dict[str, tuple[int, int]] | None:
     if reads is None:
         return None
     first: dict[str, tuple[int, int]] = {}
-    for node in ast.walk(tree):
+    for node in nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in reads:
             at = (node.lineno, node.col_offset)
             first[node.id] = min(first.get(node.id, at), at)

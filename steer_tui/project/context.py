@@ -253,7 +253,7 @@ def _own_outline(path: str, text: str):
 def _bound_in(text: str) -> set[str]:
     """The names Python `text` binds anywhere (empty when it does not parse)."""
     from steer_tui.edits.stdlib_imports import bound_names
-    from steer_tui.edits.syntax import parse_tree
+    from steer_tui.edits.pytree import parse_tree
 
     tree = parse_tree(text)
     return (bound_names(tree) or set()) if tree is not None else set()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from steer_tui import lang
 from steer_tui.edits.js_style import js_style
 from steer_tui.edits.node_imports import missing as node_missing
+from steer_tui.edits.pytree import parse_tree
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -91,7 +92,13 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
 def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
     """({source file: the symbols of `items` it gives that `new` now uses}, {source file: the module
     name `new` reaches it by}) for the context's names the edit took."""
-    bound = _bound(path, new)
+    found: list[set[str]] = []
+
+    def bound() -> set[str]:  # an outline of the new text: only where a name of the context is new in it
+        if not found:
+            found.append(_bound(path, new))
+        return found[0]
+
     wanted: dict[str, list] = {}  # source file -> the symbols it gives
     for item in items:
         syms = index.find(item.name) if item.kind == "symbol" else [s for s in index.symbols_in(item.path)
@@ -99,7 +106,7 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
         for sym in syms:
             if sym.path != item.path or sym.parent or sym.path == path:
                 continue
-            if sym.name in bound or _uses(old, sym.name) or not _uses(new, sym.name):
+            if _uses(old, sym.name) or not _uses(new, sym.name) or sym.name in bound():
                 continue
             if sym.name not in [s.name for s in wanted.get(sym.path, [])]:
                 wanted.setdefault(sym.path, []).append(sym)
@@ -108,8 +115,8 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
     for item in items:
         stem = posixpath.splitext(posixpath.basename(item.path))[0]
         taken = {sym.name for syms in wanted.values() for sym in syms}
-        if (item.path != path and stem.isidentifier() and stem not in bound | taken and not _uses(old, stem)
-                and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new)):
+        if (item.path != path and stem.isidentifier() and stem not in taken and not _uses(old, stem)
+                and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new) and stem not in bound()):
             modules.setdefault(item.path, stem)
     return wanted, modules
 
@@ -218,10 +225,8 @@ def _place(key: str, path: str, text: str) -> tuple[int, bool]:
         return _statement_end(lines, max(top)), False
     at = 0
     if key == "python":
-        try:
-            body = ast.parse(text).body
-        except SyntaxError:
-            body = []
+        tree = parse_tree(text)
+        body = tree.body if tree is not None else []
         for node in body:
             is_doc = (node is body[0] and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
                       and isinstance(node.value.value, str))
