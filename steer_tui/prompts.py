@@ -306,6 +306,8 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
             continue
         if held and (tier == len(tiers) - 1 or all(any(a <= c and d <= b for c, d in held) for a, b in spans)):
             break
+        if tier < PLAIN_TIER:
+            spans = _functions_beside_types(text, path, instruction, spans, tiers[PLAIN_TIER], defs)
         return deletion_region(text, instruction, _covering(spans), path)
     table = named_constants.constants(path, text)  # parsed once per text (cached)
     said = held or named_constants.named(instruction, named_constants.spoken(instruction, table), table)
@@ -314,6 +316,32 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
     if may_delete(instruction, text.splitlines(), path):  # shown only what is to go, the model writes it back
         return named_constants.paragraph(table, _covering(said))
     return _covering(said)
+
+
+PLAIN_TIER = 2  # _named's tier of plain words (the first word left out)
+
+
+def _functions_beside_types(text: str, path: str | None, instruction: str, spans: list[tuple[int, int]],
+                            plain: list[str], defs: dict) -> list[tuple[int, int]]:
+    """`spans`, or where they are all classes (types) and the instruction also names functions or
+    methods in plain words, those functions. A class name reads as code by its inner capitals
+    (`TransportError`) where a function's one-word name (`fetch`) does not, so the tiers alone
+    would pick the class in "make fetch raise TransportError"; a type named beside a function is
+    what the function uses (raises, returns, takes), and a method named with its class is the
+    method alone ("make RetryPolicy's delay grow")."""
+    types = _type_spans(text, path)
+    if not types or not all(span in types for span in spans):
+        return spans
+    functions = [span for span in _named_spans(instruction, plain, defs) if span not in types]
+    return functions or spans
+
+
+def _type_spans(text: str, path: str | None) -> set[tuple[int, int]]:
+    """The spans of the classes (and other types: structs, interfaces, enums) of `text`."""
+    if path is not None and not is_python(path):
+        return {(d.start, d.end) for d in lang.definitions(path, text) if d.kind in lang.TYPE_KINDS}
+    tree = parse_tree(text)
+    return {_span(node) for node in nodes(tree) if isinstance(node, ast.ClassDef)} if tree is not None else set()
 
 
 def _covering(spans: list[tuple[int, int]]) -> tuple[int, int]:

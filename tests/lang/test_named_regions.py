@@ -83,3 +83,73 @@ def test_deleting_this_java_method_names_it_and_asks_the_class():
     assert asked == "delete this method (`count`)"
     a, b = prompts.deletion_region(INVENTORY, asked, count, path)
     assert (a, b) == (8, 51) and LINES[a + 1].startswith("public class Inventory")  # its doc comment included
+
+
+FETCH = '''import json
+
+
+class TransportError(Exception):
+    """A request that failed."""
+
+
+def fetch(url):
+    """Fetch url."""
+    if not url:
+        return None
+    return json.loads(url)
+
+
+def other():
+    return 1
+'''
+
+FETCH_TS = '''export class TransportError extends Error {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+export function load(url: string): unknown {
+  if (!url) {
+    return null;
+  }
+  return JSON.parse(url);
+}
+
+export function other(): number {
+  return 1;
+}
+'''
+
+
+def test_a_function_named_in_plain_words_beside_a_class_is_the_region():
+    # `TransportError` reads as code by its capitals, `fetch` does not: the class is what fetch raises.
+    lines = FETCH.splitlines()
+    a, b = prompts.rewrite_region(FETCH, "make fetch raise TransportError when url is empty", path="net.py")
+    assert lines[a] == "def fetch(url):" and b == 12
+    # The class alone, or a class with no function named beside it, stays the region.
+    a, _ = prompts.rewrite_region(FETCH, "add a code attribute to TransportError", path="net.py")
+    assert lines[a].startswith("class TransportError")
+    # The same in any language the layer knows.
+    a, _ = prompts.rewrite_region(FETCH_TS, "make load throw a TransportError for an empty url", path="net.ts")
+    assert FETCH_TS.splitlines()[a].startswith("export function load")
+
+
+def test_a_method_named_with_its_class_in_plain_words_is_the_region():
+    text = '''class RetryPolicy:
+    def __init__(self, base):
+        self.base = base
+
+    def delay(self, attempt):
+        return self.base
+
+    def give_up(self, attempt):
+        return attempt > 3
+
+
+def other():
+    return 1
+'''
+    lines = text.splitlines()
+    a, b = prompts.rewrite_region(text, "make RetryPolicy's delay double with each attempt", path="retry.py")
+    assert lines[a].strip() == "def delay(self, attempt):" and b == 6
