@@ -28,7 +28,7 @@ Aider gets the target as its file and every other file as `--read`; the task's h
 copy of the edited project (bench/crossfile's run_test). One JSON line per task goes to --out so two runs compare task by task
 (`--compare A.jsonl B.jsonl`).
 
-`python -m bench editbench [--set humanevalfix|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|imports_heldout|names_heldout|crossfile|
+`python -m bench editbench [--set humanevalfix|humanevalfix_big|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|imports_heldout|names_heldout|crossfile|
  crossfile_heldout|crossfile_fresh|node_imports|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
  [--compare A B] [--steer-root NAME=DIR] [--steer-args ARGS]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
@@ -88,6 +88,20 @@ _AIDER_ERROR = re.compile(r"litellm\.\w*Error|APIConnectionError|Traceback \(mos
 # ------------------------------------------------------------------ tasks
 
 
+def _in_a_big_file(tasks: list[dict]) -> list[dict]:
+    """Each task's code put halfway into the standard library's argparse.py (2,600 lines, at the
+    first top-level definition past the middle): the same bug in a file far over the embedded
+    model's view budget, judged by the same test (argparse runs as a script without side effects)."""
+    import argparse as argparse_module
+
+    pad = Path(argparse_module.__file__).read_text(encoding="utf-8").splitlines(keepends=True)
+    middle = len(pad) // 2
+    at = next(i for i in range(middle, len(pad)) if pad[i].startswith(("class ", "def ")))
+    head, tail = "".join(pad[:at]), "".join(pad[at:])
+    return [dict(t, task_id=t["task_id"].replace("HumanEvalFix/", "HumanEvalFixBig/"),
+                 input=head + t["input"].strip("\n") + "\n\n\n" + tail) for t in tasks]
+
+
 def editbench_dir() -> Path:
     """`STEER_EDITBENCH_DIR`, else `../shared/editbench` beside this checkout or, from a git
     worktree elsewhere, beside the main checkout the worktree belongs to."""
@@ -109,6 +123,8 @@ def editbench_dir() -> Path:
 
 def load_set(name: str) -> list[dict]:
     """The tasks of one set: task_id, instruction, input, test, file (the name the file gets)."""
+    if name == "humanevalfix_big":
+        return _in_a_big_file(load_set("humanevalfix"))
     if name == "usertasks":
         from bench.usertasks import load
 
@@ -541,7 +557,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench editbench", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "usertasks", *USER_SETS, *CROSSFILE_SETS, "all"))
+    parser.add_argument("--set", default="humanevalfix", choices=(*SETS, "humanevalfix_big", "usertasks", *USER_SETS, *CROSSFILE_SETS, "all"))
     parser.add_argument("--limit", type=int, help="the first N tasks of each set")
     parser.add_argument("--only", help="comma-separated task ids")
     parser.add_argument("--tool", default="steer", choices=("steer", "aider", "both", "none"),

@@ -163,7 +163,7 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     project's other files say (steer_tui.project.context.RequestContext), placed as in `build_input`.
     `file_tokens`: the file's budget, as in `build_input`: a big file is shown around `region`."""
     system_prompt(fmt)  # validates fmt
-    out = [file_message(path, text, region if isinstance(region, tuple) else None, file_tokens),
+    out = [file_message(path, text, view_focus(fmt, region if isinstance(region, tuple) else None), file_tokens),
            *context_messages(context)]
     aside = context.aside if context else ""
     if region is not None and typed and complete:
@@ -567,8 +567,17 @@ def build_input(
         region = (0, len(text.splitlines()))
     if focus is None and isinstance(region, tuple):
         focus = region
-    return [file_message(path, text, focus, file_tokens), *context_messages(context), *(history or []),
+    return [file_message(path, text, view_focus(fmt, focus), file_tokens), *context_messages(context), *(history or []),
             instruction_message(fmt, instruction, text, region, context.aside if context else "")]
+
+
+def view_focus(fmt: str, focus: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The lines a file too big to show whole is shown around: none for a rewrite, whose region block
+    shows the region whole after the file. The view is then the same whatever the region (its
+    imports and an outline), so it stays cached when the user goes on to another function: built
+    around each region, the views of two regions shared little or nothing (a 3,000-token view is
+    some 40 s of reading on two cores)."""
+    return None if fmt == REWRITE else focus
 
 
 def context_messages(context) -> list[dict]:

@@ -107,7 +107,7 @@ def test_a_big_python_file_keeps_the_region_with_its_real_numbers_within_the_bud
     assert len(outlined) >= 10
 
 
-def test_the_view_depends_on_the_region_alone_so_a_prewarm_shows_the_turns_view():
+def test_a_rewrite_s_view_is_the_same_for_every_region_so_one_prewarm_serves_them_all():
     text = python_module()
     region = region_of(text, "change_me")
     warm = prompts.prewarm_input(prompts.REWRITE, "m.py", text, region, file_tokens=2000)
@@ -116,8 +116,22 @@ def test_the_view_depends_on_the_region_alone_so_a_prewarm_shows_the_turns_view(
     assert turn[-1]["content"].startswith(warm[1]["content"])
     assert f"Region (lines {region[0] + 1}-{region[1]})" in turn[-1]["content"]
     assert "shown in part" in turn[0]["content"].splitlines()[0]
+    # The region block shows the region whole; the view is the file's head and outline, whatever the region.
     other = prompts.build_input(prompts.REWRITE, "m.py", text, "make it triple", region_of(text, "helper_3"),
                                 file_tokens=2000)
+    assert other[0] == turn[0] == prompts.prewarm_input(prompts.REWRITE, "m.py", text, None, file_tokens=2000)[0]
+    assert "        total = value * 2" not in turn[0]["content"] and "        total = value * 2" in turn[-1]["content"]
+
+
+def test_a_format_without_a_region_block_is_shown_around_its_region():
+    text = python_module()
+    region, elsewhere = region_of(text, "change_me"), region_of(text, "helper_3")
+    turn = prompts.build_input(prompts.SEARCH_REPLACE, "m.py", text, "make it triple", None, file_tokens=2000,
+                               focus=region)
+    assert "        total = value * 2" in turn[0]["content"]
+    assert turn[0] == prompts.prewarm_input(prompts.SEARCH_REPLACE, "m.py", text, region, file_tokens=2000)[0]
+    other = prompts.build_input(prompts.SEARCH_REPLACE, "m.py", text, "make it triple", None, file_tokens=2000,
+                                focus=elsewhere)
     assert other[0] != turn[0]
 
 
