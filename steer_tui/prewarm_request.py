@@ -39,14 +39,14 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
     prewarm the gateway runs on past the connection (`detach`), so that the next command on the
     file evaluates only its own words (steer edit, after it wrote). Returns once the gateway took it
     (or after `timeout`); a gateway without `detach` is left alone, and so is a file over its budget
-    in a format that shows it around the region (prompts.view_focus: no view of it now is the next
-    turn's prefix). A rewrite shows every region after the same view of the file."""
+    in a format that shows it around the region (prompts.view_follows_region: no view of it now is
+    the next turn's prefix). A rewrite shows every region after the same view of the file."""
     from steer_tui.project.window import fits, session_budget
-    from steer_tui.prompts import view_focus
+    from steer_tui.prompts import view_follows_region
 
     if session.client is None or "detach" not in session.server_features:
         return
-    if not fits(session.document.text, session_budget(session)) and view_focus(session.format, (0, 1)) is not None:
+    if not fits(session.document.text, session_budget(session)) and view_follows_region(session.format):
         return
     session.prewarms.start(send_prewarm(session, None, "", False, session.stream_id, detach=True),
                            session.document.text, None)

@@ -161,7 +161,7 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     far, which follow; `complete`: the typed words may be the whole instruction, so the message is
     the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: what the
     project's other files say (steer_tui.project.context.RequestContext), placed as in `build_input`.
-    `file_tokens`: the file's budget, as in `build_input`: a big file is shown around `region`."""
+    `file_tokens`: the file's budget, as in `build_input`: a big file is shown in part (`view_focus`)."""
     system_prompt(fmt)  # validates fmt
     out = [file_message(path, text, view_focus(fmt, region if isinstance(region, tuple) else None), file_tokens),
            *context_messages(context)]
@@ -559,8 +559,9 @@ def build_input(
     (steer_tui.project.context.RequestContext), read-only: its message between the file and the
     history, its aside between the region and the words; None (no project around the file) leaves
     the input as it always was. `file_tokens`: what the file
-    may cost (steer_tui.project.window); a file over it is shown around `focus` (default: the
-    region's lines), as `prewarm_input` shows it for the same region; None shows the whole file.
+    may cost (steer_tui.project.window); a file over it is shown in part: its head and outline in a
+    rewrite, else around `focus` (default: the region's lines; `view_focus`), as `prewarm_input`
+    shows it for the same region; None shows the whole file.
     """
     system_prompt(fmt)  # validates fmt
     if fmt == REWRITE and region is None:
@@ -571,13 +572,18 @@ def build_input(
             instruction_message(fmt, instruction, text, region, context.aside if context else "")]
 
 
+def view_follows_region(fmt: str) -> bool:
+    """A file too big to show whole is shown around the region in `fmt`: not in a rewrite, whose
+    region block shows the region whole after the file. A rewrite's view is then the same whatever
+    the region (the file's head and outline), so it stays cached when the user goes on to another
+    function: built around each region, the views of two regions shared little or nothing (a
+    3,000-token view is some 30 s of reading on two cores; bench/results/region-switch.md)."""
+    return fmt != REWRITE
+
+
 def view_focus(fmt: str, focus: tuple[int, int] | None) -> tuple[int, int] | None:
-    """The lines a file too big to show whole is shown around: none for a rewrite, whose region block
-    shows the region whole after the file. The view is then the same whatever the region (its
-    imports and an outline), so it stays cached when the user goes on to another function: built
-    around each region, the views of two regions shared little or nothing (a 3,000-token view is
-    some 40 s of reading on two cores)."""
-    return None if fmt == REWRITE else focus
+    """The lines the file's view is built around in `fmt` (view_follows_region): `focus` or none."""
+    return focus if view_follows_region(fmt) else None
 
 
 def context_messages(context) -> list[dict]:
