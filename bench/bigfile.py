@@ -33,7 +33,7 @@ from pathlib import Path
 
 from bench.bigfile_gen import CHANGED, INSTRUCTION, generate
 from bench.checkout import steer_argv
-from bench.table import print_table
+from bench.table import print_table, write_report
 from bench.typing import Recording, _usage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -236,18 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     for title, headers, rows in tables:
         print_table(title, headers, rows)
     if args.out:
-        import contextlib
-        import io
-
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            print(f"# bench bigfile, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench bigfile "
-                  f"{' '.join(argv or [])}` (bench/bigfile.py)\n")
-            print(f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after {after[0]:.2f} {after[1]:.2f} "
-                  f"{after[2]:.2f} (2 cores, shared with other work).")
-            for title, headers, rows in tables:
-                print_table(title, headers, rows)
-        args.out.write_text(buf.getvalue(), encoding="utf-8")
+        write_report(args.out, f"# bench bigfile, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench bigfile "
+                     f"{' '.join(argv or [])}` (bench/bigfile.py)",
+                     [f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after {after[0]:.2f} "
+                      f"{after[1]:.2f} {after[2]:.2f} (2 cores, shared with other work)."], tables)
     return 0
 
 

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from bench.bigfile import cases
-from bench.table import print_table
+from bench.table import print_table, write_report
 from bench.typing import Recording, _usage
 
 # Functions spread over each file, in the order the cursor visits them.
@@ -111,16 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     title = f"{args.file}: open, then the cursor moved to {len(moves)} functions in turn (embedded model, 2 threads)"
     print_table(title, ["step", "seconds", "tokens read"], table)
     if args.out:
-        import contextlib
-        import io
-
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            print(f"# bench region_switch, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench region_switch "
-                  f"{' '.join(argv or [])}` (bench/region_switch.py), checkout {Path.cwd()}\n")
-            print(f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}.\n")
-            print_table(title, ["step", "seconds", "tokens read"], table)
-        args.out.write_text(buf.getvalue(), encoding="utf-8")
+        write_report(args.out, f"# bench region_switch, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench region_switch "
+                     f"{' '.join(argv or [])}` (bench/region_switch.py), checkout {Path.cwd()}",
+                     [f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}."],
+                     [(title, ["step", "seconds", "tokens read"], table)])
     return 0
 
 

@@ -1,6 +1,21 @@
-"""Plain-text table printing shared by every benchmark."""
+"""Plain-text table printing shared by every benchmark, and the markdown report a run writes with `--out`."""
 
 from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+
+def write_report(path: Path, heading: str, notes: list[str], tables: list[tuple[str, list[str], list[list[object]]]]) -> None:
+    """`path` as markdown: `heading`, each note a paragraph, then each (title, headers, rows) as print_table prints it."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        for line in [heading, *notes]:
+            print(line + "\n")
+        for title, headers, rows in tables:
+            print_table(title, headers, rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
 
 
 def print_table(title: str, headers: list[str], rows: list[list[object]]) -> None:

@@ -15,9 +15,11 @@ Run: `python -m bench turn_end [--rounds 5] [--baseline DIR] [--out FILE]`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -27,7 +29,7 @@ from pathlib import Path
 from bench.bigfile import Case, cases, judge
 from bench.checkout import steer_argv
 from bench.gateway_load import Gateway
-from bench.table import print_table
+from bench.table import print_table, write_report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     for n, case in enumerate(all_cases):
         answer = tmp / f"answer-{n}.txt"
         answer.write_text(right_answer(case), encoding="utf-8")
-        gateways = {name: Gateway(root, answer, []).__enter__() for name, root in roots}
-        try:
+        with contextlib.ExitStack() as stack:
+            gateways = {name: stack.enter_context(Gateway(root, answer, [])) for name, root in roots}
             for r in range(args.rounds):
                 for name, root in roots if r % 2 == 0 else roots[::-1]:
                     folder = tmp / f"{name}-{n}"
@@ -81,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                     got = edit_once(root, gateways[name].url, case, folder)
                     runs.setdefault((case.name, name), []).append(got)
                     print(f"  {case.name} {name}: {got['wall']:.2f} s, exit {got['exit']}, {got['verdict']}", flush=True)
-        finally:
-            for gateway in gateways.values():
-                gateway.__exit__(None, None, None)
+    shutil.rmtree(tmp, ignore_errors=True)
     after = os.getloadavg()
     rows = []
     for case in all_cases:
@@ -99,17 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     headers = ["file", "steer", "runs", "right", "median s", "min s", "max s", "baseline / now", "attempts"]
     print_table(title, headers, rows)
     if args.out:
-        import contextlib
-        import io
-
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            print(f"# bench turn_end, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench turn_end "
-                  f"{' '.join(argv or [])}` (bench/turn_end.py)\n")
-            print(f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after {after[0]:.2f} {after[1]:.2f} "
-                  f"{after[2]:.2f} (2 cores).\n")
-            print_table(title, headers, rows)
-        args.out.write_text(buf.getvalue(), encoding="utf-8")
+        write_report(args.out, f"# bench turn_end, {time.strftime('%Y-%m-%d %H:%M')}: `python -m bench turn_end "
+                     f"{' '.join(argv or [])}` (bench/turn_end.py)",
+                     [f"Load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after {after[0]:.2f} "
+                      f"{after[1]:.2f} {after[2]:.2f} (2 cores)."],
+                     [(title, headers, rows)])
     return 0
 
 

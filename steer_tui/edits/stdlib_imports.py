@@ -62,13 +62,16 @@ def _bound_names(tree: ast.AST) -> frozenset[str] | None:
                 names.add(alias.asname or alias.name.split(".")[0])
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             names.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.add(node.rest)
+        elif name := caught_or_matched(node):
+            names.add(name)
     return frozenset(names)
+
+
+def caught_or_matched(node: ast.AST) -> str | None:
+    """The name `except ... as NAME` or a match pattern (`case x`, `*rest`, `**rest`) binds; else None."""
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return node.name
+    return node.rest if isinstance(node, ast.MatchMapping) else None
 
 
 def _free_modules(tree: ast.AST, bound: set[str]) -> dict[str, set[str]]:

@@ -19,7 +19,7 @@ import symtable
 import warnings
 from functools import lru_cache
 
-from steer_tui.edits.stdlib_imports import bound_names
+from steer_tui.edits.stdlib_imports import bound_names, caught_or_matched
 from steer_tui.edits.pytree import nodes, parse_tree
 
 __all__ = ["undefined_names"]
@@ -95,12 +95,8 @@ def _module_scope(tree: ast.Module) -> tuple[set[str], set[str]]:
             (reads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             bound.update(a.asname or a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bound.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bound.add(node.rest)
+        elif name := caught_or_matched(node):
+            bound.add(name)
         stack.extend(ast.iter_child_nodes(node))
     return bound, reads
 

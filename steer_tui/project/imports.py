@@ -5,6 +5,7 @@ the standard-library modules a Python edit reads without an import."""
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -92,12 +93,8 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
 def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
     """({source file: the symbols of `items` it gives that `new` now uses}, {source file: the module
     name `new` reaches it by}) for the context's names the edit took."""
-    found: list[set[str]] = []
-
-    def bound() -> set[str]:  # an outline of the new text: only where a name of the context is new in it
-        if not found:
-            found.append(_bound(path, new))
-        return found[0]
+    # An outline of the new text, made only where a name of the context is new in it.
+    bound = functools.cache(lambda: _bound(path, new))
 
     wanted: dict[str, list] = {}  # source file -> the symbols it gives
     for item in items:

@@ -39,32 +39,30 @@ async def test_a_gateway_without_detach_is_left_alone(replay, calc):
     assert engine.prewarm_requests == [] and (await gateway_info(url))["detached_prewarms"] == 0
 
 
-async def test_a_file_shown_around_its_region_is_left_alone(replay, tmp_path):
-    """Over its budget, in a format with no region block, the file is shown around the turn's region:
-    no view of it now is the next turn's prefix, so nothing is left running."""
+async def _leave_a_big_file(replay, tmp_path, edit_format: str):
+    """leave_warm after a session on a file over its budget (512 tokens) in `edit_format`: the replay's engine."""
     import dataclasses
 
     big = tmp_path / "big.py"
     big.write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(120)), encoding="utf-8")
     url, engine = await replay(["fix_mean.txt"])
-    async with session_on(url, big, edit_format="search_replace", prewarm=False) as (session, client):
+    async with session_on(url, big, edit_format=edit_format, prewarm=False) as (session, client):
         client.server_info = await gateway_info(url)
         session.settings = dataclasses.replace(session.settings, file_tokens=512)
         await leave_warm(session)
+    return url, engine
+
+
+async def test_a_file_shown_around_its_region_is_left_alone(replay, tmp_path):
+    """Over its budget, in a format with no region block, the file is shown around the turn's region:
+    no view of it now is the next turn's prefix, so nothing is left running."""
+    url, engine = await _leave_a_big_file(replay, tmp_path, "search_replace")
     assert engine.prewarm_requests == [] and (await gateway_info(url))["detached_prewarms"] == 0
 
 
 async def test_a_file_shown_in_part_to_a_rewrite_is_left_warm(replay, tmp_path):
     """A rewrite shows every region after the same view of a big file: that view is left warm."""
-    import dataclasses
-
-    big = tmp_path / "big.py"
-    big.write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(120)), encoding="utf-8")
-    url, engine = await replay(["fix_mean.txt"])
-    async with session_on(url, big, edit_format="rewrite", prewarm=False) as (session, client):
-        client.server_info = await gateway_info(url)
-        session.settings = dataclasses.replace(session.settings, file_tokens=512)
-        await leave_warm(session)
+    url, engine = await _leave_a_big_file(replay, tmp_path, "rewrite")
     assert (await gateway_info(url))["detached_prewarms"] == 1
     await until(lambda: engine.prewarm_requests)
     shown = engine.prewarm_requests[-1].messages[1]["content"]
