@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from steer_tui.edits.repeats import PROSE_REPEATS, RepeatWatch, without_repeats
+
 ANSWER_MAX_TOKENS = 700  # a prose answer is short; an edit turn's cap does not apply
 
 QUESTION_NOTE = (
@@ -99,6 +101,7 @@ class Asking:
         self._task: asyncio.Task | None = None
         self._stopped = False
         self._t0 = 0.0
+        self._file_text = ""  # the file the question is about: text it holds repeated is copied, not looped
 
     @property
     def active(self) -> bool:
@@ -114,6 +117,7 @@ class Asking:
         self.answer = answer
         self._stopped = False
         self._t0 = time.perf_counter()
+        self._file_text = text
         try:
             self._stream = await self.client.create(
                 model=self.model, instructions=system_prompt(fmt),
@@ -174,8 +178,17 @@ class Asking:
         from steer_tui.stream_reader import read
 
         try:
-            end = await read(stream, _AnswerReader(answer, self._t0, lambda: self._stopped, self._changed))
-            if end.how == "completed" and not self._stopped:
+            reader = _AnswerReader(answer, self._t0, lambda: self._stopped, self._changed, self._file_text)
+            end = await read(stream, reader)
+            if end.how == "gave_up":
+                # Looping: what it wrote once stays, the rounds after it go, and the engine stops.
+                answer.parts[-1] = ("answer", without_repeats(answer.parts[-1][1], reader.repeats.block))
+                answer.status, answer.reason = "cut_off", "cut off: it began to repeat itself"
+                try:
+                    await stream.cancel()
+                except Exception:
+                    pass
+            elif end.how == "completed" and not self._stopped:
                 answer.status = "answered"
             elif end.how == "cancelled":
                 answer.status = "stopped"
@@ -203,8 +216,11 @@ class Asking:
 class _AnswerReader:
     """A question's answer as steer_tui.stream_reader reads it: deltas go to the answer's last piece."""
 
-    def __init__(self, answer: Answer, t0: float, stopped: Callable[[], bool], changed: Callable[[], None]):
+    def __init__(self, answer: Answer, t0: float, stopped: Callable[[], bool], changed: Callable[[], None],
+                 file_text: str = ""):
         self.answer, self.t0, self.should_stop, self.changed = answer, t0, stopped, changed
+        self.file_text = file_text
+        self.repeats = RepeatWatch(file_text, PROSE_REPEATS)
 
     def on_text(self, delta: str) -> bool:
         answer = self.answer
@@ -215,11 +231,13 @@ class _AnswerReader:
         if answer.ttft_s is None:
             answer.ttft_s = time.perf_counter() - self.t0
         answer.tokens += 1
+        looping = self.repeats.feed(delta)
         self.changed()
-        return False
+        return looping
 
     def on_steered(self) -> None:
-        pass  # the successor answers on after the redirect words
+        # The successor answers on after the redirect words: a loop is looked for in its text alone.
+        self.repeats = RepeatWatch(self.file_text, PROSE_REPEATS)
 
     def on_created(self) -> None:
         pass

@@ -159,11 +159,11 @@ async def _main(args, question: str) -> int:
             pass
 
 
-async def _places(args, settings, question: str) -> str:
-    """The project's lines the question names, paths as this shell sees them ("" with --no-context
-    or `context = false`)."""
+async def _places(args, settings, question: str) -> list:
+    """The project's lines the question names (steer_tui.project.where.Hit), paths as this shell
+    sees them (none with --no-context or `context = false`)."""
     if getattr(args, "auto_context", None) is False or not getattr(settings, "context", True):
-        return ""
+        return []
     from pathlib import Path
 
     from steer_tui.project.where import places_for
@@ -172,7 +172,18 @@ async def _places(args, settings, question: str) -> str:
         return await asyncio.to_thread(places_for, Path(args.file), question, Path.cwd())
     except Exception as exc:  # the answer is still worth having without them
         print(f"steer: could not search the project: {exc}", file=sys.stderr)
-        return ""
+        return []
+
+
+def _print_places(out, text: str, hits: list) -> None:
+    """After the answer, the places it names without a line, one `path:line: code` each (as grep
+    prints them, so a terminal or an editor opens them)."""
+    from steer_tui.project.where import cited
+
+    extra = cited(text, hits)
+    if extra:
+        out.write("\n" + "".join(f"{h.path}:{h.line}: {h.text}\n" for h in extra))
+        out.flush()
 
 
 async def _context(args, settings, doc, region, question: str, engine: str | None):
@@ -203,6 +214,7 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
     died), and say how it ended."""
     from steer_tui.ask import Asking
     from steer_tui.commands.interrupt import SigintCancels
+    from steer_tui.project.where import places_block
     from steer_tui.prompts import default_format
 
     err = sys.stderr
@@ -223,7 +235,8 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
 
         served = info.get("context_tokens") if isinstance(info, dict) else None
         budget = file_budget(getattr(settings, "file_tokens", None), settings.backend, engine, served)
-        places = await _places(args, settings, question)
+        hits = await _places(args, settings, question)
+        places = places_block(hits)
         context = await _context(args, settings, doc, region, question, engine)
         printer.start()
         try:
@@ -247,6 +260,8 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
         finally:
             printer.stop()
         printer.end(answer.text)
+        if answer.status != "error":
+            _print_places(sys.stdout, answer.answer_text, hits)
         if answer.status == "error":
             print(f"steer: backend error: {answer.reason}", file=err)
             return EXIT_BACKEND

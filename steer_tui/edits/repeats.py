@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RepeatWatch"]
+__all__ = ["PROSE_REPEATS", "RepeatWatch", "without_repeats"]
 
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[A-Za-z_]{3}")
@@ -25,6 +25,9 @@ _WORD = re.compile(r"[A-Za-z_]{3}")
 _MIN_REPEATS = {1: 24, 2: 12, 3: 12, **{k: 6 for k in range(4, 9)}, **{k: 3 for k in range(9, 33)}}
 _COUNTED = range(2, 9)  # block lengths compared with numbers read as one
 _LONGEST = max(_MIN_REPEATS)
+# Prose (a question's answer) repeats no block of lines: three rounds of the same lines, or eight of
+# one line, are a loop (a small model that copied the places it was shown often copies them again).
+PROSE_REPEATS = {1: 8, **{k: 3 for k in range(2, _LONGEST + 1)}}
 _MIN_CHARS = 12  # a block this short (`else:` / `pass`) says too little to call its repeats a loop
 
 
@@ -40,7 +43,8 @@ class RepeatWatch:
     written and with numbers read as one, and a line is compared only with the earlier lines
     equal to it, found by a table of where each line was last seen."""
 
-    def __init__(self, file_text: str):
+    def __init__(self, file_text: str, min_repeats: dict[int, int] | None = None):
+        self._min_repeats = min_repeats or _MIN_REPEATS  # block length -> rounds that make a loop
         self._file_text = file_text  # split only when a run gets long enough to ask (rarely)
         self._file: dict[bool, list[str]] = {}
         self._lines = {False: [], True: []}  # the answer's complete lines, stripped: as written, numbers as one
@@ -98,7 +102,7 @@ class RepeatWatch:
                 active.append(k)
             run = alike.get(k, 0) if k in _COUNTED else raw.get(k, 0)
             # Judged once a round, when the round completes.
-            if run < k or run % k or run // k + 1 < _MIN_REPEATS[k]:
+            if run < k or run % k or run // k + 1 < self._min_repeats[k]:
                 continue
             counted = k in _COUNTED
             block = tuple(self._lines[counted][-k:])
@@ -116,3 +120,17 @@ class RepeatWatch:
             k, f = len(block), self._file[counted]
             self._in_file[block, counted] = sum(1 for i in range(len(f) - k + 1) if tuple(f[i : i + k]) == block)
         return self._in_file[block, counted]
+
+
+def without_repeats(text: str, block: tuple[str, ...]) -> str:
+    """`text` up to the end of the first round of the loop `block` (RepeatWatch.block) that ends it;
+    a line after the last round, not yet complete, goes too."""
+    lines = text.split("\n")
+    if lines and lines[-1].strip() and not text.endswith("\n"):
+        lines.pop()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    k = len(block)
+    while k and len(lines) >= 2 * k and [_norm(x) for x in lines[-k:]] == [_norm(x) for x in lines[-2 * k:-k]]:
+        del lines[-k:]
+    return "\n".join(lines)

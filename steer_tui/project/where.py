@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from steer_tui.project.context import name_words, stem
 
@@ -157,25 +157,25 @@ def places_block(hits: list[Hit]) -> str:
 
 
 # `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference;
-# small models also write "`path` at line N" or "path, line N".
+# small models also write "`path` at line N", "path file at line N" or "path, line N".
 _PATH = r"((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+)"
-REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::|,?\s+(?:at|on)?\s*line\s+)(\d+)", re.I)
+REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::|,?\s+(?:file\s+)?(?:at|on)?\s*line\s+)(\d+)", re.I)
 
 
-def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12) -> str:
-    """The places block for a question asked about `file`: the lines of its project (the enclosing
-    repository, else its folder) the words name, paths relative to `relative_to` (default: the
-    project's root); "" when the file is alone in its folder or nothing matches."""
+def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12) -> list[Hit]:
+    """The places a question asked about `file` shows (`places_block`): the lines of its project
+    (the enclosing repository, else its folder) the words name, paths relative to `relative_to`
+    (default: the project's root); [] when the file is alone in its folder or nothing matches."""
     from steer_tui.project.root import project_root
 
     root = project_root(Path(file).resolve())
     hits = where(root, question, limit=limit)
     if not hits or all((root / h.path).resolve() == Path(file).resolve() for h in hits):
-        return ""
+        return []
     if relative_to is not None:
         base = Path(relative_to).resolve()
         hits = [Hit(_relative(root / h.path, base), h.line, h.text, h.score) for h in hits]
-    return places_block(hits)
+    return hits
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -193,4 +193,73 @@ def references(text: str, known: set[str] | None = None) -> list[tuple[str, int]
         ref = (m.group(1).lstrip("./") if m.group(1).startswith("./") else m.group(1), int(m.group(2)))
         if (known is None or ref[0] in known) and ref not in out:
             out.append(ref)
+    return out
+
+
+# A name in prose that reads as code: in backticks, or with an underscore, a dot or an inner capital.
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def _code_names(text: str) -> list[str]:
+    """The names an answer writes as code, in order, each once."""
+    quoted = {m.group(0) for span in _CODE_SPAN.finditer(text) for m in _IDENT.finditer(span.group(1))}
+    out: list[str] = []
+    for m in _IDENT.finditer(text):
+        name = m.group(0)
+        code_like = name in quoted or "_" in name.strip("_") or re.search(r"[a-z][A-Z]", name)
+        if code_like and len(name) >= 3 and name not in out:
+            out.append(name)
+    return out
+
+
+def _defines(text: str, name: str) -> bool:
+    """True when a line assigns or defines `name` (where a thing is set, not where it is read)."""
+    return re.match(r"(?:(?:export|async|def|class|function|const|let|var|static|final|public|private|"
+                    r"protected|fn|func|type|struct|enum|interface)\s+)*" + re.escape(name) + r"\b\s*(?::[^=]*)?[=(:{<]",
+                    text.strip()) is not None
+
+
+def _named_paths(text: str, hits: list[Hit]) -> set[str]:
+    """The places' paths the answer names, by their path or, where no other place's file shares it, their file name."""
+    names: dict[str, set[str]] = {}
+    for h in hits:
+        names.setdefault(PurePosixPath(h.path).name, set()).add(h.path)
+    found = {h.path for h in hits if h.path in text}
+    for name, paths in names.items():
+        if len(paths) == 1 and re.search(r"(?<![\w/.-])" + re.escape(name) + r"(?![\w-])", text):
+            found |= paths
+    return found
+
+
+def _first_mention(text: str, path: str) -> int:
+    at = [i for i in (text.find(path), text.find(PurePosixPath(path).name)) if i >= 0]
+    return min(at, default=len(text))
+
+
+def cited(text: str, hits: list[Hit], most: int = 2) -> list[Hit]:
+    """The places of `hits` an answer points at without writing `path:line`: a name it writes as code
+    (`POSTS_PER_PAGE`) on the lines of at most `most` places, narrowed to the files the answer names
+    and to the lines that set the name where any do; or a file it names that has one place. Never a
+    guess between more: a name on more places than that, or a file with several, cites none."""
+    written = set(references(text))
+    paths = _named_paths(text, hits)
+    out: list[Hit] = []
+
+    def add(chosen: list[Hit]) -> None:
+        for h in chosen:
+            if (h.path, h.line) not in written and h not in out:
+                out.append(h)
+
+    for name in _code_names(text):
+        word = re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
+        found = [h for h in hits if word.search(h.text)]
+        found = [h for h in found if h.path in paths] or found
+        found = [h for h in found if _defines(h.text, name)] or found
+        if 0 < len(found) <= most:
+            add(found)
+    for path in sorted(paths, key=lambda p: _first_mention(text, p)):
+        in_file = [h for h in hits if h.path == path]
+        if len(in_file) == 1:
+            add(in_file)
     return out

@@ -20,6 +20,7 @@ class AnswerFlow:
         self._on_change = on_change  # the answer grew or ended: called from the client's stream
         self.asking: Asking | None = None
         self._numbers_shown = 0.0
+        self.places: list = []  # the Hits the question showed (steer_tui/project/where.py)
 
     @property
     def active(self) -> bool:
@@ -40,20 +41,21 @@ class AnswerFlow:
         asking = Asking(session.client, model=session.model, stream_id=session.stream_id,
                         max_output_tokens=app.settings.max_output_tokens, temperature=app.settings.temperature,
                         on_change=self._on_change)
-        self.asking = asking
+        self.asking, self.places = asking, places
         about = f"lines {region[0] + 1}-{region[1]}" if region else "the whole file"
         app.answer.begin(question, about)
         app.status.state = "answering"
         app.status.set_numbers(None, None, None)
         app.refresh_bindings()
+        from steer_tui.project.where import places_block
         from steer_tui.project.window import session_budget
 
         await asking.start(session.format, session.prompt_path, session.document.text, question, region,
-                           places=places, context=context, file_tokens=session_budget(session))
+                           places=places_block(self.places), context=context, file_tokens=session_budget(session))
 
-    async def _places(self, question: str) -> str:
-        """The project's lines the question names (steer_tui/project/where.py), paths from the
-        project's root; "" with context off or when the search fails (the answer still comes)."""
+    async def _places(self, question: str) -> list:
+        """The project's lines the question names (steer_tui/project/where.py: Hits), paths from the
+        project's root; none with context off or when the search fails (the answer still comes)."""
         from pathlib import Path
 
         from steer_tui.project.root import project_root
@@ -61,13 +63,35 @@ class AnswerFlow:
 
         app = self._app
         if not getattr(app.settings, "context", True):
-            return ""
+            return []
         path = Path(app.session.path)
         try:
             return await asyncio.to_thread(places_for, path, question, project_root(path))
         except Exception as exc:
             app.notify(f"could not search the project: {exc}", severity="warning", timeout=5)
-            return ""
+            return []
+
+    def cited(self) -> list[tuple[str, int]]:
+        """The places the answer on screen points at: the `path:line` it writes, then the places it
+        names without a line (steer_tui.project.where.cited)."""
+        from steer_tui.project.where import cited, references
+
+        answer = self.asking.answer if self.asking is not None else None
+        if answer is None or not answer.answer_text:
+            return []
+        text = answer.answer_text
+        out = references(text)
+        return out + [(h.path, h.line) for h in cited(text, self.places) if (h.path, h.line) not in out]
+
+    def _shown_text(self, answer) -> str:
+        """The answer as the panel draws it: once it ended, the places it names without a line, as `path:line`."""
+        from steer_tui.project.where import cited
+
+        extra = cited(answer.answer_text, self.places) if answer.done and answer.answer_text else []
+        if not extra:
+            return answer.text
+        refs = " · ".join(f"`{h.path}:{h.line}`" for h in extra)
+        return f"{answer.text}\n\n*Places:* {refs} (Ctrl+P opens them)"
 
     def show(self, now: float, state_after: Callable[[], str]) -> bool:
         """Draw the answer; True when it just ended (the keys change; the status shows `state_after()` again)."""
@@ -75,7 +99,7 @@ class AnswerFlow:
         if answer is None:
             return False
         app = self._app
-        app.answer.show(status=answer.status, text=answer.text)
+        app.answer.show(status=answer.status, text=self._shown_text(answer))
         if answer.done or now - self._numbers_shown >= NUMBERS_EVERY_S:
             self._numbers_shown = now
             app.status.set_numbers(answer.ttft_s, answer.tokens_per_s, answer.tokens or None)

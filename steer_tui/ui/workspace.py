@@ -232,14 +232,11 @@ class Workspace:
 
     def cited_places(self) -> list[tuple[str, int]]:
         """The project's `path:line` places the answer on screen cites (the finder lists them first)."""
-        from steer_tui.project.where import references
-
         app = self.app
-        answer = app.asking.answer if app.asking is not None and app.answer.visible else None
-        if answer is None or not answer.answer_text:
+        if not app.answer.visible:
             return []
         cited = []
-        for path, line in references(answer.answer_text):
+        for path, line in app.answer_flow.cited():
             full = (app.project_root / path) if not Path(path).is_absolute() else Path(path)
             if full.is_file():
                 cited.append((relative_label(full.resolve(), app.project_root), line))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from steer_tui.edits.repeats import RepeatWatch
+from steer_tui.edits.repeats import PROSE_REPEATS, RepeatWatch, without_repeats
 
 FILE = "class Game:\n    def roll(self, pins):\n        pass\n"
 
@@ -63,3 +63,27 @@ def test_similar_lines_that_are_meant_are_not_a_loop():
               "        self.assertFalse(board.full())\n\n")
     assert stream(RepeatWatch(""), "".join(method.format(n=n) for n in range(2, 7))) is None
     assert stream(RepeatWatch(""), method.format(n=3) * 3) is not None
+
+
+def _prose_loops(text: str) -> bool:
+    watch = RepeatWatch("", PROSE_REPEATS)
+    return any(watch.feed(line + "\n") for line in text.split("\n"))
+
+
+def test_prose_that_writes_the_same_lines_a_third_time_is_looping_and_keeps_one_round():
+    block = "config.py:16: MAIL_PORT = 25\nconfig.py:17: MAIL_USE_TLS = True\n"
+    assert not _prose_loops("It is set in config.py:\n" + block * 2)
+    watch = RepeatWatch("", PROSE_REPEATS)
+    text = ""
+    for line in ("It is set in config.py:\n" + block * 4).splitlines(keepends=True):
+        text += line
+        if watch.feed(line):
+            break
+    assert watch.looping and len(watch.block) == 2
+    assert without_repeats(text + "config.py:1", watch.block) == "It is set in config.py:\n" + block.rstrip("\n")
+
+
+def test_a_list_in_prose_is_no_loop():
+    steps = "\n".join(f"{i}. set `LIMIT_{i}` in config.py" for i in range(1, 12))
+    assert not _prose_loops(steps)
+    assert not _prose_loops("- see config.py\n" * 7)

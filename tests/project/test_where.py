@@ -59,3 +59,47 @@ def test_references_in_an_answer():
 def test_references_written_in_words():
     text = "The retry limit is set in `pkg/config.py` at line 2; the client reads it in pkg/client.py, line 5."
     assert references(text) == [("pkg/config.py", 2), ("pkg/client.py", 5)]
+    assert references("It is detected in the `app/main/routes.py` file at line 32.") == [("app/main/routes.py", 32)]
+
+
+def _hits(*rows):
+    from steer_tui.project.where import Hit
+
+    return [Hit(path, line, text, 10.0) for path, line, text in rows]
+
+
+# The places a microblog question showed ("where is the number of posts per page set").
+PAGE_HITS = _hits(("app/main/routes.py", 43, "per_page=current_app.config['POSTS_PER_PAGE'],"),
+                  ("app/main/routes.py", 60, "per_page=current_app.config['POSTS_PER_PAGE'],"),
+                  ("config.py", 25, "POSTS_PER_PAGE = 25"),
+                  ("app/api/users.py", 20, "per_page = min(request.args.get('per_page', 10, type=int), 100)"),
+                  ("app/models.py", 21, "def search(cls, expression, page, per_page):"))
+
+
+def test_an_answer_naming_a_setting_and_its_file_cites_the_line_that_sets_it():
+    from steer_tui.project.where import cited
+
+    text = "The number of posts per page is set in the POSTS_PER_PAGE configuration variable in the config.py file."
+    assert [(h.path, h.line) for h in cited(text, PAGE_HITS)] == [("config.py", 25)]
+    # Without the file: of the three lines naming it, the one that sets it.
+    assert [(h.path, h.line) for h in cited("It is `POSTS_PER_PAGE`.", PAGE_HITS)] == [("config.py", 25)]
+
+
+def test_a_name_on_too_many_places_or_plain_words_cite_nothing():
+    from steer_tui.project.where import cited
+
+    many = _hits(*[(f"pkg/m{i}.py", 3, "return per_page * 2") for i in range(3)])
+    assert cited("It multiplies `per_page` by two.", many) == []
+    assert cited("The number of posts per page is set in the configuration.", PAGE_HITS) == []
+    # A file named that has two places is no single place either.
+    assert cited("See routes.py.", PAGE_HITS) == []
+
+
+def test_a_named_file_with_one_place_is_cited_and_written_references_are_not_repeated():
+    from steer_tui.project.where import cited
+
+    assert [(h.path, h.line) for h in cited("Look in app/models.py.", PAGE_HITS)] == [("app/models.py", 21)]
+    assert cited("It is set at config.py:25 as `POSTS_PER_PAGE`.", PAGE_HITS) == []
+    # A file name two places' files share names neither.
+    two = _hits(("a/config.py", 2, "LIMIT = 1"), ("b/config.py", 4, "LIMIT = 2"))
+    assert cited("It is in config.py.", two) == []

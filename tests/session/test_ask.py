@@ -126,6 +126,16 @@ async def test_steer_ask_markdown_always_renders(replay, calc):
     assert "`mean`" not in out and "mean adds the values up" in out  # the backticks are drawn, not printed
 
 
+async def test_steer_ask_cuts_an_answer_that_loops_after_its_first_round(replay, calc):
+    url, engine = await replay(["answer_loops.txt"])
+    code, out, err = await steer_ask(str(calc), "-m", "where is the mail server configured?", "--backend", url)
+    assert code == 0, err
+    # Printed as it came, the answer cannot be taken back: it stops in its fourth round of six.
+    lines = out.strip().splitlines()
+    assert lines[0] == "The mail server is configured in config.py:" and 10 <= len(lines) <= 13
+    assert "it began to repeat itself" in err
+
+
 async def test_steer_ask_errors(calc, tmp_path):
     code, _, err = await steer_ask(str(tmp_path / "none.py"), "-m", "q", "--backend", "ws://127.0.0.1:9/v1/responses")
     assert code == 2 and "none.py" in err
@@ -147,6 +157,13 @@ async def test_steer_ask_in_a_project_shows_the_places_the_question_names(replay
     message = engine.requests[0].messages[-1]["content"]
     assert f"{tmp_path}/pkg/config.py:1: MAX_RETRIES = 5" in message
     assert message.index("Places in the project") < message.index("Question: where is the retry limit set?")
+    # An answer that names the setting without its line gets the line after it, as grep prints one.
+    url, engine = await replay(["answer_retry_limit.txt"])
+    code, out, err = await steer_ask(str(target), "-m", "where is the retry limit set?", "--backend", url)
+    assert code == 0, err
+    answer, _, places = out.partition("\n\n")
+    assert answer.strip() == recorded("answer_retry_limit.txt").strip()
+    assert places.splitlines() == [f"{tmp_path}/pkg/config.py:1: MAX_RETRIES = 5"]
     url, engine = await replay(["answer_mean.txt"])
     code, _, err = await steer_ask(str(target), "-m", "what does fetch return?", "--backend", url)
     assert code == 0, err

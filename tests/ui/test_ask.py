@@ -174,3 +174,18 @@ async def test_question_in_a_project_carries_the_places_its_words_name(sample, b
             assert message.index("settings.py:2") < message.index("Question: where is the low stock limit set")
     finally:
         await b.close()
+
+
+async def test_an_answer_that_loops_is_cut_to_its_first_round_and_says_so(sample, backends):
+    block = "- `total_value` adds price times count\n- `restock` adds to count\n"
+    b = await backends("It does two things:\n" + block * 8)
+    app = replay_app(sample, b)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(pilot, app)
+        app.prompt.value = "? what does the module do"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.asking is not None and app.asking.answer.done, what="the answer")
+        await pilot.pause(0.05)
+        assert app.asking.answer.status == "cut_off" and "repeat itself" in app.asking.answer.reason
+        assert app.answer.text == "It does two things:\n" + block.rstrip("\n")
+        assert app.answer.status == "cut_off"

@@ -1,4 +1,4 @@
-"""Pilot test: the places an answer cites (`path:line`) are listed first in the finder, and Enter opens the file at that line."""
+"""Pilot tests: the places an answer cites (`path:line`, or a name it writes without the line) are listed first in the finder, and Enter opens the file at that line."""
 
 from __future__ import annotations
 
@@ -30,5 +30,26 @@ async def test_ctrl_p_after_an_answer_lists_its_places_and_opens_one_at_its_line
             await pilot.pause()
             assert app.code.cursor_line == 2
             assert app.code.lines[app.code.cursor_line] == "LOW_STOCK_LIMIT = 3"
+    finally:
+        await b.close()
+
+
+async def test_a_name_the_answer_writes_without_its_line_is_shown_as_a_place_and_listed(sample):
+    (sample.parent / "settings.py").write_text(SETTINGS)
+    engine = Sequence(["The limit is `LOW_STOCK_LIMIT`, which the settings module sets."])
+    b = await Backend(engine).start()
+    app = replay_app(sample, b)
+    try:
+        async with app.run_test(size=(100, 34)) as pilot:
+            await ready(pilot, app)
+            app.prompt.value = "? where is the low stock limit set"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.asking is not None and app.asking.answer.done, what="the answer")
+            await wait_until(pilot, lambda: "settings.py:3" in app.answer.text, what="the place under the answer")
+            assert app.answer.text.startswith("The limit is `LOW_STOCK_LIMIT`")
+            await pilot.press("ctrl+p")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "FinderScreen", what="the finder")
+            await pilot.pause()
+            assert [m.path for m in app.screen.match_list.matches][:1] == ["settings.py:3"]
     finally:
         await b.close()

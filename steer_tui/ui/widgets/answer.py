@@ -23,24 +23,36 @@ _BLOCK_OPEN = re.compile(r"^\s*<{5,9}\s*SEARCH\b")
 _BLOCK_CLOSE = re.compile(r"^\s*>{5,9}\s*REPLACE\b")
 
 
+# A line that quotes a place as the question showed it ("app/__init__.py:71: code"), bulleted or not.
+_PLACE_LINE = re.compile(r"^\s*(?:[-*]\s+)?`?(?:[\w.-]+/)*[\w.-]+\.[\w-]+`?:\d+:\s", re.M)
+
+
 def readable(text: str) -> str:
-    """The answer as markdown to draw: an edit block written outside a code fence (small models
-    trained on edits do that) is drawn as code, not as headings and quotes."""
-    if "<<<<<" not in text:
+    """The answer as markdown to draw. An edit block written outside a code fence (small models
+    trained on edits do that) is drawn as code, not as headings and quotes; so are lines that quote
+    places (`path:line: code`), which markdown would run together and whose `__init__` it would
+    read as emphasis."""
+    if "<<<<<" not in text and not _PLACE_LINE.search(text):
         return text
     out: list[str] = []
-    fenced = block = False
+    fenced = block = places = False
     for line in text.split("\n"):
+        if places and not _PLACE_LINE.match(line):
+            out.append("```")
+            places = False
         if not block and line.lstrip().startswith("```"):
             fenced = not fenced
         elif not fenced and not block and _BLOCK_OPEN.match(line):
             out.append("```")
             block = True
+        elif not fenced and not block and not places and _PLACE_LINE.match(line):
+            out.append("```")
+            places = True
         out.append(line)
         if block and _BLOCK_CLOSE.match(line):
             out.append("```")
             block = False
-    if block:
+    if block or places:
         out.append("```")  # still streaming: close it for now
     return "\n".join(out)
 
