@@ -157,9 +157,10 @@ def places_block(hits: list[Hit]) -> str:
 
 
 # `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference;
-# small models also write "`path` at line N", "path file at line N" or "path, line N".
+# small models also write "`path` at line N", "path file at lines N and M" or "path, line N".
 _PATH = r"((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+)"
-REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::|,?\s+(?:file\s+)?(?:at|on)?\s*line\s+)(\d+)", re.I)
+REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file\s+)?(?:at|on)?\s*lines?\s+(\d+(?:(?:\s*,\s*|\s+and\s+)\d+)*))",
+                       re.I)
 
 
 def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12) -> list[Hit]:
@@ -190,9 +191,11 @@ def references(text: str, known: set[str] | None = None) -> list[tuple[str, int]
     """The `path:line` references in an answer, in order, each once; with `known`, only paths in it."""
     out: list[tuple[str, int]] = []
     for m in REFERENCE.finditer(text):
-        ref = (m.group(1).lstrip("./") if m.group(1).startswith("./") else m.group(1), int(m.group(2)))
-        if (known is None or ref[0] in known) and ref not in out:
-            out.append(ref)
+        path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+        for number in re.findall(r"\d+", m.group(2) or m.group(3)):
+            ref = (path, int(number))
+            if (known is None or path in known) and ref not in out:
+                out.append(ref)
     return out
 
 
@@ -239,8 +242,8 @@ def _first_mention(text: str, path: str) -> int:
 
 def cited(text: str, hits: list[Hit], most: int = 2) -> list[Hit]:
     """The places of `hits` an answer points at without writing `path:line`: a name it writes as code
-    (`POSTS_PER_PAGE`) on the lines of at most `most` places, narrowed to the files the answer names
-    and to the lines that set the name where any do; or a file it names that has one place. Never a
+    (`POSTS_PER_PAGE`) on the lines of at most `most` places, in the files the answer names (if it
+    names any) and narrowed to the lines that set the name where any do; or a file it names that has one place. Never a
     guess between more: a name on more places than that, or a file with several, cites none."""
     written = set(references(text))
     paths = _named_paths(text, hits)
@@ -254,7 +257,8 @@ def cited(text: str, hits: list[Hit], most: int = 2) -> list[Hit]:
     for name in _code_names(text):
         word = re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
         found = [h for h in hits if word.search(h.text)]
-        found = [h for h in found if h.path in paths] or found
+        if paths:  # the answer says which files: a name's places elsewhere are not what it points at
+            found = [h for h in found if h.path in paths]
         found = [h for h in found if _defines(h.text, name)] or found
         if 0 < len(found) <= most:
             add(found)

@@ -60,6 +60,8 @@ def test_references_written_in_words():
     text = "The retry limit is set in `pkg/config.py` at line 2; the client reads it in pkg/client.py, line 5."
     assert references(text) == [("pkg/config.py", 2), ("pkg/client.py", 5)]
     assert references("It is detected in the `app/main/routes.py` file at line 32.") == [("app/main/routes.py", 32)]
+    assert references("It is checked in index.js at lines 78 and 59, and in lib/a.js, lines 3, 4.") == [
+        ("index.js", 78), ("index.js", 59), ("lib/a.js", 3), ("lib/a.js", 4)]
 
 
 def _hits(*rows):
@@ -93,6 +95,8 @@ def test_a_name_on_too_many_places_or_plain_words_cite_nothing():
     assert cited("The number of posts per page is set in the configuration.", PAGE_HITS) == []
     # A file named that has two places is no single place either.
     assert cited("See routes.py.", PAGE_HITS) == []
+    # A name whose places are all in files other than the one the answer names: none of them.
+    assert cited("The `search` function in app/main/routes.py checks it.", PAGE_HITS) == []
 
 
 def test_a_named_file_with_one_place_is_cited_and_written_references_are_not_repeated():
