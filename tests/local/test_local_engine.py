@@ -136,6 +136,26 @@ async def test_alternating_sessions_keep_their_prefixes(engine):
     assert req.usage.cached_tokens == warm_a.usage.input_tokens
 
 
+async def test_the_cache_chosen_to_restore_is_not_dropped_to_make_room_for_the_live_one(engine):
+    # A new session whose prompt shares most with an older session's saved cache: setting the live
+    # one aside to switch must not evict that cache (it raised KeyError: "local engine failed: 'c110:-'").
+    system = {"role": "system", "content": prompts.system_prompt(FMT)}
+    a, b = _file("evict-a"), _file("evict-b")
+    warm_a = _request([system, *prompts.prewarm_input(FMT, "a.py", a)], "t-evict-a", generate=False)
+    warm_b = _request([system, *prompts.prewarm_input(FMT, "b.py", b)], "t-evict-b", generate=False)
+    await _run(engine, warm_a)
+    await _run(engine, warm_b)
+    budget = engine.state_budget_bytes
+    engine.state_budget_bytes = engine._saved["t-evict-a"].size * 3 // 2  # room for one saved cache, not two
+    try:
+        req = _request(prompts.build_messages(FMT, "a.py", a, "Rename `add` to `add_item`."), "t-evict-c", max_tokens=4)
+        deltas = await _run(engine, req)
+    finally:
+        engine.state_budget_bytes = budget
+    assert deltas and req.usage.cached_tokens == warm_a.usage.input_tokens
+    assert "t-evict-a" in engine._saved and "t-evict-b" not in engine._saved
+
+
 async def test_prompt_larger_than_the_context_is_a_clear_error(engine):
     huge = "x = 1  # padding line for a file that cannot fit\n" * 1500
     req = _request(prompts.build_messages(FMT, "big.py", huge, "Remove the padding."), "t-huge")

@@ -366,7 +366,7 @@ class LocalEngine(Engine):
         for prewarm in self._queue.take_prewarms(client):
             self._run_job(prewarm)
         if self._owner != key:
-            self._save(self._owner)
+            self._save(self._owner, keep=key)
             self._owner = key
             if not self._restore(key):
                 raise EngineError("engine_error", "the local engine could not restore the answer's cache")
@@ -688,12 +688,14 @@ class LocalEngine(Engine):
         if key == self._owner and best_key is None:
             return
         if self._owner is not None and llm.n_tokens > 0:
-            self._save(self._owner)
+            self._save(self._owner, keep=best_key)  # making room must not drop the cache about to be used
         if best_key is not None:
             self._restore(best_key)
         self._owner = key
 
-    def _save(self, key: str) -> None:
+    def _save(self, key: str, keep: str | None = None) -> None:
+        """Set the live cache aside as `key`'s, dropping the least recently used others (never
+        `keep`) while the saved caches are over their budget."""
         llm, cpp = self._llm, self._llama_cpp
         tokens = [int(t) for t in llm.input_ids[: llm.n_tokens]]
         old = self._saved.get(key)
@@ -713,14 +715,18 @@ class LocalEngine(Engine):
         self._saved.move_to_end(key)
         self._saved_bytes += n
         self.counters.state_saves += 1
-        while self._saved_bytes > self.state_budget_bytes and len(self._saved) > 1:
-            _, dropped = self._saved.popitem(last=False)
-            self._saved_bytes -= dropped.size
+        for old_key in [k for k in self._saved if k != keep]:
+            if self._saved_bytes <= self.state_budget_bytes or len(self._saved) <= 1:
+                break
+            self._saved_bytes -= self._saved.pop(old_key).size
 
     def _restore(self, key: str) -> bool:
-        """Make `key`'s saved sequence the live cache; False (and an empty cache) if llama.cpp refused it."""
+        """Make `key`'s saved sequence the live cache; False when none is saved (the cache is left as it
+        is) or llama.cpp refused it (the cache is then empty)."""
         llm, cpp = self._llm, self._llama_cpp
-        saved = self._saved[key]
+        saved = self._saved.get(key)
+        if saved is None:
+            return False
         self._seq_rm(0)
         if cpp.llama_state_seq_set_data(llama.context_ptr(llm), saved.data, saved.size, 0) == 0:
             self._seq_rm(0)
