@@ -178,9 +178,11 @@ async def _places(args, settings, question: str) -> list:
 def _print_places(out, text: str, hits: list) -> None:
     """After the answer, the places it names without a line, one `path:line: code` each (as grep
     prints them, so a terminal or an editor opens them)."""
+    from pathlib import Path
+
     from steer_tui.project.where import cited
 
-    extra = cited(text, hits)
+    extra = cited(text, hits, Path.cwd())
     if extra:
         out.write("\n" + "".join(f"{h.path}:{h.line}: {h.text}\n" for h in extra))
         out.flush()

@@ -205,7 +205,9 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
 def _code_names(text: str) -> list[str]:
-    """The names an answer writes as code, in order, each once."""
+    """The names an answer writes as code, in order, each once (a path's parts are none:
+    `src/requests/utils.py` names no `requests`)."""
+    text = re.sub(r"(?<![\w/.-])" + _PATH, lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), text)
     quoted = {m.group(0) for span in _CODE_SPAN.finditer(text) for m in _IDENT.finditer(span.group(1))}
     out: list[str] = []
     for m in _IDENT.finditer(text):
@@ -216,15 +218,38 @@ def _code_names(text: str) -> list[str]:
     return out
 
 
-def _defines(text: str, name: str) -> bool:
-    """True when a line assigns or defines `name` (where a thing is set, not where it is read)."""
-    return re.match(r"(?:(?:export|async|def|class|function|const|let|var|static|final|public|private|"
-                    r"protected|fn|func|type|struct|enum|interface)\s+)*" + re.escape(name) + r"\b\s*(?::[^=]*)?[=(:{<]",
-                    text.strip()) is not None
+_DEF_WORDS = r"(?:def|class|function|fn|func|struct|enum|interface|type|trait|impl|module|const|let|var|val)"
 
 
-def _named_paths(text: str, hits: list[Hit]) -> set[str]:
-    """The places' paths the answer names, by their path or, where no other place's file shares it, their file name."""
+def _defines(text: str, name: str) -> int:
+    """How surely a line is where `name` is set, not read: 2 after a definition's keyword anywhere
+    (`morgan.token('x', function NAME (req) {`); 1 assigned at the line's start, after modifiers and
+    a type (`self.NAME = 1`, `static final int NAME = 1;`, `module.exports.NAME = NAME`); else 0."""
+    n = re.escape(name)
+    if re.search(_DEF_WORDS + r"\s+(?:[\w.]+\.)?" + n + r"\b", text):
+        return 2
+    return int(bool(re.match(r"\s*(?:[\w<>\[\],]+\s+)*(?:[\w.]+\.)?" + n + r"\s*(?::[^=\n]*)?=(?!=)", text)))
+
+
+def _read(base: Path | None, rel: str) -> list[str] | None:
+    """The lines of a project file the answer names (relative to `base`); None when there is none to read."""
+    if base is None or rel.startswith("/") or ".." in PurePosixPath(rel).parts:
+        return None
+    path = base / rel
+    try:
+        if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[str]:
+    """The files the answer names: the places' files, by their path or, where no other place's file
+    shares it, their file name; and other paths it writes (with `base`, a bare file name found there)."""
     names: dict[str, set[str]] = {}
     for h in hits:
         names.setdefault(PurePosixPath(h.path).name, set()).add(h.path)
@@ -232,6 +257,11 @@ def _named_paths(text: str, hits: list[Hit]) -> set[str]:
     for name, paths in names.items():
         if len(paths) == 1 and re.search(r"(?<![\w/.-])" + re.escape(name) + r"(?![\w-])", text):
             found |= paths
+    for m in re.finditer(r"(?<![\w/.-])" + _PATH, text):
+        rel = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+        # A path with a folder names a file ("req._remoteAddress" names none); a bare file name, one that is there.
+        if "/" in rel or (base is not None and (base / rel).is_file()):
+            found.add(rel)
     return found
 
 
@@ -240,26 +270,36 @@ def _first_mention(text: str, path: str) -> int:
     return min(at, default=len(text))
 
 
-def cited(text: str, hits: list[Hit], most: int = 2) -> list[Hit]:
-    """The places of `hits` an answer points at without writing `path:line`: a name it writes as code
-    (`POSTS_PER_PAGE`) on the lines of at most `most` places, in the files the answer names (if it
-    names any) and narrowed to the lines that set the name where any do; or a file it names that has one place. Never a
-    guess between more: a name on more places than that, or a file with several, cites none."""
+def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -> list[Hit]:
+    """The places an answer points at without writing `path:line`, from the `hits` the question
+    showed and, with `base` (the folder their paths start from), the files the answer names.
+
+    A name it writes as code (`POSTS_PER_PAGE`) cites the places that hold it, at most `most`: in
+    the files the answer names if it names any (there, also the line that defines the name), and
+    narrowed to the lines that define or set it where any do. A file it names with one place cites
+    that place. Never a guess between more: a name on more places than that, or a file with
+    several, cites none."""
     written = set(references(text))
-    paths = _named_paths(text, hits)
+    paths = _named_paths(text, hits, base)
     out: list[Hit] = []
 
     def add(chosen: list[Hit]) -> None:
         for h in chosen:
-            if (h.path, h.line) not in written and h not in out:
+            if (h.path, h.line) not in written and (h.path, h.line) not in {(o.path, o.line) for o in out}:
                 out.append(h)
 
+    files = {p: _read(base, p) for p in paths}
     for name in _code_names(text):
         word = re.compile(r"(?<![\w])" + re.escape(name) + r"(?![\w])")
         found = [h for h in hits if word.search(h.text)]
         if paths:  # the answer says which files: a name's places elsewhere are not what it points at
             found = [h for h in found if h.path in paths]
-        found = [h for h in found if _defines(h.text, name)] or found
+            at = {(h.path, h.line) for h in found}
+            for path, lines in files.items():
+                found += [Hit(path, i, line.strip(), 0.0) for i, line in enumerate(lines or (), 1)
+                          if (path, i) not in at and word.search(line) and _defines(line, name)]
+        surest = max((_defines(h.text, name) for h in found), default=0)
+        found = [h for h in found if _defines(h.text, name) == surest]
         if 0 < len(found) <= most:
             add(found)
     for path in sorted(paths, key=lambda p: _first_mention(text, p)):

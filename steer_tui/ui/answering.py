@@ -21,6 +21,7 @@ class AnswerFlow:
         self.asking: Asking | None = None
         self._numbers_shown = 0.0
         self.places: list = []  # the Hits the question showed (steer_tui/project/where.py)
+        self._added: tuple = (None, [])  # (the answer it was found for, the places it names without a line)
 
     @property
     def active(self) -> bool:
@@ -73,21 +74,31 @@ class AnswerFlow:
 
     def cited(self) -> list[tuple[str, int]]:
         """The places the answer on screen points at: the `path:line` it writes, then the places it
-        names without a line (steer_tui.project.where.cited)."""
-        from steer_tui.project.where import cited, references
+        names without a line (`added`)."""
+        from steer_tui.project.where import references
 
         answer = self.asking.answer if self.asking is not None else None
         if answer is None or not answer.answer_text:
             return []
-        text = answer.answer_text
-        out = references(text)
-        return out + [(h.path, h.line) for h in cited(text, self.places) if (h.path, h.line) not in out]
+        out = references(answer.answer_text)
+        return out + [(h.path, h.line) for h in self.added(answer) if (h.path, h.line) not in out]
+
+    def added(self, answer) -> list:
+        """The places a finished answer names without their line (steer_tui.project.where.cited),
+        found once for each answer."""
+        from steer_tui.project.root import project_root
+        from steer_tui.project.where import cited
+
+        if not (answer.done and answer.answer_text and self.places):
+            return []
+        key = (id(answer), answer.answer_text)
+        if self._added[0] != key:
+            self._added = (key, cited(answer.answer_text, self.places, project_root(self._app.session.path)))
+        return self._added[1]
 
     def _shown_text(self, answer) -> str:
         """The answer as the panel draws it: once it ended, the places it names without a line, as `path:line`."""
-        from steer_tui.project.where import cited
-
-        extra = cited(answer.answer_text, self.places) if answer.done and answer.answer_text else []
+        extra = self.added(answer)
         if not extra:
             return answer.text
         refs = " · ".join(f"`{h.path}:{h.line}`" for h in extra)

@@ -107,3 +107,42 @@ def test_a_named_file_with_one_place_is_cited_and_written_references_are_not_rep
     # A file name two places' files share names neither.
     two = _hits(("a/config.py", 2, "LIMIT = 1"), ("b/config.py", 4, "LIMIT = 2"))
     assert cited("It is in config.py.", two) == []
+
+
+def test_a_name_the_answer_places_in_a_file_it_names_is_found_there_by_its_definition(tmp_path):
+    from steer_tui.project.where import cited
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "utils.py").write_text("import os\n\n\ndef get_environ_proxies(url):\n    return os.environ\n")
+    shown = _hits(("tests/test_requests.py", 12, "assert get_environ_proxies(url) == {}"))
+    text = "The proxies are read in the `get_environ_proxies` function in `src/utils.py`."
+    assert [(h.path, h.line) for h in cited(text, shown, tmp_path)] == [("src/utils.py", 4)]
+    # Without the folder to read it from, the file named holds none of the places shown: none.
+    assert cited(text, shown) == []
+    # A file the answer names that does not define the name: nothing, not the test's line.
+    assert cited("It is `get_environ_proxies` in `src/other.py`.", shown, tmp_path) == []
+
+
+def test_a_definition_or_an_assignment_is_preferred_to_a_use():
+    from steer_tui.project.where import cited
+
+    shown = _hits(("index.js", 107, "req._remoteAddress = getip(req)"),
+                  ("index.js", 228, "morgan.token('response-time', function getResponseTimeToken (req, res, digits) {"),
+                  ("README.md", 54, "`getResponseTimeToken` is the name of the token function"),
+                  ("index.js", 493, "function getip (req) {"),
+                  ("index.js", 495, "req._remoteAddress ||"))
+    assert [(h.path, h.line) for h in cited("It is `getResponseTimeToken`.", shown)] == [("index.js", 228)]
+    text = "It is read from `req._remoteAddress`, which the `getip` function sets."
+    assert [(h.path, h.line) for h in cited(text, shown)] == [("index.js", 107), ("index.js", 493)]
+
+
+def test_a_path_names_no_code_and_a_definition_outranks_an_export():
+    from steer_tui.project.where import cited
+
+    shown = _hits(("src/requests/utils.py", 208, "# let requests chunk it instead."),
+                  ("src/requests/utils.py", 267, "_netrc = netrc(netrc_path).authenticators(host)"),
+                  ("index.js", 18, "module.exports.compile = compile"),
+                  ("index.js", 401, "function compile (format) {"))
+    assert cited("It is read in `src/requests/utils.py`, in a function.", shown) == []
+    text = "The format string is compiled in the `compile` function in `index.js`."
+    assert [(h.path, h.line) for h in cited(text, shown)] == [("index.js", 401)]
