@@ -85,6 +85,24 @@ FRESH = [
     ("morgan", "index.js", "where is the output stream chosen", [("index.js", 88, 88)]),
 ]
 
+# Written after the fresh run had been read and the citing changed a last time (a span of code names
+# nothing, a file given a line gets no other place), before any answer to these was seen.
+LAST = [
+    ("requests", "src/requests/api.py", "where is the Content-Length header set for a body",
+     [("src/requests/models.py", 654, 669)]),
+    ("requests", "src/requests/api.py", "where are the default headers built", [("src/requests/utils.py", 951, 962)]),
+    ("requests", "src/requests/api.py", "where is a 4xx or 5xx status turned into an exception",
+     [("src/requests/models.py", 1144, 1170)]),
+    ("microblog", "app/main/routes.py", "where is the database url configured", [("config.py", 11, 13)]),
+    ("microblog", "app/main/routes.py", "where are log files rotated", [("app/__init__.py", 85, 86)]),
+    ("microblog", "app/main/routes.py", "where is the search form created for each request",
+     [("app/main/routes.py", 21, 21)]),
+    ("morgan", "index.js", "where is the referrer token computed", [("index.js", 293, 296)]),
+    ("morgan", "index.js", "where is the http version token computed", [("index.js", 329, 331)]),
+    ("morgan", "index.js", "where is the user agent token computed", [("index.js", 337, 339)]),
+    ("morgan", "index.js", "where is the request method token computed", [("index.js", 220, 222)]),
+]
+
 
 def _right(place: tuple[str, int], truth: list[tuple[str, int, int]]) -> bool:
     path, line = place
@@ -121,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench where")
     ap.add_argument("--project", action="append", default=[], metavar="NAME=DIR", help="where a project's clone is")
     ap.add_argument("--backend", help="passed to steer ask (default: the shared embedded engine)")
-    ap.add_argument("--set", choices=("tune", "held_out", "fresh", "all"), default="all",
-                    help="tune and held_out: the questions the citing was changed for; fresh: written after")
+    ap.add_argument("--set", choices=("tune", "held_out", "fresh", "last", "all"), default="all",
+                    help="tune, held_out, fresh: sets the citing was changed for in turn; last: written after")
     ap.add_argument("--out", type=Path, help="also write the report here (markdown)")
     args = ap.parse_args(argv)
     roots = dict(p.split("=", 1) for p in args.project)
@@ -130,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
 
     steer = python_argv()  # `python -m steer_tui`, isolated from the project folder it runs in
     rows, log = [], []
-    chosen = {"tune": QUESTIONS, "held_out": HELD_OUT, "fresh": FRESH, "all": QUESTIONS + HELD_OUT + FRESH}[args.set]
+    sets = {"tune": QUESTIONS, "held_out": HELD_OUT, "fresh": FRESH, "last": LAST}
+    chosen = sets[args.set] if args.set != "all" else [q for qs in sets.values() for q in qs]
     for project, file, question, truth in chosen:
         if project not in roots:
             continue
@@ -144,8 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         looped = "repeat itself" in r["err"]
         rows.append([project, question, len(written), written_wrong, "yes" if w_ok else "no", len(printed),
                      "yes" if c_ok else "no", wrong, "cut" if looped else "", r["seconds"]])
-        split = next(name for name, qs in (("tune", QUESTIONS), ("held out", HELD_OUT), ("fresh", FRESH))
-                     if (project, file, question, truth) in qs)
+        split = next(name.replace("_", " ") for name, qs in sets.items() if (project, file, question, truth) in qs)
         rows[-1].insert(0, split)
         failed = f"\n  exit {r['code']}: {r['err'].strip()[-300:]!r}" if r["code"] or not answer.strip() else ""
         log.append(f"{project} ({split}): {question}\n  answer: {answer.strip()[:600]!r}\n  printed after it: {printed}{failed}")
@@ -153,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     headers = ["set", "project", "question", "path:line written", "written, not right", "right", "places steer added",
                "right with them", "added, not right", "loop", "s"]
     totals = []
-    for split in ("tune", "held out", "fresh"):
+    for split in ("tune", "held out", "fresh", "last"):
         mine = [r for r in rows if r[0] == split]
         if mine:
             totals.append([split, len(mine), sum(r[5] == "yes" for r in mine), sum(r[4] for r in mine),

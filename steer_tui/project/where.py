@@ -205,17 +205,34 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
 def _code_names(text: str) -> list[str]:
-    """The names an answer writes as code, in order, each once (a path's parts are none:
-    `src/requests/utils.py` names no `requests`)."""
-    text = re.sub(r"(?<![\w/.-])" + _PATH, lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), text)
-    quoted = {m.group(0) for span in _CODE_SPAN.finditer(text) for m in _IDENT.finditer(span.group(1))}
+    """The names an answer writes as code, in order, each once: a code span that is a name
+    (`getip`, `req._remoteAddress`, `certifi.where()`: its last part), and a name outside code
+    spans that reads as code (an underscore or an inner capital). A span of code (`morgan.token('url',
+    function getUrlToken (req) {...})`) quotes other names than the one it points at, and a path's
+    parts are no names (`src/requests/utils.py` names no `requests`)."""
     out: list[str] = []
-    for m in _IDENT.finditer(text):
-        name = m.group(0)
-        code_like = name in quoted or "_" in name.strip("_") or re.search(r"[a-z][A-Z]", name)
-        if code_like and len(name) >= 3 and name not in out:
+
+    def add(name: str) -> None:
+        if len(name) >= 3 and name not in out:
             out.append(name)
+
+    pos = 0
+    for span in _CODE_SPAN.finditer(text):
+        _plain_names(text[pos:span.start()], add)
+        whole = re.fullmatch(r"\s*(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)(?:\(\))?\s*", span.group(1))
+        if whole:
+            add(whole.group(1))
+        pos = span.end()
+    _plain_names(text[pos:], add)
     return out
+
+
+def _plain_names(prose: str, add) -> None:
+    prose = re.sub(r"(?<![\w/.-])" + _PATH, lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), prose)
+    for m in _IDENT.finditer(prose):
+        name = m.group(0)
+        if "_" in name.strip("_") or re.search(r"[a-z][A-Z]", name):
+            add(name)
 
 
 _DEF_WORDS = r"(?:def|class|function|fn|func|struct|enum|interface|type|trait|impl|module|const|let|var|val)"
@@ -278,14 +295,15 @@ def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -
     the files the answer names if it names any (there, also the line that defines the name), and
     narrowed to the lines that define or set it where any do. A file it names with one place cites
     that place. Never a guess between more: a name on more places than that, or a file with
-    several, cites none."""
+    several, cites none. A file the answer already gives a line in gets no other place of it."""
     written = set(references(text))
     paths = _named_paths(text, hits, base)
+    pinned = {path for path, _ in written}  # files the answer gives a line in: it said where in them
     out: list[Hit] = []
 
     def add(chosen: list[Hit]) -> None:
         for h in chosen:
-            if (h.path, h.line) not in written and (h.path, h.line) not in {(o.path, o.line) for o in out}:
+            if h.path not in pinned and (h.path, h.line) not in {(o.path, o.line) for o in out}:
                 out.append(h)
 
     files = {p: _read(base, p) for p in paths}

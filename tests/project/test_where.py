@@ -146,3 +146,16 @@ def test_a_path_names_no_code_and_a_definition_outranks_an_export():
     assert cited("It is read in `src/requests/utils.py`, in a function.", shown) == []
     text = "The format string is compiled in the `compile` function in `index.js`."
     assert [(h.path, h.line) for h in cited(text, shown)] == [("index.js", 401)]
+
+
+def test_a_span_of_code_names_nothing_and_a_file_given_a_line_gets_no_other_place():
+    from steer_tui.project.where import cited
+
+    shown = _hits(("index.js", 59, "function morgan (format, options) {"),
+                  ("index.js", 212, "morgan.token('url', function getUrlToken (req) {"),
+                  ("app/main/routes.py", 116, "def follow(username):"))
+    assert cited("It is sent to the `/users/<username>/follow` endpoint.", shown) == []
+    assert cited("The status token is computed in the `morgan` module at index.js:283.", shown) == []
+    text = "It is `morgan.token('url', function getUrlToken (req) { ... })`, in index.js."
+    assert cited(text, shown) == []
+    assert [(h.path, h.line) for h in cited("See `module.getUrlToken()`.", shown)] == [("index.js", 212)]
