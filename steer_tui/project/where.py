@@ -159,7 +159,7 @@ def places_block(hits: list[Hit]) -> str:
 # `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference;
 # small models also write "`path` at line N", "path file at lines N and M" or "path, line N".
 _PATH = r"((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+)"
-REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file\s+)?(?:at|on)?\s*lines?\s+(\d+(?:(?:\s*,\s*|\s+and\s+)\d+)*))",
+REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file,?\s+)?(?:at|on)?\s*lines?\s+(\d+(?:(?:\s*,\s*|\s+and\s+)\d+)*))",
                        re.I)
 
 
@@ -227,12 +227,16 @@ def _code_names(text: str) -> list[str]:
     return out
 
 
+def _reads_as_code(name: str) -> bool:
+    """An underscore inside or an inner capital: no word of prose is written so."""
+    return "_" in name.strip("_") or re.search(r"[a-z][A-Z]", name) is not None
+
+
 def _plain_names(prose: str, add) -> None:
     prose = re.sub(r"(?<![\w/.-])" + _PATH, lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), prose)
     for m in _IDENT.finditer(prose):
-        name = m.group(0)
-        if "_" in name.strip("_") or re.search(r"[a-z][A-Z]", name):
-            add(name)
+        if _reads_as_code(m.group(0)):
+            add(m.group(0))
 
 
 _DEF_WORDS = r"(?:def|class|function|fn|func|struct|enum|interface|type|trait|impl|module|const|let|var|val)"
@@ -293,7 +297,8 @@ def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -
 
     A name it writes as code (`POSTS_PER_PAGE`) cites the places that hold it, at most `most`: in
     the files the answer names if it names any (there, also the line that defines the name), and
-    narrowed to the lines that define or set it where any do. A file it names with one place cites
+    narrowed to the lines that define or set it where any do; a plain word (`request`) only where
+    a line defines it. A file it names with one place cites
     that place. Never a guess between more: a name on more places than that, or a file with
     several, cites none. A file the answer already gives a line in gets no other place of it."""
     written = set(references(text))
@@ -317,6 +322,8 @@ def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -
                 found += [Hit(path, i, line.strip(), 0.0) for i, line in enumerate(lines or (), 1)
                           if (path, i) not in at and word.search(line) and _defines(line, name)]
         surest = max((_defines(h.text, name) for h in found), default=0)
+        if surest < 2 and not _reads_as_code(name):
+            continue  # a plain word (`request`, `req`) is prose as often as code: only its definition tells
         found = [h for h in found if _defines(h.text, name) == surest]
         if 0 < len(found) <= most:
             add(found)

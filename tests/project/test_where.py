@@ -159,3 +159,16 @@ def test_a_span_of_code_names_nothing_and_a_file_given_a_line_gets_no_other_plac
     text = "It is `morgan.token('url', function getUrlToken (req) { ... })`, in index.js."
     assert cited(text, shown) == []
     assert [(h.path, h.line) for h in cited("See `module.getUrlToken()`.", shown)] == [("index.js", 212)]
+
+
+def test_a_plain_word_cites_only_its_definition_and_a_reference_may_say_file_line():
+    from steer_tui.project.where import cited, references
+
+    shown = _hits(("index.js", 329, "morgan.token('http-version', function getHttpVersionToken (req) {"),
+                  ("README.md", 37, "where `tokens` is an object, `req` is the HTTP request"),
+                  ("lib/errors.py", 31, "self.response = response"),
+                  ("index.js", 493, "function getip (req) {"))
+    assert cited("It takes the `req` object.", shown) == []
+    assert cited("It keeps the `response` it was given.", shown) == []
+    assert [(h.path, h.line) for h in cited("It is the `getip` function.", shown)] == [("index.js", 493)]
+    assert references("It is in the `index.js` file, line 337.") == [("index.js", 337)]
