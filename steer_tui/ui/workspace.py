@@ -265,14 +265,16 @@ class Workspace:
         if generating or (app.asking is not None and app.asking.active):
             from steer_tui.ui.screens.confirm import ConfirmScreen
 
-            what = "An edit is being written" if generating else "An answer is being written"
+            # A question's answer is no proposal: it was about this file, and closes with it.
+            what, kept = (("An edit is being written", "what is complete stays as the proposal") if generating
+                          else ("A question is being answered", "its answer closes"))
 
             def answer(ok: bool | None) -> None:
                 if ok:
                     app.call_later(self._stop_and_switch, path)
 
-            app.push_screen(ConfirmScreen(f"{what} in {app.status.file}.\nStop it (what is complete stays as "
-                                          f"the proposal) and open {relative_label(path.resolve(), app.project_root)}?",
+            app.push_screen(ConfirmScreen(f"{what} in {app.status.file}.\nStop it ({kept}) and open "
+                                          f"{relative_label(path.resolve(), app.project_root)}?",
                                           yes="Stop and open", no="Stay"), answer)
             return
         self.switch_to(path)

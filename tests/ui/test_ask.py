@@ -189,3 +189,22 @@ async def test_an_answer_that_loops_is_cut_to_its_first_round_and_says_so(sample
         assert app.asking.answer.status == "cut_off" and "repeat itself" in app.asking.answer.reason
         assert app.answer.text == "It does two things:\n" + block.rstrip("\n")
         assert app.answer.status == "cut_off"
+
+
+async def test_opening_another_file_while_a_question_is_answered_asks_first_and_says_the_answer_closes(sample, backends):
+    (sample.parent / "other.py").write_text("X = 1\n")
+    b = await backends(ANSWER, pause_at=PAUSE_IN_ANSWER)
+    app = replay_app(sample, b)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ready(pilot, app)
+        app.prompt.value = "?what does total_value do"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the pause")
+        await app.open_file(sample.parent / "other.py")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ConfirmScreen"
+        question = str(app.screen.question)
+        assert question.startswith("A question is being answered") and "proposal" not in question
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.path.name == "other.py", what="the switch")
+        assert not app.answer.visible and app.asking.answer.status == "stopped"
