@@ -262,11 +262,10 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
         finally:
             printer.stop()
         printer.end(answer.text)
-        if answer.status != "error":
-            _print_places(sys.stdout, answer.answer_text, hits)
         if answer.status == "error":
             print(f"steer: backend error: {answer.reason}", file=err)
             return EXIT_BACKEND
+        _print_places(sys.stdout, answer.answer_text, hits)
         if answer.status == "cut_off":
             print(f"steer: the answer was {answer.reason}", file=err)
         return EXIT_OK

@@ -83,21 +83,23 @@ def _git_lines(root: Path, stems: list[str]) -> list[tuple[str, int, str]] | Non
     return rows
 
 
+def _text(path: Path) -> str | None:
+    """A project file's text to search; None for one that is gone, over the size bound or binary."""
+    try:
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return None if b"\0" in data[:8192] else data.decode("utf-8", "replace")
+
+
 def _scan_lines(root: Path, files: list[str], stems: list[str]) -> list[tuple[str, int, str]]:
     pattern = re.compile(_roots(stems), re.I)
     rows = []
     for rel in files:
-        path = root / rel
-        try:
-            if path.stat().st_size > _MAX_FILE_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if b"\0" in data[:8192]:
-            continue
-        text = data.decode("utf-8", "replace")
-        if not pattern.search(text):
+        text = _text(root / rel)
+        if text is None or not pattern.search(text):
             continue
         for i, line in enumerate(text.splitlines(), 1):
             if pattern.search(line):
@@ -159,6 +161,7 @@ def places_block(hits: list[Hit]) -> str:
 # `path:line` as answers write it, the path with at least one dot or slash so "note:3" is no reference;
 # small models also write "`path` at line N", "path file at lines N and M" or "path, line N".
 _PATH = r"((?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)+|(?:[\w.-]+/)+[\w.-]+)"
+_PATH_WORD = re.compile(r"(?<![\w/.-])" + _PATH)  # a path as a word of prose
 REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file,?\s+)?(?:at|on)?\s*lines?\s+(\d+(?:(?:\s*,\s*|\s+and\s+)\d+)*))",
                        re.I)
 
@@ -187,11 +190,16 @@ def _relative(path: Path, base: Path) -> str:
     return str(path) if rel.startswith("..") else Path(rel).as_posix()
 
 
+def _path_of(m: re.Match) -> str:
+    """The path a REFERENCE or _PATH_WORD match writes, without a leading "./"."""
+    return m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+
+
 def references(text: str, known: set[str] | None = None) -> list[tuple[str, int]]:
     """The `path:line` references in an answer, in order, each once; with `known`, only paths in it."""
     out: list[tuple[str, int]] = []
     for m in REFERENCE.finditer(text):
-        path = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+        path = _path_of(m)
         for number in re.findall(r"\d+", m.group(2) or m.group(3)):
             ref = (path, int(number))
             if (known is None or path in known) and ref not in out:
@@ -233,7 +241,7 @@ def _reads_as_code(name: str) -> bool:
 
 
 def _plain_names(prose: str, add) -> None:
-    prose = re.sub(r"(?<![\w/.-])" + _PATH, lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), prose)
+    prose = _PATH_WORD.sub(lambda m: " " * len(m.group(0)) if "/" in m.group(1) else m.group(0), prose)
     for m in _IDENT.finditer(prose):
         if _reads_as_code(m.group(0)):
             add(m.group(0))
@@ -254,18 +262,10 @@ def _defines(text: str, name: str) -> int:
 
 def _read(base: Path | None, rel: str) -> list[str] | None:
     """The lines of a project file the answer names (relative to `base`); None when there is none to read."""
-    if base is None or rel.startswith("/") or ".." in PurePosixPath(rel).parts:
+    if base is None or rel.startswith("/") or ".." in PurePosixPath(rel).parts or not (base / rel).is_file():
         return None
-    path = base / rel
-    try:
-        if not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if b"\0" in data[:8192]:
-        return None
-    return data.decode("utf-8", "replace").splitlines()
+    text = _text(base / rel)
+    return None if text is None else text.splitlines()
 
 
 def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[str]:
@@ -278,8 +278,8 @@ def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[st
     for name, paths in names.items():
         if len(paths) == 1 and re.search(r"(?<![\w/.-])" + re.escape(name) + r"(?![\w-])", text):
             found |= paths
-    for m in re.finditer(r"(?<![\w/.-])" + _PATH, text):
-        rel = m.group(1)[2:] if m.group(1).startswith("./") else m.group(1)
+    for m in _PATH_WORD.finditer(text):
+        rel = _path_of(m)
         # A path with a folder names a file ("req._remoteAddress" names none); a bare file name, one that is there.
         if "/" in rel or (base is not None and (base / rel).is_file()):
             found.add(rel)
@@ -298,17 +298,18 @@ def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -
     A name it writes as code (`POSTS_PER_PAGE`) cites the places that hold it, at most `most`: in
     the files the answer names if it names any (there, also the line that defines the name), and
     narrowed to the lines that define or set it where any do; a plain word (`request`) only where
-    a line defines it. A file it names with one place cites
-    that place. Never a guess between more: a name on more places than that, or a file with
-    several, cites none. A file the answer already gives a line in gets no other place of it."""
-    written = set(references(text))
+    a line defines it. A file it names with one place cites that place. Never a guess between
+    more: a name on more places than that, or a file with several, cites none. A file the answer
+    already gives a line in gets no other place of it."""
     paths = _named_paths(text, hits, base)
-    pinned = {path for path, _ in written}  # files the answer gives a line in: it said where in them
+    pinned = {path for path, _ in references(text)}  # files the answer gives a line in: it said where in them
     out: list[Hit] = []
+    seen: set[tuple[str, int]] = set()
 
     def add(chosen: list[Hit]) -> None:
         for h in chosen:
-            if h.path not in pinned and (h.path, h.line) not in {(o.path, o.line) for o in out}:
+            if h.path not in pinned and (h.path, h.line) not in seen:
+                seen.add((h.path, h.line))
                 out.append(h)
 
     files = {p: _read(base, p) for p in paths}
@@ -321,10 +322,11 @@ def cited(text: str, hits: list[Hit], base: Path | None = None, most: int = 2) -
             for path, lines in files.items():
                 found += [Hit(path, i, line.strip(), 0.0) for i, line in enumerate(lines or (), 1)
                           if (path, i) not in at and word.search(line) and _defines(line, name)]
-        surest = max((_defines(h.text, name) for h in found), default=0)
+        how = [_defines(h.text, name) for h in found]
+        surest = max(how, default=0)
         if surest < 2 and not _reads_as_code(name):
             continue  # a plain word (`request`, `req`) is prose as often as code: only its definition tells
-        found = [h for h in found if _defines(h.text, name) == surest]
+        found = [h for h, sure in zip(found, how) if sure == surest]
         if 0 < len(found) <= most:
             add(found)
     for path in sorted(paths, key=lambda p: _first_mention(text, p)):

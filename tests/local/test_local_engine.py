@@ -122,13 +122,19 @@ async def test_steer_successor_reuses_prompt_and_partial_answer(engine):
     assert successor.usage.evaluated_tokens < 40
 
 
-async def test_alternating_sessions_keep_their_prefixes(engine):
+async def _warm_two(engine, key: str, tag: str):
+    """Prewarm two sessions' files, `t-KEY-a` then `t-KEY-b`: a's file and its prewarm request."""
     system = {"role": "system", "content": prompts.system_prompt(FMT)}
-    a, b = _file("session-a"), _file("session-b")
-    warm_a = _request([system, *prompts.prewarm_input(FMT, "a.py", a)], "t-alt-a", generate=False)
-    warm_b = _request([system, *prompts.prewarm_input(FMT, "b.py", b)], "t-alt-b", generate=False)
+    a, b = _file(f"{tag}-a"), _file(f"{tag}-b")
+    warm_a = _request([system, *prompts.prewarm_input(FMT, "a.py", a)], f"t-{key}-a", generate=False)
+    warm_b = _request([system, *prompts.prewarm_input(FMT, "b.py", b)], f"t-{key}-b", generate=False)
     await _run(engine, warm_a)
     await _run(engine, warm_b)
+    return a, warm_a
+
+
+async def test_alternating_sessions_keep_their_prefixes(engine):
+    a, warm_a = await _warm_two(engine, "alt", "session")
     restores = engine.counters.state_restores
     req = _request(prompts.build_messages(FMT, "a.py", a, "Rename `add` to `add_item`."), "t-alt-a", max_tokens=4)
     await _run(engine, req)
@@ -139,12 +145,7 @@ async def test_alternating_sessions_keep_their_prefixes(engine):
 async def test_the_cache_chosen_to_restore_is_not_dropped_to_make_room_for_the_live_one(engine):
     # A new session whose prompt shares most with an older session's saved cache: setting the live
     # one aside to switch must not evict that cache (it raised KeyError: "local engine failed: 'c110:-'").
-    system = {"role": "system", "content": prompts.system_prompt(FMT)}
-    a, b = _file("evict-a"), _file("evict-b")
-    warm_a = _request([system, *prompts.prewarm_input(FMT, "a.py", a)], "t-evict-a", generate=False)
-    warm_b = _request([system, *prompts.prewarm_input(FMT, "b.py", b)], "t-evict-b", generate=False)
-    await _run(engine, warm_a)
-    await _run(engine, warm_b)
+    a, warm_a = await _warm_two(engine, "evict", "evict")
     budget = engine.state_budget_bytes
     engine.state_budget_bytes = engine._saved["t-evict-a"].size * 3 // 2  # room for one saved cache, not two
     try:

@@ -50,6 +50,14 @@ async def ready(pilot, app) -> None:
     await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="ready")
 
 
+async def _ask_held(pilot, app, b) -> None:
+    """Ask what total_value does, once the app is ready, and wait until the answer holds at its pause."""
+    await ready(pilot, app)
+    app.prompt.value = "?what does total_value do"
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the pause")
+
+
 async def test_question_answers_in_the_panel_and_changes_nothing(sample, backends):
     before = digest(sample)
     b = await backends(ANSWER)
@@ -105,10 +113,7 @@ async def test_escape_stops_the_answer_and_typing_redirects_it(sample, backends)
     b = await backends(ANSWER, pause_at=PAUSE_IN_ANSWER)
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready(pilot, app)
-        app.prompt.value = "?what does total_value do"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the pause")
+        await _ask_held(pilot, app, b)
         await wait_until(pilot, lambda: app.answer.text.startswith("`total_value` multiplies"), what="the first words")
         assert app.status.state == "answering" and app.check_action("stop", ())
         # typing while it answers redirects it: the words go to the model, the answer goes on
@@ -122,10 +127,7 @@ async def test_escape_stops_the_answer_and_typing_redirects_it(sample, backends)
     b2 = await backends(ANSWER, pause_at=PAUSE_IN_ANSWER)
     app = replay_app(sample, b2)
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready(pilot, app)
-        app.prompt.value = "?what does total_value do"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: b2.engine.paused.is_set(), what="the pause")
+        await _ask_held(pilot, app, b2)
         await wait_until(pilot, lambda: app.answer.text.startswith("`total_value`"), what="the first words")
         await pilot.press("escape")
         assert app.asking.answer.status == "stopped"
@@ -196,10 +198,7 @@ async def test_opening_another_file_while_a_question_is_answered_asks_first_and_
     b = await backends(ANSWER, pause_at=PAUSE_IN_ANSWER)
     app = replay_app(sample, b)
     async with app.run_test(size=(100, 40)) as pilot:
-        await ready(pilot, app)
-        app.prompt.value = "?what does total_value do"
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: b.engine.paused.is_set(), what="the pause")
+        await _ask_held(pilot, app, b)
         await app.open_file(sample.parent / "other.py")
         await pilot.pause()
         assert type(app.screen).__name__ == "ConfirmScreen"
