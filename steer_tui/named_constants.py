@@ -1,7 +1,7 @@
 """Which module or class constant an instruction names ("set MAX_RETRIES to 5", "the page size"), and its lines.
 
 A constant is any name bound outside a function at the top of a module or a class body (steer_tui.lang's
-outline: constants, variables and class members, in the languages it lists them for). Asked to change
+outline: constants, variables and class members, in every language it knows). Asked to change
 one, the region is its own statement, not the file: rewriting a 200-line module to change one line was
 cut off at the answer cap and refused. A name bound in several places (`DEFAULT_NAME` in two classes)
 counts only where the instruction names the place too ("in Store", "Store.DEFAULT_NAME"); otherwise it

@@ -1,6 +1,6 @@
 """A file's outline for the project index: its definitions with signature and first doc line, its
-module-level constants and its imports (signature/doc in every language the layer knows;
-constants, class members and imports for Python and JavaScript/TypeScript)."""
+constants, variables and class members bound outside a function, and its imports (every language
+the layer knows but Go, C# and Bash, whose imports name no file: steer_tui.lang.imports)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from functools import lru_cache
 
 import tree_sitter
 
+from steer_tui.lang import imports as other_imports
 from steer_tui.lang.defs import FUNCTION_KINDS, TYPE_KINDS, kind_of, name_of, sole
+from steer_tui.lang.imports import Imp
 from steer_tui.lang.parsing import language
 from steer_tui.lang.table import Spec
 
@@ -39,16 +41,6 @@ class Sym:
     parent: str  # the enclosing type's name, or ""
 
 
-@dataclass(frozen=True, slots=True)
-class Imp:
-    """One import statement: the module as written and the (imported name, local name) pairs it
-    binds; an imported name "" is the module itself, "*" all of it, "default" a JS default export."""
-
-    module: str
-    names: tuple[tuple[str, str], ...]
-    line: int
-
-
 class _Parsers(threading.local):
     def __init__(self) -> None:
         self.parsers: dict[str, tree_sitter.Parser] = {}
@@ -74,6 +66,10 @@ def outline(spec: Spec, text: str) -> tuple[list[Sym], list[Imp]]:
         _python_top(data, root, found, imports)
     elif spec.key in _JS_LIKE:
         _js_top(spec, data, root, found, imports)
+    else:
+        if spec.values:
+            _values(spec, data, root, found)
+        imports.extend(other_imports.read(spec.key, data, root))
     found.sort(key=lambda s: (s.line, s.end))
     return found, imports
 
@@ -225,6 +221,66 @@ def _python_attribute_doc(data: bytes, statement: tree_sitter.Node) -> str:
             and after.named_children[0].type == "string" and after.start_point[0] == statement.end_point[0] + 1):
         return _first_line(_text(data, after.start_byte, after.end_byte))
     return ""
+
+
+# ------------------------------------------------------------------ the other languages, by their `values` query
+
+
+@lru_cache(maxsize=None)
+def _values_query(spec: Spec) -> tree_sitter.Query:
+    return tree_sitter.Query(language(spec), spec.values)
+
+
+def _values(spec: Spec, data: bytes, root: tree_sitter.Node, found: list[Sym]) -> None:
+    """The names `spec.values` finds bound outside a function: at the top (a constant or a
+    variable) or in a type's body (a member of it)."""
+    defined = {s.name for s in found}
+    for _, caps in tree_sitter.QueryCursor(_values_query(spec)).matches(root):
+        declared = next((k for k in ("constant", "variable", "function") if caps.get(k)), None)
+        if declared is None or not caps.get("name"):
+            continue
+        statement = caps[declared][0]
+        parent = _owner(spec, statement)
+        if parent is None:
+            continue
+        keyword = (caps.get("keyword") or [None])[0]
+        for name_node in caps["name"]:
+            name = _text(data, name_node.start_byte, name_node.end_byte)
+            if declared == "function" and (parent or name in defined):
+                continue  # a prototype of what the file defines itself: the definition is the entry
+            found.append(_value_sym(spec, data, statement, name, parent, declared, keyword))
+
+
+def _owner(spec: Spec, node: tree_sitter.Node) -> str | None:
+    """The name of the type whose body binds `node` ("" at the top), None inside a function."""
+    up = node.parent
+    while up is not None:
+        kind = kind_of(spec, up)
+        if kind is not None:
+            return None if kind in FUNCTION_KINDS or up.type in spec.bound else name_of(spec, up)
+        up = up.parent
+    return ""
+
+
+def _value_sym(spec: Spec, data: bytes, statement: tree_sitter.Node, name: str, parent: str, declared: str,
+               keyword: tree_sitter.Node | None) -> Sym:
+    """A `values` binding as a Sym. Its kind: a prototype's is function; a member in a type's body,
+    else a constant where the language declares one (`const`, `#define`) or the name reads as one,
+    else a variable."""
+    if declared == "function":
+        kind = "function"
+    else:
+        kind = "member" if parent else ("constant" if declared == "constant" or _CONSTANT.match(name) else "variable")
+    head = ""
+    if keyword is not None and keyword.end_byte <= statement.start_byte:
+        head = _text(data, keyword.start_byte, keyword.end_byte) + " "  # a spec in a block: `const (` ... `)`
+    signature = head + (_short_whole(data, statement)
+                        or _text(data, statement.start_byte, statement.end_byte).splitlines()[0].rstrip() + " ...")
+    doc = _leading_comment(spec, data, statement)
+    if not doc and head and keyword.parent is not None and keyword.parent.start_point[0] == statement.start_point[0]:
+        doc = _leading_comment(spec, data, keyword.parent)  # `// doc` above `const X = 1`: the declaration's
+    end = statement.end_point[0] + (1 if statement.end_point[1] else 0)  # `#define` ends with its newline
+    return Sym(name, kind, statement.start_point[0], max(end, statement.start_point[0] + 1), signature, doc, parent)
 
 
 # ------------------------------------------------------------------ Python

@@ -306,13 +306,16 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
     # A name used but not imported is taken for another file's only where that file is a neighbour
     # (the same folder: a script's sibling, a JS global): across a big tree, `format` or `name`
     # is defined somewhere and means nothing.
+    # Code never calls into a test beside it (Go's x_test.go, Python's test_x.py), though a test
+    # calls the code.
     folder = PurePosixPath(rel).parent
+    in_tests = is_test_file(rel)
     for name in used:
         if (name in own or name in imported_names or len(name) < 3 or name.startswith("__")
                 or (python and name in _BUILTINS)):
             continue
         found = [s for s in index.find(name) if s.path != rel and not s.parent and not is_private(index, s)
-                 and PurePosixPath(s.path).parent == folder]
+                 and PurePosixPath(s.path).parent == folder and (in_tests or not is_test_file(s.path))]
         if len({s.path for s in found}) == 1:  # defined next door once: that is the one meant
             out.extend((s, "called") for s in found)
     return out

@@ -15,15 +15,14 @@ from pathlib import Path
 from typing import Iterable
 
 from steer_tui import lang
+from steer_tui.project.resolve import resolve_import
 
 log = logging.getLogger(__name__)
 
 # Bump when what a file's entry holds changes: an older cache is then read as empty.
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 _MAX_FILE_BYTES = 1 << 20  # the listing leaves these out too: data or generated code
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "dist", "build"})
-_PY_EXTS = (".py", ".pyi")
-_JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,37 +279,6 @@ class _PlainUnpickler(pickle.Unpickler):
         import io
 
         return cls(io.BytesIO(data)).load()
-
-
-def resolve_import(importer: str, module: str, known) -> str:
-    """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is."""
-    if importer.endswith(_JS_EXTS):
-        if not module.startswith("."):
-            return ""
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
-        for candidate in (base, *(base + ext for ext in _JS_EXTS), *(f"{base}/index{ext}" for ext in _JS_EXTS)):
-            if candidate in known:
-                return candidate
-        return ""
-    if not importer.endswith(_PY_EXTS):
-        return ""
-    dots = len(module) - len(module.lstrip("."))
-    parts = [p for p in module[dots:].split(".") if p]
-    if dots:
-        folder = posixpath.dirname(importer)
-        for _ in range(dots - 1):
-            folder = posixpath.dirname(folder)
-        bases = [folder]
-    else:
-        # An absolute import: from the root, a src/ layout, or the importer's own folder (a script's sibling).
-        bases = ["", "src", posixpath.dirname(importer)]
-    for folder in bases:
-        stem = posixpath.join(folder, *parts) if parts else folder
-        for candidate in (stem + ".py", stem + ".pyi", posixpath.join(stem, "__init__.py")):
-            candidate = candidate.lstrip("/")
-            if candidate in known:
-                return candidate
-    return ""
 
 
 def _by_name(entries: dict[str, _Entry]) -> dict[str, list[Symbol]]:

@@ -96,3 +96,17 @@ def test_javascript_constants():
         f"function f{i}(x) {{\n  return x + {i};\n}}\n" for i in range(6))
     a, b = prompts.rewrite_region(js, "set MAX_RETRIES to 5", path="fetch.js")
     assert js.splitlines()[a:b] == ["const MAX_RETRIES = 3;"]
+
+
+def test_constants_in_other_languages_are_their_statements():
+    go = ("package fetch\n\nconst (\n\t// how often Fetch tries\n\tMaxRetries = 3\n\tpageSize   = 50\n)\n\n"
+          + "\n".join(f"func F{i}(x int) int {{\n\treturn x + {i}\n}}\n" for i in range(6)))
+    a, b = prompts.rewrite_region(go, "set MaxRetries to 5", path="fetch.go")
+    assert go.splitlines()[a:b] == ["\t// how often Fetch tries", "\tMaxRetries = 3"]
+    java = ("class Fetch {\n    static final int MAX_RETRIES = 3;\n\n"
+            + "\n".join(f"    int f{i}(int x) {{\n        return x + {i};\n    }}\n" for i in range(6)) + "}\n")
+    a, b = prompts.rewrite_region(java, "set MAX_RETRIES to 5", path="Fetch.java")
+    assert java.splitlines()[a:b] == ["    static final int MAX_RETRIES = 3;"]
+    c = "#define MAX_RETRIES 3\n\n" + "\n".join(f"int f{i}(int x) {{\n    return x + {i};\n}}\n" for i in range(6))
+    a, b = prompts.rewrite_region(c, "change the max retries to 5", path="fetch.c")
+    assert c.splitlines()[a:b] == ["#define MAX_RETRIES 3"]

@@ -311,3 +311,61 @@ def test_a_tests_definitions_are_offered_for_the_words_only_to_another_test(tmp_
     assert "appendLog" in names and "writeLog" not in names
     in_test = [i.name for i in select_context(index, "test/other.test.js", text, None, "write each line to the log", 800)]
     assert "writeLog" in in_test
+
+
+def test_a_go_constant_next_door_is_offered_and_a_test_file_is_not(tmp_path):
+    """A Go package shares its names across its files: the code uses error.go's ErrInvalidID, and
+    id_test.go's IDs (named in a comment) is the tests' own."""
+    files = {"error.go": 'package xid\n\nconst (\n\t// ErrInvalidID is returned for a malformed ID.\n'
+                         '\tErrInvalidID strErr = "xid: invalid ID"\n)\n\ntype strErr string\n',
+             "id_test.go": "package xid\n\nvar IDs = []string{\"a\"}\n",
+             "id.go": ("package xid\n\n// FromBytes reads an ID back. Like the IDs String gives.\n"
+                       "func FromBytes(b []byte) (ID, error) {\n\tif len(b) != 12 {\n\t\treturn ID{}, ErrInvalidID\n"
+                       "\t}\n\treturn ID{}, nil\n}\n")}
+    assert _chosen(tmp_path, files, "id.go", "", (2, 9)) == ["ErrInvalidID"]
+    assert "IDs" in _chosen(tmp_path / "t", {**files, "other_test.go": "package xid\n\nfunc TestX() { _ = IDs }\n"},
+                            "other_test.go", "", (2, 3))
+
+
+IMPORTING = {
+    "c": ({"include/money.h": "/* Cents as a price like $1.50. */\nvoid format_price(char *out, int cents);\n"
+                              "#define CURRENCY \"USD\"\n",
+           "src/shop/cart.c": '#include "money.h"\n\nvoid show(int cents) {\n    char buf[16];\n'
+                              '    format_price(buf, cents);\n}\n'},
+          "src/shop/cart.c", ["format_price"]),
+    "java": ({"src/main/java/com/acme/money/Money.java": "package com.acme.money;\n\n/** Cents as a price. */\n"
+                                                         "public class Money {\n    public static String format(int c) {"
+                                                         " return \"\"; }\n}\n",
+              "src/main/java/com/acme/shop/Cart.java": "package com.acme.shop;\n\nimport com.acme.money.Money;\n\n"
+                                                       "class Cart {\n    String show(int c) {\n"
+                                                       "        return Money.format(c);\n    }\n}\n"},
+             "src/main/java/com/acme/shop/Cart.java", ["Money"]),
+    "rust": ({"src/lib.rs": "pub mod money;\npub mod shop;\n",
+              "src/money.rs": "/// Cents as a price.\npub fn format_price(cents: u32) -> String {\n"
+                              "    format!(\"${}\", cents)\n}\n",
+              "src/shop/cart.rs": "use crate::money::format_price;\n\npub fn show(cents: u32) -> String {\n"
+                                  "    format_price(cents)\n}\n"},
+             "src/shop/cart.rs", ["format_price"]),
+    "ruby": ({"lib/money.rb": "# Cents as a price.\ndef format_price(cents)\n  format('$%.2f', cents / 100.0)\nend\n",
+              "app/cart.rb": "require_relative '../lib/money'\n\ndef show(cents)\n  format_price(cents)\nend\n"},
+             "app/cart.rb", ["format_price"]),
+    "php": ({"app/Support/Money.php": "<?php\nnamespace App\\Support;\n\n/** Cents as a price. */\n"
+                                      "class Money {\n    public static function format($c) { return ''; }\n}\n",
+             "app/Http/Cart.php": "<?php\nnamespace App\\Http;\n\nuse App\\Support\\Money;\n\nclass Cart {\n"
+                                  "    function show($c) { return Money::format($c); }\n}\n"},
+            "app/Http/Cart.php", ["Money"]),
+}
+
+
+@pytest.mark.parametrize("language", sorted(IMPORTING))
+def test_what_a_file_imports_from_another_folder_is_offered(tmp_path, language):
+    """An include, an import, a `use` or a require names a file in another folder: what the code
+    uses from it goes with the request (the same folder's would by the neighbour rule alone)."""
+    files, target, want = IMPORTING[language]
+    root = tmp_path / "proj"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    index = ProjectIndex(root, tmp_path / "cache").build()
+    items = select_context(index, target, files[target], None, "", 800)
+    assert [(i.name, i.reason) for i in items] == [(name, "imported") for name in want]

@@ -1,0 +1,140 @@
+"""An import statement (Imp), and the imports of a C/C++, Java, Rust, Ruby or PHP file: the module each
+names and the names it binds (Python's and JavaScript's are read with their outline, in
+steer_tui.lang.symbols)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+@dataclass(frozen=True, slots=True)
+class Imp:
+    """One import statement: the module as written and the (imported name, local name) pairs it
+    binds; an imported name "" is the module itself, "*" all of it, "default" a JS default export."""
+
+    module: str
+    names: tuple[tuple[str, str], ...]
+    line: int
+
+
+_RUBY_REQUIRES = frozenset({"require", "require_relative", "load"})
+# A C/C++ include, a Ruby require: every top-level name of the file it names is in reach.
+_ALL = (("*", "*"),)
+
+
+def read(key: str, data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """The imports of the file (`key`: its language's short name); empty for another language."""
+    reader = _READERS.get(key)
+    return reader(data, root) if reader is not None else []
+
+
+def _text(data: bytes, node: tree_sitter.Node) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _c(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`#include "money.h"` (a project header; `<stdio.h>` is the system's), guards and all."""
+    out = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "preproc_include":
+            path = node.child_by_field_name("path")
+            if path is not None and path.type == "string_literal":
+                out.append(Imp(_text(data, path).strip('"'), _ALL, node.start_point[0]))
+        elif node.type.startswith(("translation_unit", "preproc_if", "preproc_else", "preproc_elif", "linkage",
+                                   "declaration_list", "namespace")):
+            stack.extend(reversed(node.named_children))
+    return sorted(out, key=lambda i: i.line)
+
+
+def _java(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`import a.b.C;` binds C from a/b/C.java; `import static a.b.C.MAX;` MAX from it; `a.b.*` a package."""
+    out = []
+    for node in root.named_children:
+        if node.type != "import_declaration" or any(c.type == "asterisk" for c in node.named_children):
+            continue
+        names = [c for c in node.named_children if c.type in ("scoped_identifier", "identifier")]
+        if not names:
+            continue
+        dotted = _text(data, names[0])
+        last = dotted.rsplit(".", 1)[-1]
+        static = any(c.type == "static" for c in node.children)
+        module = dotted.rsplit(".", 1)[0] if static and "." in dotted else dotted
+        out.append(Imp(module, ((last, last),), node.start_point[0]))
+    return out
+
+
+def _rust(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`use crate::money::format_price;` and `use crate::shop::{Cart, Item as It};`."""
+    out = []
+    for node in root.named_children:
+        if node.type != "use_declaration":
+            continue
+        arg = node.child_by_field_name("argument")
+        if arg is None:
+            continue
+        if arg.type == "scoped_identifier":
+            path, name = arg.child_by_field_name("path"), arg.child_by_field_name("name")
+            if path is not None and name is not None:
+                out.append(Imp(_text(data, path), ((_text(data, name), _text(data, name)),), node.start_point[0]))
+        elif arg.type == "scoped_use_list":
+            path, items = arg.child_by_field_name("path"), arg.child_by_field_name("list")
+            if path is None or items is None:
+                continue
+            names = []
+            for item in items.named_children:
+                if item.type == "identifier":
+                    names.append((_text(data, item), _text(data, item)))
+                elif item.type == "use_as_clause":
+                    real, alias = item.child_by_field_name("path"), item.child_by_field_name("alias")
+                    if real is not None and alias is not None and real.type == "identifier":
+                        names.append((_text(data, real), _text(data, alias)))
+            out.append(Imp(_text(data, path), tuple(names), node.start_point[0]))
+    return out
+
+
+def _ruby(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`require_relative "money"` (written "./money" here, as a relative path reads) and `require "shop/cart"`."""
+    out = []
+    for node in root.named_children:
+        if node.type != "call":
+            continue
+        method, args = node.child_by_field_name("method"), node.child_by_field_name("arguments")
+        if method is None or args is None or _text(data, method) not in _RUBY_REQUIRES or args.named_child_count != 1:
+            continue
+        arg = args.named_children[0]
+        if arg.type != "string" or arg.named_child_count != 1 or arg.named_children[0].type != "string_content":
+            continue  # an interpolated path is not read
+        path = _text(data, arg.named_children[0])
+        if _text(data, method) == "require_relative" and not path.startswith("."):
+            path = "./" + path
+        out.append(Imp(path, _ALL, node.start_point[0]))
+    return out
+
+
+def _php(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`use App\\Models\\User;` and `use App\\Support\\Money as Cash;` (namespaced classes)."""
+    out = []
+    stack = list(root.named_children)
+    while stack:
+        node = stack.pop(0)
+        if node.type == "namespace_definition":
+            body = node.child_by_field_name("body")
+            stack[:0] = body.named_children if body is not None else []
+            continue
+        if node.type != "namespace_use_declaration":
+            continue
+        for clause in node.named_children:
+            if clause.type != "namespace_use_clause" or not clause.named_child_count:
+                continue
+            name = clause.named_children[0]
+            alias = clause.child_by_field_name("alias")
+            module = _text(data, name).lstrip("\\")
+            last = module.rsplit("\\", 1)[-1]
+            out.append(Imp(module, ((last, _text(data, alias) if alias is not None else last),), node.start_point[0]))
+    return out
+
+
+_READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php}

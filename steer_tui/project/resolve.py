@@ -1,0 +1,113 @@
+"""Which project file an import names, by the importing file's language (its rules of where modules live)."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Iterator
+
+_PY_EXTS = (".py", ".pyi")
+_JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+
+
+def resolve_import(importer: str, module: str, known) -> str:
+    """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is."""
+    other = _OTHER.get(posixpath.splitext(importer)[1].lower())
+    if other is not None:
+        return next((c for c in other(importer, module, known) if c in known), "")
+    if importer.endswith(_JS_EXTS):
+        if not module.startswith("."):
+            return ""
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
+        for candidate in (base, *(base + ext for ext in _JS_EXTS), *(f"{base}/index{ext}" for ext in _JS_EXTS)):
+            if candidate in known:
+                return candidate
+        return ""
+    if not importer.endswith(_PY_EXTS):
+        return ""
+    dots = len(module) - len(module.lstrip("."))
+    parts = [p for p in module[dots:].split(".") if p]
+    if dots:
+        folder = posixpath.dirname(importer)
+        for _ in range(dots - 1):
+            folder = posixpath.dirname(folder)
+        bases = [folder]
+    else:
+        # An absolute import: from the root, a src/ layout, or the importer's own folder (a script's sibling).
+        bases = ["", "src", posixpath.dirname(importer)]
+    for folder in bases:
+        stem = posixpath.join(folder, *parts) if parts else folder
+        for candidate in (stem + ".py", stem + ".pyi", posixpath.join(stem, "__init__.py")):
+            candidate = candidate.lstrip("/")
+            if candidate in known:
+                return candidate
+    return ""
+
+
+def _folders_up(importer: str) -> Iterator[str]:
+    """The importer's folder, then each one above it, up to the project's root ("")."""
+    folder = posixpath.dirname(importer)
+    while True:
+        yield folder
+        if not folder:
+            return
+        folder = posixpath.dirname(folder)
+
+
+def _join(folder: str, path: str) -> str:
+    return posixpath.normpath(posixpath.join(folder, path)).lstrip("/")
+
+
+def _c(importer: str, module: str, known=()) -> Iterator[str]:
+    """`#include "x.h"`: beside the importer, then from each folder above it, or its include/."""
+    for folder in _folders_up(importer):
+        yield _join(folder, module)
+        yield _join(folder, posixpath.join("include", module))
+
+
+def _java(importer: str, module: str, known=()) -> Iterator[str]:
+    """`a.b.C`: a/b/C.java under a source root, which is one of the folders above the importer."""
+    path = module.replace(".", "/") + ".java"
+    for folder in _folders_up(importer):
+        yield _join(folder, path)
+
+
+def _rust(importer: str, module: str, known) -> Iterator[str]:
+    """`crate::a::b`: a/b.rs or a/b/mod.rs beside the crate's root (the nearest lib.rs or main.rs above)."""
+    parts = module.split("::")
+    if parts[0] != "crate" or len(parts) < 2:
+        return
+    for folder in _folders_up(importer):
+        if _join(folder, "lib.rs") in known or _join(folder, "main.rs") in known:
+            stem = _join(folder, "/".join(parts[1:]))
+            yield stem + ".rs"
+            yield stem + "/mod.rs"
+            return
+
+
+def _ruby(importer: str, module: str, known=()) -> Iterator[str]:
+    """`require_relative` (written "./x"): beside the importer; `require "a/b"`: a folder above, or its lib/."""
+    path = module if module.endswith(".rb") else module + ".rb"
+    if module.startswith("."):
+        yield _join(posixpath.dirname(importer), path)
+        return
+    for folder in _folders_up(importer):
+        yield _join(folder, posixpath.join("lib", path))
+        yield _join(folder, path)
+
+
+def _php(importer: str, module: str, known=()) -> Iterator[str]:
+    """`App\\Models\\User`: its path from a folder above the importer, the vendor prefix as written,
+    lower-cased (Laravel's app/) or mapped to src/ (the usual PSR-4 roots)."""
+    parts = [p for p in module.split("\\") if p]
+    if not parts:
+        return
+    rest = "/".join(parts[1:])
+    for folder in _folders_up(importer):
+        yield _join(folder, "/".join(parts) + ".php")
+        if rest:
+            yield _join(folder, f"{parts[0].lower()}/{rest}.php")
+            yield _join(folder, f"src/{rest}.php")
+
+
+_C_EXTS = (".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp")
+_OTHER = {**{ext: _c for ext in _C_EXTS}, ".java": _java, ".rs": _rust, ".rb": _ruby, ".rake": _ruby, ".php": _php}

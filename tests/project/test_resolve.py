@@ -1,0 +1,45 @@
+"""project.resolve: the project file an import names in each language, and none where the rules name none."""
+
+from __future__ import annotations
+
+from steer_tui.project.resolve import resolve_import
+
+KNOWN = {
+    "include/money.h", "src/shop/cart.c", "src/shop/tax.h",
+    "src/main/java/com/acme/money/Money.java", "src/main/java/com/acme/shop/Cart.java",
+    "src/lib.rs", "src/money.rs", "src/shop/mod.rs", "src/shop/cart.rs", "src/shop/money.rs",
+    "lib/money.rb", "app/cart.rb", "app/tax.rb",
+    "app/Support/Money.php", "app/Http/Cart.php", "src/Models/User.php",
+}
+
+
+def test_c_includes_beside_the_file_then_from_the_folders_above_or_their_include():
+    assert resolve_import("src/shop/cart.c", "tax.h", KNOWN) == "src/shop/tax.h"
+    assert resolve_import("src/shop/cart.c", "money.h", KNOWN) == "include/money.h"
+    assert resolve_import("src/shop/cart.c", "stdio.h", KNOWN) == ""
+
+
+def test_java_imports_under_a_source_root_above_the_file():
+    cart = "src/main/java/com/acme/shop/Cart.java"
+    assert resolve_import(cart, "com.acme.money.Money", KNOWN) == "src/main/java/com/acme/money/Money.java"
+    assert resolve_import(cart, "java.util.List", KNOWN) == ""
+
+
+def test_rust_crate_paths_from_the_crate_root_not_the_file_s_folder():
+    # src/shop/money.rs exists too, but crate::money is the root's module
+    assert resolve_import("src/shop/cart.rs", "crate::money", KNOWN) == "src/money.rs"
+    assert resolve_import("src/shop/cart.rs", "crate::shop", KNOWN) == "src/shop/mod.rs"
+    assert resolve_import("src/shop/cart.rs", "std::fmt", KNOWN) == ""
+
+
+def test_ruby_require_relative_beside_the_file_and_require_from_lib():
+    assert resolve_import("app/cart.rb", "./tax", KNOWN) == "app/tax.rb"
+    assert resolve_import("app/cart.rb", "../lib/money", KNOWN) == "lib/money.rb"
+    assert resolve_import("app/cart.rb", "money", KNOWN) == "lib/money.rb"
+    assert resolve_import("app/cart.rb", "json", KNOWN) == ""
+
+
+def test_php_namespaces_by_the_usual_psr4_roots():
+    assert resolve_import("app/Http/Cart.php", "App\\Support\\Money", KNOWN) == "app/Support/Money.php"
+    assert resolve_import("app/Http/Cart.php", "Acme\\Models\\User", KNOWN) == "src/Models/User.php"
+    assert resolve_import("app/Http/Cart.php", "Illuminate\\Http\\Request", KNOWN) == ""
