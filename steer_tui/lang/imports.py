@@ -34,7 +34,8 @@ def _text(data: bytes, node: tree_sitter.Node) -> str:
 
 
 def _c(data: bytes, root: tree_sitter.Node) -> list[Imp]:
-    """`#include "money.h"` (a project header; `<stdio.h>` is the system's), guards and all."""
+    """`#include "money.h"` and `#include <stdio.h>` (written with its brackets: the system's, never a
+    project file), inside include guards too."""
     out = []
     stack = [root]
     while stack:
@@ -43,6 +44,8 @@ def _c(data: bytes, root: tree_sitter.Node) -> list[Imp]:
             path = node.child_by_field_name("path")
             if path is not None and path.type == "string_literal":
                 out.append(Imp(_text(data, path).strip('"'), _ALL, node.start_point[0]))
+            elif path is not None and path.type == "system_lib_string":
+                out.append(Imp(_text(data, path), (), node.start_point[0]))
         elif node.type.startswith(("translation_unit", "preproc_if", "preproc_else", "preproc_elif", "linkage",
                                    "declaration_list", "namespace")):
             stack.extend(reversed(node.named_children))

@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from steer_tui import lang
 from steer_tui.edits.js_style import js_style
+from steer_tui.project import import_lines
 from steer_tui.edits.node_imports import missing as node_missing
 from steer_tui.edits.pytree import parse_tree
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+_NATIVE = frozenset({"java", "c", "cpp", "rust"})  # what the context gave, by steer_tui.project.import_lines
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     (`_from_project`); placed after the file's imports (else after its docstring or 'use strict').
     Without `index` (no project around the file), the standard library's alone."""
     spec = lang.language(path)
+    if spec is not None and spec.key in _NATIVE and index is not None:
+        return _native(spec.key, path, old, new, items, index)
     if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
         return []
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
@@ -90,6 +94,22 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     return [ImportLine(at, block, fallback, "\n".join(lines) + "\n" + gap)]
 
 
+def _native(key: str, path: str, old: str, new: str, items, index) -> list[ImportLine]:
+    """Java, C/C++ and Rust: the context's names the edit took, by the line each language imports
+    them with (steer_tui.project.import_lines), after the file's imports."""
+    wanted, _ = _from_context(path, old, new, items, index)
+    lines = list(dict.fromkeys(  # a .c file's definition and its header's prototype: one include
+        text for source, syms in wanted.items()
+        if (text := import_lines.line(key, path, old, source, [s.name for s in syms], index))))
+    if not lines:
+        return []
+    at, blank = _place(key, path, old)
+    block = "\n".join(lines) + "\n"
+    if blank:
+        block = "\n" + block if at > 0 else block + "\n"
+    return [ImportLine(at, block)]
+
+
 def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
     """({source file: the symbols of `items` it gives that `new` now uses}, {source file: the module
     name `new` reaches it by}) for the context's names the edit took."""
@@ -101,8 +121,12 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
         syms = index.find(item.name) if item.kind == "symbol" else [s for s in index.symbols_in(item.path)
                                                                      if not s.parent]
         for sym in syms:
-            if sym.path != item.path or sym.parent or sym.path == path:
+            if sym.path != item.path or sym.path == path:
                 continue
+            if sym.parent:  # `Limits.MAX_PAGE_SIZE`: what is imported is its type
+                sym = next((s for s in index.symbols_in(sym.path) if s.name == sym.parent and not s.parent), None)
+                if sym is None:
+                    continue
             if _uses(old, sym.name) or not _uses(new, sym.name) or sym.name in bound():
                 continue
             if sym.name not in [s.name for s in wanted.get(sym.path, [])]:
@@ -220,6 +244,9 @@ def _place(key: str, path: str, text: str) -> tuple[int, bool]:
     top = [imp.line for imp in imports if not lines[imp.line][:1].isspace()] if imports else []
     if top:
         return _statement_end(lines, max(top)), False
+    first = import_lines.first_place(key, lines)
+    if first is not None:
+        return first, True
     at = 0
     if key == "python":
         tree = parse_tree(text)

@@ -58,7 +58,10 @@ def _join(folder: str, path: str) -> str:
 
 
 def _c(importer: str, module: str, known=()) -> Iterator[str]:
-    """`#include "x.h"`: beside the importer, then from each folder above it, or its include/."""
+    """`#include "x.h"`: beside the importer, then from each folder above it, or its include/
+    (`<x.h>` is the system's)."""
+    if module.startswith("<"):
+        return
     for folder in _folders_up(importer):
         yield _join(folder, module)
         yield _join(folder, posixpath.join("include", module))

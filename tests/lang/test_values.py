@@ -64,7 +64,7 @@ def test_a_value_spans_its_statement():
 
 IMPORTS = {
     "a.c": ('#include "money.h"\n#include <stdio.h>\n#ifndef X\n#include "util/fmt.h"\n#endif\n',
-            [("money.h", (("*", "*"),)), ("util/fmt.h", (("*", "*"),))]),
+            [("money.h", (("*", "*"),)), ("<stdio.h>", ()), ("util/fmt.h", (("*", "*"),))]),
     "A.java": ("package com.acme.shop;\nimport com.acme.money.Money;\nimport static com.acme.money.Money.MAX;\n"
                "import java.util.*;\n",
                [("com.acme.money.Money", (("Money", "Money"),)), ("com.acme.money.Money", (("MAX", "MAX"),))]),

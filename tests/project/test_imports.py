@@ -116,3 +116,64 @@ def test_a_node_built_in_follows_the_packages_module_type(tmp_path):
     (tmp_path / "package.json").write_text('{"name": "x"}\n')
     got = needed("web/hash.js", plain, plain.replace("return text;", "return createHash('md5');"), (), index)
     assert [g.text for g in got] == ["const { createHash } = require('crypto');\n\n"]
+
+
+NATIVE = {
+    "src/main/java/com/acme/money/Money.java": "package com.acme.money;\n\n/** Money as text. */\npublic final class Money {\n"
+                                              "    public static final int MAX_CENTS = 100;\n"
+                                              "    public static String format(String currency, long cents) {\n"
+                                              "        return currency + cents;\n    }\n}\n",
+    "src/main/java/com/acme/shop/Cart.java": "package com.acme.shop;\n\nimport java.util.List;\n\npublic class Cart {\n"
+                                             "    long cents;\n    public String label() {\n        return \"\" + cents;\n"
+                                             "    }\n}\n",
+    "src/main/java/com/acme/shop/Bare.java": "package com.acme.shop;\n\npublic class Bare {\n    int cap() {\n"
+                                             "        return 1;\n    }\n}\n",
+    "include/money.h": "#ifndef MONEY_H\n#define MONEY_H\n/* Cents as text. */\nvoid money_format(char *buf, long cents);\n#endif\n",
+    "src/money.c": '#include "money.h"\n\nvoid money_format(char *buf, long cents) {\n    (void)buf; (void)cents;\n}\n',
+    "src/cart.c": '#include <stdio.h>\n\nvoid label(char *buf, long cents) {\n    sprintf(buf, "%ld", cents);\n}\n',
+    "src/wrapped.c": '#include "cart.h"\n\nvoid show(char *buf) {\n    buf[0] = 0;\n}\n',
+    "src/cart.h": '#include "money.h"\n',
+    "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod money;\npub mod shop;\n",
+    "src/money.rs": "/// Cents as text.\npub fn format_cents(cents: u64) -> String {\n    cents.to_string()\n}\n",
+    "src/shop/mod.rs": "//! The shop.\n\npub fn label(cents: u64) -> String {\n    cents.to_string()\n}\n",
+}
+
+
+@pytest.fixture
+def native(tmp_path) -> ProjectIndex:
+    for rel, text in NATIVE.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return ProjectIndex(tmp_path, tmp_path / "cache").build()
+
+
+def _native_needed(index, rel, old, new, instruction):
+    items = select_context(index, rel, NATIVE[rel], None, instruction, 800)
+    return [(g.line, g.text) for g in needed(rel, old, new, items, index)]
+
+
+def test_java_imports_the_class_by_its_package_after_the_imports_or_the_package_line(native):
+    cart = "src/main/java/com/acme/shop/Cart.java"
+    new = NATIVE[cart].replace('"" + cents', "Money.format(\"USD\", cents)")
+    assert _native_needed(native, cart, NATIVE[cart], new, "use the money formatter") == [
+        (3, "import com.acme.money.Money;\n")]
+    bare = "src/main/java/com/acme/shop/Bare.java"
+    new = NATIVE[bare].replace("return 1;", "return Money.MAX_CENTS;")
+    assert _native_needed(native, bare, NATIVE[bare], new, "return MAX_CENTS") == [
+        (1, "\nimport com.acme.money.Money;\n")]
+
+
+def test_c_includes_the_header_that_declares_it_unless_an_include_already_reaches_it(native):
+    new = NATIVE["src/cart.c"].replace('sprintf(buf, "%ld", cents);', "money_format(buf, cents);")
+    assert _native_needed(native, "src/cart.c", NATIVE["src/cart.c"], new, "use money_format") == [
+        (1, '#include "money.h"\n')]
+    new = NATIVE["src/wrapped.c"].replace("buf[0] = 0;", "money_format(buf, 0);")
+    assert _native_needed(native, "src/wrapped.c", NATIVE["src/wrapped.c"], new, "use money_format") == []
+
+
+def test_rust_uses_the_item_by_its_crate_path_after_the_inner_doc(native):
+    rel = "src/shop/mod.rs"
+    new = NATIVE[rel].replace("cents.to_string()", "format_cents(cents)")
+    assert _native_needed(native, rel, NATIVE[rel], new, "use format_cents") == [
+        (1, "\nuse crate::money::format_cents;\n")]

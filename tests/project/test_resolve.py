@@ -17,6 +17,7 @@ def test_c_includes_beside_the_file_then_from_the_folders_above_or_their_include
     assert resolve_import("src/shop/cart.c", "tax.h", KNOWN) == "src/shop/tax.h"
     assert resolve_import("src/shop/cart.c", "money.h", KNOWN) == "include/money.h"
     assert resolve_import("src/shop/cart.c", "stdio.h", KNOWN) == ""
+    assert resolve_import("src/shop/cart.c", "<money.h>", KNOWN) == ""  # the system's, by its brackets
 
 
 def test_java_imports_under_a_source_root_above_the_file():

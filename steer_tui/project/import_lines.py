@@ -1,0 +1,118 @@
+"""The import line a Java, C/C++ or Rust file needs for a project file's definitions: the class by its
+package, the header by its include path, the item by its crate path; and where such a line goes when
+the file has no import yet."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+_C_HEADER = (".h", ".hh", ".hpp", ".hxx", ".h++")
+_C_SOURCE = (".c", ".cc", ".cpp", ".cxx", ".c++")
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
+_INCLUDE_DEPTH = 4  # headers including headers: how far an include already in the file is followed
+
+
+def line(key: str, path: str, text: str, source: str, names: list[str], index) -> str:
+    """The line `path` (its text `text`) needs to reach `names` of the project file `source`; "" when
+    it needs none (the same package or module, a header it includes already) or none can be written."""
+    if key == "java":
+        return _java(text, source, names, index)
+    if key in ("c", "cpp"):
+        return _c(path, source, names, index)
+    if key == "rust":
+        return _rust(path, source, names, index)
+    return ""
+
+
+def first_place(key: str, lines: list[str]) -> int | None:
+    """Where a file with no import gets its first one: after Java's `package` line, after Rust's
+    inner doc comments and attributes; None for the other languages (the caller's default)."""
+    if key == "java":
+        return next((i + 1 for i, ln in enumerate(lines) if _PACKAGE.match(ln)), 0)
+    if key == "rust":
+        at = 0
+        for i, ln in enumerate(lines):
+            if ln.lstrip().startswith(("//!", "#![")) or (not ln.strip() and at == i):
+                at = i + 1 if ln.strip() else at
+            else:
+                break
+        return at
+    return None
+
+
+def _read(index, rel: str) -> str:
+    try:
+        return (index.root / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _java(text: str, source: str, names: list[str], index) -> str:
+    if not source.endswith(".java"):
+        return ""
+    theirs = _PACKAGE.search(_read(index, source))
+    ours = _PACKAGE.search(text)
+    if theirs is None or (ours is not None and ours.group(1) == theirs.group(1)):
+        return ""  # the default package cannot be imported from; the same package needs no import
+    return "\n".join(f"import {theirs.group(1)}.{name};" for name in names)
+
+
+def _c(path: str, source: str, names: list[str], index) -> str:
+    header = source if source.endswith(_C_HEADER) else _header_of(source, names, index)
+    if not header or header == path or header in _included(path, index):
+        return ""
+    parts = header.split("/")
+    if "include" in parts[:-1]:  # include/net/x.h is "net/x.h" to a build that adds -Iinclude
+        written = "/".join(parts[len(parts) - 1 - parts[::-1].index("include") + 1:])
+    else:
+        written = posixpath.relpath(header, posixpath.dirname(path) or ".")
+    return f'#include "{written}"'
+
+
+def _header_of(source: str, names: list[str], index) -> str:
+    """The header that declares `names` of a .c file: the one header of the project that does."""
+    if not source.endswith(_C_SOURCE):
+        return ""
+    headers = {s.path for name in names for s in index.find(name) if s.path.endswith(_C_HEADER)}
+    return headers.pop() if len(headers) == 1 else ""
+
+
+def _included(path: str, index) -> set[str]:
+    """The project headers `path` includes, and those they include, some levels deep."""
+    seen: set[str] = set()
+    frontier = [path]
+    for _ in range(_INCLUDE_DEPTH):
+        found = {imp.path for rel in frontier for imp in index.imports_of(rel) if imp.path} - seen
+        if not found:
+            break
+        seen |= found
+        frontier = list(found)
+    return seen
+
+
+def _rust(path: str, source: str, names: list[str], index) -> str:
+    module = _crate_path(source, index)
+    if module is None or module == _crate_path(path, index):
+        return ""
+    if len(names) == 1:
+        return f"use {module}::{names[0]};"
+    return f"use {module}::{{{', '.join(names)}}};"
+
+
+def _crate_path(rel: str, index) -> str | None:
+    """`crate::a::b` for src/a/b.rs (or src/a/b/mod.rs) under the crate root above it."""
+    known = set(index.files())
+    folder = posixpath.dirname(rel)
+    while True:
+        if posixpath.join(folder, "lib.rs").lstrip("/") in known or posixpath.join(folder, "main.rs").lstrip("/") in known:
+            break
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+    inner = posixpath.relpath(posixpath.splitext(rel)[0], folder or ".").split("/")
+    if inner[-1] == "mod":
+        inner = inner[:-1]
+    if inner in ([], ["lib"], ["main"]):
+        return "crate"
+    return "::".join(["crate", *inner])
