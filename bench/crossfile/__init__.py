@@ -157,6 +157,8 @@ def run_test(task: dict, project: Path | dict[str, str]) -> tuple[bool, str]:
     lines = [ln.strip() for ln in (proc.stderr or proc.stdout).strip().splitlines() if ln.strip()]
     # Node ends a failure with its version line; the error's own line says more.
     errors = [ln for ln in lines if "Error" in ln or "error" in ln or ln.startswith(("assert", "SystemExit"))]
+    if task["lang"] in _BUILDS and errors and "error" in errors[0]:
+        return False, errors[0][:200]  # a compiler's first error says what; its last line counts them
     return False, ((errors or lines)[-1] if lines else f"exit {proc.returncode}")[:200]
 
 
