@@ -14,8 +14,8 @@ _INCLUDE_DEPTH = 4  # headers including headers: how far an include already in t
 
 
 def line(key: str, path: str, text: str, source: str, names: list[str], index) -> str:
-    """The line `path` (its text `text`) needs to reach `names` of the project file `source`; "" when
-    it needs none (the same package or module, a header it includes already) or none can be written."""
+    """The line `path` (its text `text`) needs to reach `names` of the project file `source` (none: the
+    Rust module itself); "" when it needs none (the same package or module, a header it includes already) or none can be written."""
     if key == "java":
         return _java(text, source, names, index)
     if key in ("c", "cpp"):
@@ -95,6 +95,8 @@ def _rust(path: str, source: str, names: list[str], index) -> str:
     module = _crate_path(source, index)
     if module is None or module == _crate_path(path, index):
         return ""
+    if not names:  # the module itself, for `money::format_cents`
+        return f"use {module};"
     if len(names) == 1:
         return f"use {module}::{names[0]};"
     return f"use {module}::{{{', '.join(names)}}};"

@@ -33,9 +33,11 @@ class ImportLine:
     fallback_text: str = ""
 
 
-def _uses(text: str, name: str) -> bool:
-    """`name` is used in `text` as a name of its own (not as `x.name`, not inside a longer name)."""
-    return re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", text) is not None
+def _uses(text: str, name: str, separator: str = ".") -> bool:
+    """`name` is used in `text` as a name of its own (not as `x.name`, or Rust's `x::name`, not
+    inside a longer name)."""
+    before = r"\w$.:" if separator == "::" else r"\w$."
+    return re.search(rf"(?<![{before}]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def _bound(path: str, text: str) -> set[str]:
@@ -97,10 +99,14 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
 def _native(key: str, path: str, old: str, new: str, items, index) -> list[ImportLine]:
     """Java, C/C++ and Rust: the context's names the edit took, by the line each language imports
     them with (steer_tui.project.import_lines), after the file's imports."""
-    wanted, _ = _from_context(path, old, new, items, index)
+    wanted, modules = _from_context(path, old, new, items, index, "::" if key == "rust" else ".")
+    reached = [(source, [s.name for s in syms]) for source, syms in wanted.items()]
+    if key == "rust":  # `config::PER_PAGE`: the module itself
+        reached += [(source, []) for source in modules]
+    elif key == "java":  # `Limits.MAX`: the class the file is named for
+        reached += [(source, [stem]) for source, stem in modules.items()]
     lines = list(dict.fromkeys(  # a .c file's definition and its header's prototype: one include
-        text for source, syms in wanted.items()
-        if (text := import_lines.line(key, path, old, source, [s.name for s in syms], index))))
+        text for source, names in reached if (text := import_lines.line(key, path, old, source, names, index))))
     if not lines:
         return []
     at, blank = _place(key, path, old)
@@ -110,9 +116,9 @@ def _native(key: str, path: str, old: str, new: str, items, index) -> list[Impor
     return [ImportLine(at, block)]
 
 
-def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, dict]:
+def _from_context(path: str, old: str, new: str, items, index, separator: str = ".") -> tuple[dict, dict]:
     """({source file: the symbols of `items` it gives that `new` now uses}, {source file: the module
-    name `new` reaches it by}) for the context's names the edit took."""
+    name `new` reaches it by, `stem` then `separator`}) for the context's names the edit took."""
     # An outline of the new text, made only where a name of the context is new in it.
     bound = functools.cache(lambda: _bound(path, new))
 
@@ -127,7 +133,7 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
                 sym = next((s for s in index.symbols_in(sym.path) if s.name == sym.parent and not s.parent), None)
                 if sym is None:
                     continue
-            if _uses(old, sym.name) or not _uses(new, sym.name) or sym.name in bound():
+            if _uses(old, sym.name, separator) or not _uses(new, sym.name, separator) or sym.name in bound():
                 continue
             if sym.name not in [s.name for s in wanted.get(sym.path, [])]:
                 wanted.setdefault(sym.path, []).append(sym)
@@ -136,8 +142,10 @@ def _from_context(path: str, old: str, new: str, items, index) -> tuple[dict, di
     for item in items:
         stem = posixpath.splitext(posixpath.basename(item.path))[0]
         taken = {sym.name for syms in wanted.values() for sym in syms}
-        if (item.path != path and stem.isidentifier() and stem not in taken and not _uses(old, stem)
-                and re.search(rf"(?<![\w$.]){re.escape(stem)}\.[A-Za-z_$]", new) and stem not in bound()):
+        if (item.path != path and stem.isidentifier() and stem not in taken and not _uses(old, stem, separator)
+                and re.search(rf"(?<![\w$.{':' if separator == '::' else ''}]){re.escape(stem)}{re.escape(separator)}"
+                              r"[A-Za-z_$]", new)
+                and stem not in bound()):
             modules.setdefault(item.path, stem)
     return wanted, modules
 

@@ -177,3 +177,14 @@ def test_rust_uses_the_item_by_its_crate_path_after_the_inner_doc(native):
     new = NATIVE[rel].replace("cents.to_string()", "format_cents(cents)")
     assert _native_needed(native, rel, NATIVE[rel], new, "use format_cents") == [
         (1, "\nuse crate::money::format_cents;\n")]
+
+
+def test_a_module_path_or_a_class_reached_by_its_member_gets_the_module_or_the_class(native):
+    rel = "src/shop/mod.rs"
+    new = NATIVE[rel].replace("cents.to_string()", "money::format_cents(cents)")
+    assert _native_needed(native, rel, NATIVE[rel], new, "use the money module's formatter") == [
+        (1, "\nuse crate::money;\n")]
+    bare = "src/main/java/com/acme/shop/Bare.java"
+    new = NATIVE[bare].replace("return 1;", "return Money.MAX_CENTS;")
+    assert _native_needed(native, bare, NATIVE[bare], new, "return the most cents money allows") == [
+        (1, "\nimport com.acme.money.Money;\n")]
