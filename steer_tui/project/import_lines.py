@@ -53,8 +53,10 @@ def _java(text: str, source: str, names: list[str], index) -> str:
         return ""
     theirs = _PACKAGE.search(_read(index, source))
     ours = _PACKAGE.search(text)
-    if theirs is None or (ours is not None and ours.group(1) == theirs.group(1)):
-        return ""  # the default package cannot be imported from; the same package needs no import
+    if theirs is None:
+        return ""  # the default package cannot be imported from
+    if ours is not None and ours.group(1) == theirs.group(1):
+        names = [n for n in names if "." in n]  # the same package needs no import but of a nested type
     return "\n".join(f"import {theirs.group(1)}.{name};" for name in names)
 
 

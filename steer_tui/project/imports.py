@@ -105,6 +105,7 @@ def _native(key: str, path: str, old: str, new: str, items, index) -> list[Impor
         reached += [(source, []) for source in modules]
     elif key == "java":  # `Limits.MAX`: the class the file is named for
         reached += [(source, [stem]) for source, stem in modules.items()]
+        reached += _nested_types(path, old, new, items, index)
     lines = list(dict.fromkeys(  # a .c file's definition and its header's prototype: one include
         text for source, names in reached if (text := import_lines.line(key, path, old, source, names, index))))
     if not lines:
@@ -114,6 +115,21 @@ def _native(key: str, path: str, old: str, new: str, items, index) -> list[Impor
     if blank:
         block = "\n" + block if at > 0 else block + "\n"
     return [ImportLine(at, block)]
+
+
+def _nested_types(path: str, old: str, new: str, items, index) -> list[tuple[str, list[str]]]:
+    """Java: a type nested in a context item's class that the edit names bare (`Insufficient` for
+    `StockException.Insufficient`), as (its file, ["StockException.Insufficient"]): Java imports it so."""
+    bound = _bound(path, new)
+    out: dict[str, list[str]] = {}
+    for item in items:
+        if item.kind != "symbol" or item.path == path:
+            continue
+        for sym in index.symbols_in(item.path):
+            if (sym.parent == item.name and sym.kind in lang.TYPE_KINDS and sym.name not in bound
+                    and not _uses(old, sym.name) and _uses(new, sym.name)):
+                out.setdefault(item.path, []).append(f"{sym.parent}.{sym.name}")
+    return list(out.items())
 
 
 def _from_context(path: str, old: str, new: str, items, index, separator: str = ".") -> tuple[dict, dict]:

@@ -188,3 +188,22 @@ def test_a_module_path_or_a_class_reached_by_its_member_gets_the_module_or_the_c
     new = NATIVE[bare].replace("return 1;", "return Money.MAX_CENTS;")
     assert _native_needed(native, bare, NATIVE[bare], new, "return the most cents money allows") == [
         (1, "\nimport com.acme.money.Money;\n")]
+
+
+def test_a_java_type_nested_in_a_context_class_and_named_bare_is_imported_by_its_outer_name(tmp_path):
+    files = {"src/com/acme/errors/StockException.java":
+             "package com.acme.errors;\n\n/** Stock errors. */\npublic class StockException extends RuntimeException {\n"
+             "    /** Too few on hand. */\n    public static final class Insufficient extends StockException {\n"
+             "        public Insufficient(String sku) { }\n    }\n}\n",
+             "src/com/acme/Warehouse.java": "package com.acme;\n\nimport com.acme.errors.StockException;\n\n"
+                                            "public class Warehouse {\n    int take(String sku) {\n"
+                                            "        return -1;\n    }\n}\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    rel = "src/com/acme/Warehouse.java"
+    items = select_context(index, rel, files[rel], None, "throw the stock exception for too few on hand", 800)
+    new = files[rel].replace("return -1;", "throw new Insufficient(sku);")
+    assert [(g.line, g.text) for g in needed(rel, files[rel], new, items, index)] == [
+        (3, "import com.acme.errors.StockException.Insufficient;\n")]
