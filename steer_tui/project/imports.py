@@ -99,13 +99,14 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
 def _native(key: str, path: str, old: str, new: str, items, index) -> list[ImportLine]:
     """Java, C/C++ and Rust: the context's names the edit took, by the line each language imports
     them with (steer_tui.project.import_lines), after the file's imports."""
-    wanted, modules = _from_context(path, old, new, items, index, "::" if key == "rust" else ".")
+    old_code, new_code = _without_comments(old), _without_comments(new)  # "/// Price before tax." uses no `tax`
+    wanted, modules = _from_context(path, old_code, new_code, items, index, "::" if key == "rust" else ".")
     reached = [(source, [s.name for s in syms]) for source, syms in wanted.items()]
     if key == "rust":  # `config::PER_PAGE`: the module itself
         reached += [(source, []) for source in modules]
     elif key == "java":  # `Limits.MAX`: the class the file is named for
         reached += [(source, [stem]) for source, stem in modules.items()]
-        reached += _nested_types(path, old, new, items, index)
+        reached += _nested_types(path, old_code, new_code, items, index)
     lines = list(dict.fromkeys(  # a .c file's definition and its header's prototype: one include
         text for source, names in reached if (text := import_lines.line(key, path, old, source, names, index))))
     if not lines:
@@ -115,6 +116,15 @@ def _native(key: str, path: str, old: str, new: str, items, index) -> list[Impor
     if blank:
         block = "\n" + block if at > 0 else block + "\n"
     return [ImportLine(at, block)]
+
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _without_comments(text: str) -> str:
+    """A C-family text with its comments blanked (a `//` inside a string ends that line early: a
+    name used after it there is missed, never one invented)."""
+    return _C_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def _nested_types(path: str, old: str, new: str, items, index) -> list[tuple[str, list[str]]]:

@@ -207,3 +207,11 @@ def test_a_java_type_nested_in_a_context_class_and_named_bare_is_imported_by_its
     new = files[rel].replace("return -1;", "throw new Insufficient(sku);")
     assert [(g.line, g.text) for g in needed(rel, files[rel], new, items, index)] == [
         (3, "import com.acme.errors.StockException.Insufficient;\n")]
+
+
+def test_a_word_in_a_comment_is_no_use_of_a_name(native):
+    rel = "src/shop/mod.rs"
+    old = NATIVE[rel].replace("//! The shop.", "//! The shop: prices come from money.")
+    new = old.replace("cents.to_string()", "money::format_cents(cents)")
+    items = select_context(native, rel, old, None, "use the money module's formatter", 800)
+    assert [g.text for g in needed(rel, old, new, items, native)] == ["\nuse crate::money;\n"]
