@@ -33,9 +33,9 @@ def first_place(key: str, lines: list[str]) -> int | None:
     if key == "rust":
         at = 0
         for i, ln in enumerate(lines):
-            if ln.lstrip().startswith(("//!", "#![")) or (not ln.strip() and at == i):
-                at = i + 1 if ln.strip() else at
-            else:
+            if ln.lstrip().startswith(("//!", "#![")):
+                at = i + 1
+            elif ln.strip():
                 break
         return at
     return None
@@ -66,7 +66,8 @@ def _c(path: str, source: str, names: list[str], index) -> str:
         return ""
     parts = header.split("/")
     if "include" in parts[:-1]:  # include/net/x.h is "net/x.h" to a build that adds -Iinclude
-        written = "/".join(parts[len(parts) - 1 - parts[::-1].index("include") + 1:])
+        last = len(parts) - 1 - parts[::-1].index("include")
+        written = "/".join(parts[last + 1:])
     else:
         written = posixpath.relpath(header, posixpath.dirname(path) or ".")
     return f'#include "{written}"'

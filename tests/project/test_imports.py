@@ -215,3 +215,13 @@ def test_a_word_in_a_comment_is_no_use_of_a_name(native):
     new = old.replace("cents.to_string()", "money::format_cents(cents)")
     items = select_context(native, rel, old, None, "use the money module's formatter", 800)
     assert [g.text for g in needed(rel, old, new, items, native)] == ["\nuse crate::money;\n"]
+
+
+def test_where_a_first_import_goes_in_java_and_rust():
+    from steer_tui.project.import_lines import first_place
+
+    assert first_place("java", ["// Copyright", "package a.b;", "", "class A {}"]) == 2
+    assert first_place("java", ["class A {}"]) == 0
+    assert first_place("rust", ["//! The shop.", "#![allow(dead_code)]", "", "pub fn f() {}"]) == 2
+    assert first_place("rust", ["pub fn f() {}"]) == 0
+    assert first_place("c", ["int x;"]) is None
