@@ -46,7 +46,7 @@ each every some one two new instead please also just only now here should must c
 same other another up down out over under about after before again more most less very much many return returns
 returned change changes changed update updates add adds added replace replaces get gets set sets call calls
 called put give take code file files project projects module modules defines defined define definition like
-value values thing things way part""".split())
+value values thing things way part true false""".split())  # a literal is a value, never a name's word
 # Words that name a kind of thing, not a thing: they help rank what matched, never bring anything in alone.
 _KIND_WORDS = frozenset({"helper", "function", "func", "method", "class", "constant", "const", "enum", "type",
                          "error", "exception", "variable", "setting", "default", "util", "utility", "interface"})

@@ -369,3 +369,13 @@ def test_what_a_file_imports_from_another_folder_is_offered(tmp_path, language):
     index = ProjectIndex(root, tmp_path / "cache").build()
     items = select_context(index, target, files[target], None, "", 800)
     assert [(i.name, i.reason) for i in items] == [(name, "imported") for name in want]
+
+
+def test_a_literal_in_the_words_names_nothing(tmp_path):
+    """"make DEFAULT_ESCAPE_HTML false" (google/gson): "false" is the new value, not a word of some
+    other file's doc that says when a method returns false."""
+    files = {"Reader.java": "/** Reads JSON. */\npublic class Reader {\n    /** Returns false at the end. */\n"
+                            "    public boolean hasNext() { return false; }\n}\n",
+             "Builder.java": "public class Builder {\n    private static final boolean DEFAULT_ESCAPE_HTML = true;\n}\n"}
+    assert _chosen(tmp_path, files, "Builder.java", "make DEFAULT_ESCAPE_HTML false") == []
+    assert _chosen(tmp_path / "b", files, "Builder.java", "escape like the reader does at the end") == ["Reader"]
