@@ -1,5 +1,5 @@
-"""An import statement (Imp), and the imports of a C/C++, Java, Rust, Ruby or PHP file: the module each
-names and the names it binds (Python's and JavaScript's are read with their outline, in
+"""An import statement (Imp), and the imports of a C/C++, Java, Rust, Ruby, PHP or Go file: the module
+each names and the names it binds (Python's and JavaScript's are read with their outline, in
 steer_tui.lang.symbols)."""
 
 from __future__ import annotations
@@ -140,4 +140,29 @@ def _php(data: bytes, root: tree_sitter.Node) -> list[Imp]:
     return out
 
 
-_READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php}
+def _go(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`import m "example.com/shop/money"`: the package binds its last path element (or its alias);
+    a dot import all its names; a blank one nothing."""
+    out = []
+    for node in root.named_children:
+        if node.type != "import_declaration":
+            continue
+        specs = [c for c in node.named_children if c.type == "import_spec"]
+        for group in (c for c in node.named_children if c.type == "import_spec_list"):
+            specs += [c for c in group.named_children if c.type == "import_spec"]
+        for spec in specs:
+            path, name = spec.child_by_field_name("path"), spec.child_by_field_name("name")
+            if path is None:
+                continue
+            module = _text(data, path).strip('"`')
+            if name is not None and name.type == "blank_identifier":
+                continue
+            if name is not None and name.type == "dot":
+                out.append(Imp(module, _ALL, spec.start_point[0]))
+                continue
+            local = _text(data, name) if name is not None else module.rsplit("/", 1)[-1]
+            out.append(Imp(module, (("", local),), spec.start_point[0]))
+    return out
+
+
+_READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php, "go": _go}

@@ -1,6 +1,6 @@
 """A file's outline for the project index: its definitions with signature and first doc line, its
 constants, variables and class members bound outside a function, and its imports (every language
-the layer knows but Go, C# and Bash, whose imports name no file: steer_tui.lang.imports)."""
+the layer knows but C# and Bash, whose imports name no file: steer_tui.lang.imports)."""
 
 from __future__ import annotations
 

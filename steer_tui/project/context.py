@@ -278,7 +278,7 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
                     module_alias[local] = target
             elif name == "*":
                 if target:
-                    for sym in index.symbols_in(target):
+                    for sym in _symbols_of(index, target):
                         if not sym.parent and sym.name in used_set:
                             local_to.setdefault(sym.name, (target, sym.name))
             else:
@@ -321,7 +321,20 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
     return out
 
 
+def _symbols_of(index, target: str) -> list:
+    """The symbols of an import's target: a file's, or (a Go package, "folder/") those of the folder's
+    files that are not tests."""
+    if not target.endswith("/"):
+        return index.symbols_in(target)
+    folder = target[:-1]
+    return [s for rel in index.files() if posixpath.dirname(rel) == folder and rel.endswith(".go")
+            and not is_test_file(rel) for s in index.symbols_in(rel)]
+
+
 def _named_in(index, path: str, name: str) -> list:
+    if path.endswith("/"):  # a Go package: `money.Format` is Format of one of its files
+        return [s for s in index.find(name) if not s.parent and posixpath.dirname(s.path) == path[:-1]
+                and s.path.endswith(".go") and not is_test_file(s.path)][:1]
     syms = [s for s in index.symbols_in(path) if not s.parent]
     if name == "default":
         return [s for s in syms if s.signature.startswith("export default")][:1]
@@ -490,7 +503,9 @@ def _near(index, rel: str) -> set[str]:
     """The files next to the open one: those it imports and those in its folder."""
     folder = PurePosixPath(rel).parent
     near = {p for p in (index.resolve(rel, imp.module) for imp in index.imports_of(rel)) if p}
-    near.update(p for p in index.files() if PurePosixPath(p).parent == folder)
+    packages_near = {p[:-1] for p in near if p.endswith("/")}  # Go: an imported package's folder
+    near.update(p for p in index.files()
+                if PurePosixPath(p).parent == folder or posixpath.dirname(p) in packages_near)
     return near
 
 

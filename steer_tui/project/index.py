@@ -8,6 +8,7 @@ import logging
 import os
 import pickle
 import posixpath
+import re
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -82,6 +83,7 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._dirty = False
         self.version = 0  # goes up with every change of what the index holds
+        self._go_mod: str | None = None  # go.mod's module path, read when a Go import is resolved
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
@@ -255,13 +257,28 @@ class ProjectIndex:
             entry = self._entries.get(rel)
             known = self._entries.keys()
             raw = list(entry.imports) if entry is not None else []
-            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known), line)
+            go = self._go_module() if rel.endswith(".go") else ""
+            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, go), line)
                     for module, names, line in raw]
 
     def resolve(self, importer: str, module: str) -> str:
         """The project file `module` (as `importer` writes it) is, "" if none is."""
+        rel = _posix(importer)
+        go = self._go_module() if rel.endswith(".go") else ""
         with self._lock:
-            return resolve_import(_posix(importer), module, self._entries.keys())
+            return resolve_import(rel, module, self._entries.keys(), go)
+
+    def _go_module(self) -> str:
+        """The module path go.mod at the root declares ("" without one): where a Go import names a
+        package of this project."""
+        if self._go_mod is None:
+            try:
+                text = (self.root / "go.mod").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            found = re.search(r"^module\s+(\S+)", text, re.M)
+            self._go_mod = found.group(1).strip('"') if found else ""
+        return self._go_mod
 
     def __len__(self) -> int:
         with self._lock:

@@ -9,8 +9,12 @@ _PY_EXTS = (".py", ".pyi")
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
 
-def resolve_import(importer: str, module: str, known) -> str:
-    """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is."""
+def resolve_import(importer: str, module: str, known, go_module: str = "") -> str:
+    """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is.
+    A Go import names a package, a folder: its path then ends with "/" (the root's is "/");
+    `go_module` is the module path the project's go.mod declares."""
+    if importer.endswith(".go"):
+        return _go(module, go_module)
     other = _OTHER.get(posixpath.splitext(importer)[1].lower())
     if other is not None:
         return next((c for c in other(importer, module, known) if c in known), "")
@@ -110,6 +114,17 @@ def _php(importer: str, module: str, known=()) -> Iterator[str]:
         if rest:
             yield _join(folder, f"{parts[0].lower()}/{rest}.php")
             yield _join(folder, f"src/{rest}.php")
+
+
+def _go(module: str, go_module: str) -> str:
+    """`example.com/shop/money` in the module `example.com/shop`: the folder money/."""
+    if not go_module:
+        return ""
+    if module == go_module:
+        return "/"
+    if module.startswith(go_module + "/"):
+        return module[len(go_module) + 1:].strip("/") + "/"
+    return ""
 
 
 _C_EXTS = (".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp")

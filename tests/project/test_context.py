@@ -379,3 +379,15 @@ def test_a_literal_in_the_words_names_nothing(tmp_path):
              "Builder.java": "public class Builder {\n    private static final boolean DEFAULT_ESCAPE_HTML = true;\n}\n"}
     assert _chosen(tmp_path, files, "Builder.java", "make DEFAULT_ESCAPE_HTML false") == []
     assert _chosen(tmp_path / "b", files, "Builder.java", "escape like the reader does at the end") == ["Reader"]
+
+
+def test_a_go_package_the_file_imports_is_followed_to_its_folder(tmp_path):
+    """`money.Format` in cmd/shop/main.go, with money imported by the module path go.mod declares:
+    Format of money/format.go (not its test), and nothing of a package outside the module."""
+    files = {"go.mod": "module example.com/shop\n\ngo 1.22\n",
+             "money/format.go": "package money\n\n// Format writes cents as a price like $1.50.\n"
+                                "func Format(cents int64) string {\n\treturn \"\"\n}\n",
+             "money/format_test.go": "package money\n\nfunc Format2() {}\n",
+             "cmd/shop/main.go": 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/shop/money"\n)\n\n'
+                                 "func main() {\n\tfmt.Println(money.Format(150))\n}\n"}
+    assert _chosen(tmp_path, files, "cmd/shop/main.go", "") == ["Format"]

@@ -44,3 +44,11 @@ def test_php_namespaces_by_the_usual_psr4_roots():
     assert resolve_import("app/Http/Cart.php", "App\\Support\\Money", KNOWN) == "app/Support/Money.php"
     assert resolve_import("app/Http/Cart.php", "Acme\\Models\\User", KNOWN) == "src/Models/User.php"
     assert resolve_import("app/Http/Cart.php", "Illuminate\\Http\\Request", KNOWN) == ""
+
+
+def test_go_imports_name_a_package_folder_of_the_module_go_mod_declares():
+    assert resolve_import("cmd/shop/main.go", "example.com/shop/money", KNOWN, "example.com/shop") == "money/"
+    assert resolve_import("money/x.go", "example.com/shop", KNOWN, "example.com/shop") == "/"
+    assert resolve_import("cmd/shop/main.go", "fmt", KNOWN, "example.com/shop") == ""
+    assert resolve_import("cmd/shop/main.go", "example.com/shopping/x", KNOWN, "example.com/shop") == ""
+    assert resolve_import("cmd/shop/main.go", "example.com/shop/money", KNOWN) == ""  # no go.mod
