@@ -4,6 +4,7 @@ steer_tui.lang.symbols)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import tree_sitter
@@ -160,9 +161,19 @@ def _go(data: bytes, root: tree_sitter.Node) -> list[Imp]:
             if name is not None and name.type == "dot":
                 out.append(Imp(module, _ALL, spec.start_point[0]))
                 continue
-            local = _text(data, name) if name is not None else module.rsplit("/", 1)[-1]
+            local = _text(data, name) if name is not None else _go_package(module)
             out.append(Imp(module, (("", local),), spec.start_point[0]))
     return out
+
+
+def _go_package(path: str) -> str:
+    """The name an import path binds: its last element, but not a major version's (`chi/v5` is chi,
+    `gopkg.in/yaml.v3` yaml)."""
+    parts = path.split("/")
+    last = parts[-1]
+    if re.fullmatch(r"v\d+", last) and len(parts) > 1:
+        last = parts[-2]
+    return re.sub(r"\.v\d+$", "", last)
 
 
 _READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php, "go": _go}

@@ -72,8 +72,10 @@ IMPORTS = {
              [("crate::money", (("format_price", "format_price"),)), ("crate::shop", (("Cart", "Cart"), ("Item", "It")))]),
     "a.rb": ('require_relative "money"\nrequire "shop/cart"\nrequire "#{dir}/x"\n',
              [("./money", (("*", "*"),)), ("shop/cart", (("*", "*"),))]),
-    "a.go": ('package main\n\nimport (\n\t"fmt"\n\tm "example.com/shop/money"\n\t_ "embed"\n)\n',
-             [("fmt", (("", "fmt"),)), ("example.com/shop/money", (("", "m"),))]),
+    "a.go": ('package main\n\nimport (\n\t"fmt"\n\tm "example.com/shop/money"\n\t_ "embed"\n'
+             '\t"github.com/go-chi/chi/v5"\n\t"gopkg.in/yaml.v3"\n)\n',
+             [("fmt", (("", "fmt"),)), ("example.com/shop/money", (("", "m"),)),
+              ("github.com/go-chi/chi/v5", (("", "chi"),)), ("gopkg.in/yaml.v3", (("", "yaml"),))]),
     "a.php": ("<?php\nnamespace App\\Http;\nuse App\\Models\\User;\nuse App\\Support\\Money as Cash;\n",
               [("App\\Models\\User", (("User", "User"),)), ("App\\Support\\Money", (("Money", "Cash"),))]),
 }
