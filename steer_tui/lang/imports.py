@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
+
 @dataclass(frozen=True, slots=True)
 class Imp:
     """One import statement: the module as written and the (imported name, local name) pairs it

@@ -208,10 +208,14 @@ def _first_line(comment: str) -> str:
 
 def _assignment_sym(spec: Spec, data: bytes, statement: tree_sitter.Node, name: str, parent: str) -> Sym:
     kind = "member" if parent else ("constant" if _CONSTANT.match(name) else "variable")
-    signature = _short_whole(data, statement) or (_text(data, statement.start_byte, statement.end_byte)
-                                                  .splitlines()[0].rstrip() + " ...")
-    return Sym(name, kind, statement.start_point[0], statement.end_point[0] + 1, signature,
+    return Sym(name, kind, statement.start_point[0], statement.end_point[0] + 1, _statement_signature(data, statement),
                _leading_comment(spec, data, statement) or _python_attribute_doc(data, statement), parent)
+
+
+def _statement_signature(data: bytes, statement: tree_sitter.Node) -> str:
+    """A binding's signature: its statement whole when short, else its first line and " ..."."""
+    return _short_whole(data, statement) or (_text(data, statement.start_byte, statement.end_byte)
+                                             .splitlines()[0].rstrip() + " ...")
 
 
 def _python_attribute_doc(data: bytes, statement: tree_sitter.Node) -> str:
@@ -274,8 +278,7 @@ def _value_sym(spec: Spec, data: bytes, statement: tree_sitter.Node, name: str, 
     head = ""
     if keyword is not None and keyword.end_byte <= statement.start_byte:
         head = _text(data, keyword.start_byte, keyword.end_byte) + " "  # a spec in a block: `const (` ... `)`
-    signature = head + (_short_whole(data, statement)
-                        or _text(data, statement.start_byte, statement.end_byte).splitlines()[0].rstrip() + " ...")
+    signature = head + _statement_signature(data, statement)
     doc = _leading_comment(spec, data, statement)
     if not doc and head and keyword.parent is not None and keyword.parent.start_point[0] == statement.start_point[0]:
         doc = _leading_comment(spec, data, keyword.parent)  # `// doc` above `const X = 1`: the declaration's

@@ -19,8 +19,8 @@ class Spec:
     documentation when it comes first in a body (Python). `values`: a query for the constants and
     variables bound outside a function (steer_tui.lang.symbols reads Python's and JavaScript's by
     their own rules): `@constant`, `@variable` or `@function` (a prototype) captures the statement a
-    name is bound by, `@name` the name, and `@keyword` a keyword outside that statement that its signature starts with (Go's
-    `const` before a block of specs).
+    name is bound by, `@name` the name, and `@keyword` a keyword outside that statement that its
+    signature starts with (Go's `const` before a block of specs).
     """
 
     name: str  # the label users read: "TypeScript"

@@ -326,15 +326,17 @@ def _symbols_of(index, target: str) -> list:
     files that are not tests."""
     if not target.endswith("/"):
         return index.symbols_in(target)
-    folder = target[:-1]
-    return [s for rel in index.files() if posixpath.dirname(rel) == folder and rel.endswith(".go")
-            and not is_test_file(rel) for s in index.symbols_in(rel)]
+    return [s for rel in index.files() if _in_package(rel, target) for s in index.symbols_in(rel)]
+
+
+def _in_package(rel: str, package: str) -> bool:
+    """`rel` is one of the Go package `package`'s own files ("folder/"; its tests are not)."""
+    return posixpath.dirname(rel) == package[:-1] and rel.endswith(".go") and not is_test_file(rel)
 
 
 def _named_in(index, path: str, name: str) -> list:
     if path.endswith("/"):  # a Go package: `money.Format` is Format of one of its files
-        return [s for s in index.find(name) if not s.parent and posixpath.dirname(s.path) == path[:-1]
-                and s.path.endswith(".go") and not is_test_file(s.path)][:1]
+        return [s for s in index.find(name) if not s.parent and _in_package(s.path, path)][:1]
     syms = [s for s in index.symbols_in(path) if not s.parent]
     if name == "default":
         return [s for s in syms if s.signature.startswith("export default")][:1]

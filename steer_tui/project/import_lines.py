@@ -7,6 +7,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from steer_tui.project.resolve import crate_root
+
 _C_HEADER = (".h", ".hh", ".hpp", ".hxx", ".h++")
 _C_SOURCE = (".c", ".cc", ".cpp", ".cxx", ".c++")
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.M)
@@ -14,8 +16,9 @@ _INCLUDE_DEPTH = 4  # headers including headers: how far an include already in t
 
 
 def line(key: str, path: str, text: str, source: str, names: list[str], index) -> str:
-    """The line `path` (its text `text`) needs to reach `names` of the project file `source` (none: the
-    Rust module itself); "" when it needs none (the same package or module, a header it includes already) or none can be written."""
+    """The line `path` (its text `text`) needs to reach `names` of the project file `source` (none:
+    the Rust module itself); "" when it needs none (the same package or module, a header it includes
+    already) or none can be written."""
     if key == "java":
         return _java(text, source, names, index)
     if key in ("c", "cpp"):
@@ -95,8 +98,9 @@ def _included(path: str, index) -> set[str]:
 
 
 def _rust(path: str, source: str, names: list[str], index) -> str:
-    module = _crate_path(source, index)
-    if module is None or module == _crate_path(path, index):
+    known = set(index.files())
+    module = _crate_path(source, known)
+    if module is None or module == _crate_path(path, known):
         return ""
     if not names:  # the module itself, for `money::format_cents`
         return f"use {module};"
@@ -105,16 +109,11 @@ def _rust(path: str, source: str, names: list[str], index) -> str:
     return f"use {module}::{{{', '.join(names)}}};"
 
 
-def _crate_path(rel: str, index) -> str | None:
+def _crate_path(rel: str, known: set[str]) -> str | None:
     """`crate::a::b` for src/a/b.rs (or src/a/b/mod.rs) under the crate root above it."""
-    known = set(index.files())
-    folder = posixpath.dirname(rel)
-    while True:
-        if posixpath.join(folder, "lib.rs").lstrip("/") in known or posixpath.join(folder, "main.rs").lstrip("/") in known:
-            break
-        if not folder:
-            return None
-        folder = posixpath.dirname(folder)
+    folder = crate_root(rel, known)
+    if folder is None:
+        return None
     inner = posixpath.relpath(posixpath.splitext(rel)[0], folder or ".").split("/")
     if inner[-1] == "mod":
         inner = inner[:-1]

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from steer_tui import lang
 from steer_tui.edits.js_style import js_style
-from steer_tui.project import import_lines
 from steer_tui.edits.node_imports import missing as node_missing
 from steer_tui.edits.pytree import parse_tree
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
+from steer_tui.project import import_lines
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _NATIVE = frozenset({"java", "c", "cpp", "rust"})  # what the context gave, by steer_tui.project.import_lines
@@ -33,11 +33,14 @@ class ImportLine:
     fallback_text: str = ""
 
 
+# What may not stand right before a name used on its own, by the separator that qualifies a name.
+_NOT_BEFORE = {".": r"\w$.", "::": r"\w$.:"}
+
+
 def _uses(text: str, name: str, separator: str = ".") -> bool:
     """`name` is used in `text` as a name of its own (not as `x.name`, or Rust's `x::name`, not
     inside a longer name)."""
-    before = r"\w$.:" if separator == "::" else r"\w$."
-    return re.search(rf"(?<![{before}]){re.escape(name)}(?![\w$])", text) is not None
+    return re.search(rf"(?<![{_NOT_BEFORE[separator]}]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def _bound(path: str, text: str) -> set[str]:
@@ -169,8 +172,7 @@ def _from_context(path: str, old: str, new: str, items, index, separator: str = 
         stem = posixpath.splitext(posixpath.basename(item.path))[0]
         taken = {sym.name for syms in wanted.values() for sym in syms}
         if (item.path != path and stem.isidentifier() and stem not in taken and not _uses(old, stem, separator)
-                and re.search(rf"(?<![\w$.{':' if separator == '::' else ''}]){re.escape(stem)}{re.escape(separator)}"
-                              r"[A-Za-z_$]", new)
+                and re.search(rf"(?<![{_NOT_BEFORE[separator]}]){re.escape(stem)}{re.escape(separator)}[A-Za-z_$]", new)
                 and stem not in bound()):
             modules.setdefault(item.path, stem)
     return wanted, modules

@@ -78,17 +78,21 @@ def _java(importer: str, module: str, known=()) -> Iterator[str]:
         yield _join(folder, path)
 
 
+def crate_root(rel: str, known) -> str | None:
+    """The folder of the Rust crate root (the nearest lib.rs or main.rs) above the file `rel`; None
+    where there is none."""
+    return next((folder for folder in _folders_up(rel)
+                 if _join(folder, "lib.rs") in known or _join(folder, "main.rs") in known), None)
+
+
 def _rust(importer: str, module: str, known) -> Iterator[str]:
-    """`crate::a::b`: a/b.rs or a/b/mod.rs beside the crate's root (the nearest lib.rs or main.rs above)."""
+    """`crate::a::b`: a/b.rs or a/b/mod.rs beside the crate's root."""
     parts = module.split("::")
-    if parts[0] != "crate" or len(parts) < 2:
-        return
-    for folder in _folders_up(importer):
-        if _join(folder, "lib.rs") in known or _join(folder, "main.rs") in known:
-            stem = _join(folder, "/".join(parts[1:]))
-            yield stem + ".rs"
-            yield stem + "/mod.rs"
-            return
+    root = crate_root(importer, known) if parts[0] == "crate" and len(parts) > 1 else None
+    if root is not None:
+        stem = _join(root, "/".join(parts[1:]))
+        yield stem + ".rs"
+        yield stem + "/mod.rs"
 
 
 def _ruby(importer: str, module: str, known=()) -> Iterator[str]:

@@ -20,12 +20,17 @@ FILES = {
 }
 
 
+def _built(root, files: dict[str, str]) -> ProjectIndex:
+    """The index of a project of `files` written under `root`."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return ProjectIndex(root, root / "cache").build()
+
+
 @pytest.fixture
 def index(tmp_path) -> ProjectIndex:
-    for rel, text in FILES.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    return ProjectIndex(tmp_path, tmp_path / "cache").build()
+    return _built(tmp_path, FILES)
 
 
 def _needed(index, rel, new, instruction):
@@ -75,10 +80,7 @@ def test_the_fallback_place_is_right_above_the_first_definition(index):
 def test_a_project_module_the_context_showed_wins_over_a_standard_library_one(tmp_path):
     files = {"app/statistics.py": "def mean(xs):\n    \"\"\"The project's own mean.\"\"\"\n    return sum(xs) / len(xs)\n",
              "app/report.py": '"""Report."""\n\nimport json\n\n\ndef summary(xs):\n    return json.dumps(xs)\n'}
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    index = _built(tmp_path, files)
     old = files["app/report.py"]
     new = old.replace("json.dumps(xs)", "json.dumps({'mean': mean(xs), 'when': datetime.now().isoformat()})")
     items = select_context(index, "app/report.py", old, None, "add the mean from the statistics module", 800)
@@ -92,10 +94,7 @@ def test_a_name_the_context_did_not_show_is_imported_where_one_project_file_defi
     files = dict(FILES)
     files["app/report.py"] = "def _inner(x):\n    return x\n\n\ndef paginate(rows):\n    return rows\n"
     files["app/__init__.py"] = ""
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    index = _built(tmp_path, files)
     old = '"""Totals."""\n\nimport json\n\n\ndef total(rows):\n    return sum(rows)\n'
     new = old.replace("return sum(rows)", "return format_money(sum(rows)) + str(PAGE_SIZE)")
     got = needed("app/totals.py", old, new, (), index)
@@ -142,10 +141,7 @@ NATIVE = {
 
 @pytest.fixture
 def native(tmp_path) -> ProjectIndex:
-    for rel, text in NATIVE.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    return ProjectIndex(tmp_path, tmp_path / "cache").build()
+    return _built(tmp_path, NATIVE)
 
 
 def _native_needed(index, rel, old, new, instruction):
@@ -198,10 +194,7 @@ def test_a_java_type_nested_in_a_context_class_and_named_bare_is_imported_by_its
              "src/com/acme/Warehouse.java": "package com.acme;\n\nimport com.acme.errors.StockException;\n\n"
                                             "public class Warehouse {\n    int take(String sku) {\n"
                                             "        return -1;\n    }\n}\n"}
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    index = _built(tmp_path, files)
     rel = "src/com/acme/Warehouse.java"
     items = select_context(index, rel, files[rel], None, "throw the stock exception for too few on hand", 800)
     new = files[rel].replace("return -1;", "throw new Insufficient(sku);")
