@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass
 
 from steer_tui import lang
+from steer_tui.edits import go_imports
 from steer_tui.edits.js_style import js_style
 from steer_tui.edits.node_imports import missing as node_missing
 from steer_tui.edits.pytree import parse_tree
 from steer_tui.edits.stdlib_imports import missing as stdlib_missing
+from steer_tui.lang.qualifiers import go_qualifiers
 from steer_tui.project import import_lines
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -66,6 +68,8 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     spec = lang.language(path)
     if spec is not None and spec.key in _NATIVE and index is not None:
         return _native(spec.key, path, old, new, items, index)
+    if spec is not None and spec.key == "go":
+        return _go(path, old, new, index)
     if spec is None or spec.key not in ("python", "javascript", "typescript", "tsx"):
         return []
     wanted, modules = _from_context(path, old, new, items, index) if index is not None else ({}, {})
@@ -119,6 +123,55 @@ def _native(key: str, path: str, old: str, new: str, items, index) -> list[Impor
     if blank:
         block = "\n" + block if at > 0 else block + "\n"
     return [ImportLine(at, block)]
+
+
+def _go(path: str, old: str, new: str, index) -> list[ImportLine]:
+    """Go: the project's packages and the standard library's that the edit now reads by a name it
+    does not import. A project package is the one folder whose package has that name and defines a
+    name read from it (two such folders: none); the file's own package's names in its other files
+    are never taken for a package."""
+    module = index.go_module(path) if index is not None else ""
+    folder = posixpath.dirname(path)
+    ours: set[str] = set()  # what the package declares in its other files
+    paths: list[str] = []
+    if index is not None:
+        for rel in index.files():
+            if rel.endswith(".go") and rel != path and posixpath.dirname(rel) == folder:
+                ours.update(s.name for s in index.symbols_in(rel) if not s.parent)
+        before, imported = go_qualifiers(old), go_imports.imported_names(new)
+        for name, reads in sorted(go_qualifiers(new).items()):
+            if name in before or name in imported or name in ours or not module:
+                continue
+            found = _go_package_folders(index, name, reads, folder)
+            if len(found) == 1:
+                ours.add(name)  # the project's package wins over a standard-library one of its name
+                paths.append(f"{module}/{found[0]}" if found[0] else module)
+    paths = go_imports.missing(old, new, frozenset(ours)) + paths
+    return [ImportLine(at, text) for at, text in go_imports.placements(old, paths, module)] if paths else []
+
+
+def _go_package_folders(index, name: str, reads: set[str], here: str) -> list[str]:
+    """The project's folders (not `here`) whose Go package is called `name` and defines at top level
+    one of `reads`."""
+    folders: set[str] = set()
+    for read in reads:
+        for sym in index.find(read):
+            if sym.path.endswith(".go") and not sym.parent and posixpath.dirname(sym.path) != here:
+                folders.add(posixpath.dirname(sym.path))
+    return sorted(f for f in folders if _go_package_name(index, f) == name)
+
+
+def _go_package_name(index, folder: str) -> str:
+    for rel in index.files():
+        if rel.endswith(".go") and not rel.endswith("_test.go") and posixpath.dirname(rel) == folder:
+            try:
+                text = (index.root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            found = re.search(r"^package\s+(\w+)", text, re.M)
+            if found:
+                return found.group(1)
+    return ""
 
 
 _C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

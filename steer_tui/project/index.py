@@ -257,18 +257,18 @@ class ProjectIndex:
             entry = self._entries.get(rel)
             known = self._entries.keys()
             raw = list(entry.imports) if entry is not None else []
-            go = self._go_module(rel)
+            go = self.go_module(rel)
             return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, go), line)
                     for module, names, line in raw]
 
     def resolve(self, importer: str, module: str) -> str:
         """The project file `module` (as `importer` writes it) is, "" if none is."""
         rel = _posix(importer)
-        go = self._go_module(rel)
+        go = self.go_module(rel)
         with self._lock:
             return resolve_import(rel, module, self._entries.keys(), go)
 
-    def _go_module(self, rel: str) -> str:
+    def go_module(self, rel: str) -> str:
         """For a Go file `rel`, the module path go.mod at the root declares ("" without one, and for
         any other file): where a Go import names a package of this project."""
         if not rel.endswith(".go"):
