@@ -130,7 +130,7 @@ def _go(path: str, old: str, new: str, index) -> list[ImportLine]:
     does not import. A project package is the one folder whose package has that name and defines a
     name read from it (two such folders: none); the file's own package's names in its other files
     are never taken for a package."""
-    module = index.go_module(path) if index is not None else ""
+    module, home = index.go_module(path) if index is not None else ("", "")
     folder = posixpath.dirname(path)
     ours: set[str] = set()  # what the package declares in its other files
     paths: list[str] = []
@@ -145,7 +145,10 @@ def _go(path: str, old: str, new: str, index) -> list[ImportLine]:
             found = _go_package_folders(index, name, reads, folder)
             if len(found) == 1:
                 ours.add(name)  # the project's package wins over a standard-library one of its name
-                paths.append(f"{module}/{found[0]}" if found[0] else module)
+                theirs, top = index.go_module(posixpath.join(found[0], "x.go"))
+                if theirs:
+                    rest = posixpath.relpath(found[0] or ".", top or ".")
+                    paths.append(theirs if rest == "." else f"{theirs}/{rest}")
     paths = go_imports.missing(old, new, frozenset(ours)) + paths
     return [ImportLine(at, text) for at, text in go_imports.placements(old, paths, module)] if paths else []
 

@@ -83,7 +83,8 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._dirty = False
         self.version = 0  # goes up with every change of what the index holds
-        self._go_mod: str | None = None  # go.mod's module path, read when a Go import is resolved
+        # folder -> (module path, its go.mod's folder) of the nearest go.mod, read when a Go import is resolved
+        self._go_mods: dict[str, tuple[str, str]] = {}
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
@@ -258,7 +259,7 @@ class ProjectIndex:
             known = self._entries.keys()
             raw = list(entry.imports) if entry is not None else []
             go = self.go_module(rel)
-            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, go), line)
+            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, *go), line)
                     for module, names, line in raw]
 
     def resolve(self, importer: str, module: str) -> str:
@@ -266,21 +267,31 @@ class ProjectIndex:
         rel = _posix(importer)
         go = self.go_module(rel)
         with self._lock:
-            return resolve_import(rel, module, self._entries.keys(), go)
+            return resolve_import(rel, module, self._entries.keys(), *go)
 
-    def go_module(self, rel: str) -> str:
-        """For a Go file `rel`, the module path go.mod at the root declares ("" without one, and for
-        any other file): where a Go import names a package of this project."""
+    def go_module(self, rel: str) -> tuple[str, str]:
+        """For a Go file `rel`, the module it belongs to: (the module path its nearest go.mod
+        declares, that go.mod's folder); ("", "") without one, and for any other file."""
         if not rel.endswith(".go"):
-            return ""
-        if self._go_mod is None:
+            return "", ""
+        return self._go_mod_above(posixpath.dirname(rel))
+
+    def _go_mod_above(self, folder: str) -> tuple[str, str]:
+        found = self._go_mods.get(folder)
+        if found is None:
             try:
-                text = (self.root / "go.mod").read_text(encoding="utf-8", errors="replace")
+                text = (self.root / folder / "go.mod").read_text(encoding="utf-8", errors="replace")
             except OSError:
-                text = ""
-            found = re.search(r"^module\s+(\S+)", text, re.M)
-            self._go_mod = found.group(1).strip('"') if found else ""
-        return self._go_mod
+                text = None
+            module = re.search(r"^module\s+(\S+)", text, re.M) if text is not None else None
+            if module is not None:
+                found = (module.group(1).strip('"'), folder)
+            elif folder:
+                found = self._go_mod_above(posixpath.dirname(folder))
+            else:
+                found = ("", "")
+            self._go_mods[folder] = found
+        return found
 
     def __len__(self) -> int:
         with self._lock:

@@ -9,12 +9,12 @@ _PY_EXTS = (".py", ".pyi")
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
 
-def resolve_import(importer: str, module: str, known, go_module: str = "") -> str:
+def resolve_import(importer: str, module: str, known, go_module: str = "", go_root: str = "") -> str:
     """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is.
     A Go import names a package, a folder: its path then ends with "/" (the root's is "/");
-    `go_module` is the module path the project's go.mod declares."""
+    `go_module` is the module path the importer's go.mod declares, `go_root` that go.mod's folder."""
     if importer.endswith(".go"):
-        return _go(module, go_module)
+        return _go(module, go_module, go_root)
     other = _OTHER.get(posixpath.splitext(importer)[1].lower())
     if other is not None:
         return next((c for c in other(importer, module, known) if c in known), "")
@@ -86,13 +86,45 @@ def crate_root(rel: str, known) -> str | None:
 
 
 def _rust(importer: str, module: str, known) -> Iterator[str]:
-    """`crate::a::b`: a/b.rs or a/b/mod.rs beside the crate's root."""
+    """`crate::a::b`: a/b.rs or a/b/mod.rs beside the crate's root; `self::a` below the importer's
+    own module, `super::a` below its parent's; `crate`, `self` or `super` alone: that module's file."""
     parts = module.split("::")
-    root = crate_root(importer, known) if parts[0] == "crate" and len(parts) > 1 else None
-    if root is not None:
-        stem = _join(root, "/".join(parts[1:]))
+    root = crate_root(importer, known)
+    if root is None:
+        return
+    if parts[0] == "crate":
+        folder = root
+    elif parts[0] in ("self", "super"):
+        folder = _rust_children(importer, root)
+        while parts and parts[0] in ("self", "super"):
+            if parts.pop(0) == "super":
+                if folder == root:
+                    return  # above the crate's root
+                folder = posixpath.dirname(folder)
+        parts.insert(0, "")
+    else:
+        return
+    rest = "/".join(p for p in parts[1:] if p)
+    if rest:
+        stem = _join(folder, rest)
         yield stem + ".rs"
         yield stem + "/mod.rs"
+    elif folder == root:
+        yield _join(root, "lib.rs")
+        yield _join(root, "main.rs")
+    else:
+        yield folder + ".rs"
+        yield folder + "/mod.rs"
+
+
+def _rust_children(rel: str, root: str) -> str:
+    """The folder a Rust file's child modules live in: its own for the crate root and a mod.rs,
+    else the folder named for it (src/shop/cart.rs: src/shop/cart)."""
+    name = posixpath.basename(rel)
+    folder = posixpath.dirname(rel)
+    if name == "mod.rs" or (folder == root and name in ("lib.rs", "main.rs")):
+        return folder
+    return posixpath.join(folder, posixpath.splitext(name)[0])
 
 
 def _ruby(importer: str, module: str, known=()) -> Iterator[str]:
@@ -120,14 +152,15 @@ def _php(importer: str, module: str, known=()) -> Iterator[str]:
             yield _join(folder, f"src/{rest}.php")
 
 
-def _go(module: str, go_module: str) -> str:
-    """`example.com/shop/money` in the module `example.com/shop`: the folder money/."""
+def _go(module: str, go_module: str, go_root: str = "") -> str:
+    """`example.com/shop/money` in the module `example.com/shop` (its go.mod in `go_root`): the
+    folder money/ there."""
     if not go_module:
         return ""
     if module == go_module:
-        return "/"
+        return go_root + "/" if go_root else "/"
     if module.startswith(go_module + "/"):
-        return module[len(go_module) + 1:].strip("/") + "/"
+        return posixpath.join(go_root, module[len(go_module) + 1:].strip("/")) + "/"
     return ""
 
 

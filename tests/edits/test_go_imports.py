@@ -94,3 +94,23 @@ def test_a_project_package_is_imported_by_its_module_path(tmp_path):
     (tmp_path / "other/a.go").write_text("package money\n\nfunc Cents() {}\n")
     index.update("other/a.go")
     assert needed("cart/cart.go", old, new, (), index) == []
+
+
+def test_a_module_below_the_root_has_its_own_go_mod(tmp_path):
+    files = {
+        "go.mod": "module example.com/shop\n",
+        "tools/go.mod": "module example.com/shoptools\n",
+        "tools/money/money.go": "package money\n\nfunc Cents(n int) string { return \"\" }\n",
+        "tools/cmd/main.go": "package main\n\nfunc main() {\n}\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    assert index.go_module("tools/cmd/main.go") == ("example.com/shoptools", "tools")
+    assert index.go_module("main.go") == ("example.com/shop", "")
+    old = files["tools/cmd/main.go"]
+    new = old.replace("{\n}", "{\n\tprintln(money.Cents(1))\n}")
+    got = needed("tools/cmd/main.go", old, new, (), index)
+    assert [(g.line, g.text) for g in got] == [(1, '\nimport "example.com/shoptools/money"\n')]
+    assert index.resolve("tools/cmd/main.go", "example.com/shoptools/money") == "tools/money/"

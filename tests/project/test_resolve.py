@@ -31,6 +31,20 @@ def test_rust_crate_paths_from_the_crate_root_not_the_file_s_folder():
     assert resolve_import("src/shop/cart.rs", "crate::money", KNOWN) == "src/money.rs"
     assert resolve_import("src/shop/cart.rs", "crate::shop", KNOWN) == "src/shop/mod.rs"
     assert resolve_import("src/shop/cart.rs", "std::fmt", KNOWN) == ""
+    assert resolve_import("src/shop/cart.rs", "crate", KNOWN) == "src/lib.rs"
+
+
+def test_rust_self_and_super_paths_from_the_file_s_own_module():
+    # cart.rs is the module shop::cart: its parent shop holds money (src/shop/money.rs)
+    assert resolve_import("src/shop/cart.rs", "super::money", KNOWN) == "src/shop/money.rs"
+    assert resolve_import("src/shop/cart.rs", "super", KNOWN) == "src/shop/mod.rs"
+    assert resolve_import("src/shop/cart.rs", "super::super::money", KNOWN) == "src/money.rs"
+    assert resolve_import("src/shop/cart.rs", "super::super", KNOWN) == "src/lib.rs"
+    # mod.rs is the module shop itself: its children are beside it, its parent is the crate's root
+    assert resolve_import("src/shop/mod.rs", "self::cart", KNOWN) == "src/shop/cart.rs"
+    assert resolve_import("src/shop/mod.rs", "super::money", KNOWN) == "src/money.rs"
+    assert resolve_import("src/lib.rs", "self::shop", KNOWN) == "src/shop/mod.rs"
+    assert resolve_import("src/lib.rs", "super::money", KNOWN) == ""  # above the crate's root
 
 
 def test_ruby_require_relative_beside_the_file_and_require_from_lib():
@@ -52,3 +66,9 @@ def test_go_imports_name_a_package_folder_of_the_module_go_mod_declares():
     assert resolve_import("cmd/shop/main.go", "fmt", KNOWN, "example.com/shop") == ""
     assert resolve_import("cmd/shop/main.go", "example.com/shopping/x", KNOWN, "example.com/shop") == ""
     assert resolve_import("cmd/shop/main.go", "example.com/shop/money", KNOWN) == ""  # no go.mod
+
+
+def test_go_imports_in_a_module_below_the_root_are_folders_under_its_go_mod():
+    assert resolve_import("tools/gen/main.go", "example.com/tools/gen/out", KNOWN, "example.com/tools", "tools") == (
+        "tools/gen/out/")
+    assert resolve_import("tools/gen/main.go", "example.com/tools", KNOWN, "example.com/tools", "tools") == "tools/"
