@@ -29,6 +29,13 @@ def _applied(text: str, placed: list[tuple[int, str]]) -> str:
     return "".join(lines)
 
 
+def _index_of(root, files: dict[str, str]) -> ProjectIndex:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return ProjectIndex(root, root / "cache").build()
+
+
 def test_qualifiers_are_names_read_only_as_a_package():
     text = ("package a\n\nfunc f(url string, user *U) time.Duration {\n\tfmt.Println(url.Host, user.Name)\n"
             "\tvar d time.Duration\n\treturn d + strings.x\n}\n")
@@ -80,10 +87,7 @@ def test_a_project_package_is_imported_by_its_module_path(tmp_path):
         "cart/log.go": "package cart\n\nvar audit = 1\n",
         "other/a.go": "package money\n\nfunc Other() {}\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    index = _index_of(tmp_path, files)
     old = files["cart/cart.go"]
     new = old.replace("return nil", "_ = money.Cents(1)\n\t_ = audit.X\n\treturn nil")
     got = needed("cart/cart.go", old, new, (), index)
@@ -103,10 +107,7 @@ def test_a_module_below_the_root_has_its_own_go_mod(tmp_path):
         "tools/money/money.go": "package money\n\nfunc Cents(n int) string { return \"\" }\n",
         "tools/cmd/main.go": "package main\n\nfunc main() {\n}\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    index = _index_of(tmp_path, files)
     assert index.go_module("tools/cmd/main.go") == ("example.com/shoptools", "tools")
     assert index.go_module("main.go") == ("example.com/shop", "")
     old = files["tools/cmd/main.go"]
