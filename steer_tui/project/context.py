@@ -17,12 +17,14 @@ from steer_tui.lang.defs import TYPE_KINDS
 CHARS_PER_TOKEN = 4  # a budget is counted in these: close enough for code, and free
 CONTEXT_HEADER = "Other files of the project (for reference; do not edit them):"
 ASIDE_HEADER = "What the request refers to in other files of the project (use it as it is; do not edit those files):"
-FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the instruction's words chose
+BESIDE = "beside a named one"
+FROM_WORDS = frozenset({"named in the request", "pinned by @", BESIDE})  # items the instruction's words chose
 # What the uses of the target code may take of the budget: the rest is kept for what the
 # instruction names, so that words naming something always find room.
 USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
+SMALL_MODULE = 6  # a file with at most this many public top-level names is shown whole when the words name one
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
 # A function this short that returns a value is shown whole: a small model copies the shape of
 # what a helper returns (a unit, a path, a format) from its body far more reliably than from a
@@ -37,6 +39,7 @@ _BUILTINS = frozenset(dir(__import__("builtins")))
 _ATTR = re.compile(r"([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_C_FAMILY = (".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx")
 _COMMENT = {"python": "#", "ruby": "#", "bash": "#"}
 _STOP = frozenset("""
 a an the this that these those it its it's to of in on at by for from with without into onto as and or not no
@@ -454,12 +457,16 @@ def exported(index, path: str) -> frozenset[str] | None:
 
 
 def is_private(index, sym) -> bool:
-    """A top-level symbol its JavaScript file does not export, or a Python one whose name says it is
-    the module's own (`_root`, not `__all__`): no other file is meant to use it."""
+    """A top-level symbol its JavaScript file does not export, a Python one whose name says it is
+    the module's own (`_root`, not `__all__`), a C/C++ `static` or header guard: no other file is
+    meant to use it."""
     if sym.parent:
         return False
     if _is_python(sym.path):
         return sym.name.startswith("_") and not sym.name.startswith("__")
+    if sym.path.endswith(_C_FAMILY):
+        # `static`: the file's own; a macro with no value only guards its header
+        return sym.signature.startswith("static ") or re.fullmatch(r"#\s*define\s+\w+\s*", sym.signature) is not None
     names = exported(index, sym.path)
     return names is not None and sym.name not in names
 
@@ -641,19 +648,32 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
         seen_top.add((top.path, top.name))
         if take(_item(index, top, "named in the request"), budget_tokens):
             named += 1
+    # A module of helpers is read as a whole: the words name one of its functions or constants
+    # ("convert with our units helpers" reaches kmh_to_mph), the request needs its neighbours too
+    # (c_to_f, mm_to_in). A class named is the request's own subject: its module stays out.
+    for source in dict.fromkeys(i.path for i in chosen if i.reason == "named in the request" and i.kind == "symbol"
+                                and i.name in _helpers_of(index, i.path)):
+        tops = [s for s in index.symbols_in(source) if not s.parent and not is_private(index, s)]
+        if len(tops) <= SMALL_MODULE:
+            for sym in tops:
+                if sym.kind not in TYPE_KINDS:
+                    take(_item(index, sym, BESIDE), budget_tokens)
     return chosen
 
 
+def _helpers_of(index, path: str) -> set[str]:
+    """The names of a file's top-level functions and constants (not its types)."""
+    return {s.name for s in index.symbols_in(path) if not s.parent and s.kind not in TYPE_KINDS}
+
+
 def _blocks(items: list[ContextItem]) -> list[str]:
-    """Each file's items in one code block that opens with the file's name, in the order chosen."""
-    grouped: list[tuple[str, list[str]]] = []
+    """Each file's items in one code block that opens with the file's name, the files in the order
+    their first item was chosen."""
+    grouped: dict[str, list[str]] = {}
     for item in items:
-        if grouped and grouped[-1][0] == item.path:
-            grouped[-1][1].append(item.text)
-        else:
-            grouped.append((item.path, [item.text]))
+        grouped.setdefault(item.path, []).append(item.text)
     out = []
-    for path, texts in grouped:
+    for path, texts in grouped.items():
         body = "\n\n".join(texts)
         out.append(f"```{_fence(path)}\n{_comment(path)} {path}\n{body}\n```")
     return out
