@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Iterable
 
 from steer_tui import lang
-from steer_tui.project.resolve import resolve_import
+from steer_tui.project import tsconfig
+from steer_tui.project.resolve import JS_EXTS, resolve_import
+from steer_tui.project.tsconfig import Aliases
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class ProjectIndex:
         self.version = 0  # goes up with every change of what the index holds
         # folder -> (module path, its go.mod's folder) of the nearest go.mod, read when a Go import is resolved
         self._go_mods: dict[str, tuple[str, str]] = {}
+        self._js_aliases: dict[str, Aliases | None] = {}  # folder -> its nearest tsconfig/jsconfig's aliases
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
@@ -258,16 +261,16 @@ class ProjectIndex:
             entry = self._entries.get(rel)
             known = self._entries.keys()
             raw = list(entry.imports) if entry is not None else []
-            go = self.go_module(rel)
-            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, *go), line)
+            go, aliases = self.go_module(rel), self.js_aliases(rel)
+            return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, *go, aliases), line)
                     for module, names, line in raw]
 
     def resolve(self, importer: str, module: str) -> str:
         """The project file `module` (as `importer` writes it) is, "" if none is."""
         rel = _posix(importer)
-        go = self.go_module(rel)
+        go, aliases = self.go_module(rel), self.js_aliases(rel)
         with self._lock:
-            return resolve_import(rel, module, self._entries.keys(), *go)
+            return resolve_import(rel, module, self._entries.keys(), *go, aliases)
 
     def go_module(self, rel: str) -> tuple[str, str]:
         """For a Go file `rel`, the module it belongs to: (the module path its nearest go.mod
@@ -275,6 +278,24 @@ class ProjectIndex:
         if not rel.endswith(".go"):
             return "", ""
         return self._go_mod_above(posixpath.dirname(rel))
+
+    def js_aliases(self, rel: str) -> Aliases | None:
+        """For a JavaScript/TypeScript file `rel`, the module aliases of the nearest tsconfig.json or
+        jsconfig.json above it (None without one, and for any other file)."""
+        if not rel.endswith(JS_EXTS):
+            return None
+        return self._aliases_above(posixpath.dirname(rel))
+
+    def _aliases_above(self, folder: str) -> Aliases | None:
+        if folder in self._js_aliases:
+            return self._js_aliases[folder]
+        config = next((posixpath.join(folder, n) for n in tsconfig.CONFIG_NAMES if (self.root / folder / n).is_file()), None)
+        if config is not None:
+            found = tsconfig.read(self.root, config)
+        else:
+            found = self._aliases_above(posixpath.dirname(folder)) if folder else None
+        self._js_aliases[folder] = found
+        return found
 
     def _go_mod_above(self, folder: str) -> tuple[str, str]:
         found = self._go_mods.get(folder)

@@ -5,26 +5,32 @@ from __future__ import annotations
 import posixpath
 from typing import Iterator
 
+from steer_tui.project.tsconfig import Aliases
+
 _PY_EXTS = (".py", ".pyi")
-_JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
 
-def resolve_import(importer: str, module: str, known, go_module: str = "", go_root: str = "") -> str:
+def resolve_import(importer: str, module: str, known, go_module: str = "", go_root: str = "",
+                   aliases: Aliases | None = None) -> str:
     """The project file (relative path) `module`, imported by the file `importer`, is; "" if none is.
     A Go import names a package, a folder: its path then ends with "/" (the root's is "/");
-    `go_module` is the module path the importer's go.mod declares, `go_root` that go.mod's folder."""
+    `go_module` is the module path the importer's go.mod declares, `go_root` that go.mod's folder.
+    `aliases`: a JavaScript/TypeScript importer's tsconfig/jsconfig `paths` and `baseUrl`."""
     if importer.endswith(".go"):
         return _go(module, go_module, go_root)
     other = _OTHER.get(posixpath.splitext(importer)[1].lower())
     if other is not None:
         return next((c for c in other(importer, module, known) if c in known), "")
-    if importer.endswith(_JS_EXTS):
-        if not module.startswith("."):
-            return ""
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))
-        for candidate in (base, *(base + ext for ext in _JS_EXTS), *(f"{base}/index{ext}" for ext in _JS_EXTS)):
-            if candidate in known:
-                return candidate
+    if importer.endswith(JS_EXTS):
+        if module.startswith("."):
+            bases = [posixpath.normpath(posixpath.join(posixpath.dirname(importer), module))]
+        else:
+            bases = list(aliases.candidates(module)) if aliases is not None else []
+        for base in bases:
+            for candidate in (base, *(base + ext for ext in JS_EXTS), *(f"{base}/index{ext}" for ext in JS_EXTS)):
+                if candidate in known:
+                    return candidate
         return ""
     if not importer.endswith(_PY_EXTS):
         return ""
