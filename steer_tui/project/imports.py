@@ -85,6 +85,8 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     at, blank = _place(spec.key, path, old)
     lines = list(stdlib)
     known = _modules(path, old, index) if index is not None else {}
+    if spec.key != "python" and index is not None:
+        known = _by_alias(path, known, [*modules, *wanted], index)
     for source, stem in modules.items():
         lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
     for source, syms in wanted.items():
@@ -309,6 +311,19 @@ def _modules(path: str, text: str, index) -> dict[str, str]:
         target = index.resolve(path, imp.module)
         if target and imp.module.strip("."):
             out.setdefault(target, imp.module)
+    return out
+
+
+def _by_alias(path: str, known: dict[str, str], sources: list[str], index) -> dict[str, str]:
+    """`known` with, for each of `sources` it lacks, its tsconfig alias (`@/lib/utils`) where the
+    file already imports a project file through one: a new import is written as the others are."""
+    aliases = index.js_aliases(path)
+    if aliases is None or not any(not module.startswith(".") for module in known.values()):
+        return known
+    out = dict(known)
+    for source in sources:
+        if source not in out and (module := aliases.module_for(source)) is not None:
+            out[source] = module
     return out
 
 

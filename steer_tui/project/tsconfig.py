@@ -45,6 +45,35 @@ class Aliases:
             yield _join(self.base_url, module)
 
 
+    def module_for(self, path: str) -> str | None:
+        """How an import names the project file `path` through a `paths` pattern (`@/lib/utils` for
+        src/lib/utils.ts): the first pattern, in `candidates` order, whose target holds it; None when none does."""
+        stem, _ = posixpath.splitext(path)
+        # a folder's index file is imported by the folder's name
+        stems = ([posixpath.dirname(stem)] if posixpath.basename(stem) == "index" else []) + [stem]
+        for pattern, targets in sorted(self.paths, key=lambda p: -len(p[0].split("*", 1)[0])):
+            if "*" not in pattern:
+                continue
+            prefix, suffix = pattern.split("*", 1)
+            for target in targets:
+                if "*" not in target:
+                    continue
+                lead, tail = target.split("*", 1)
+                head = _join(self.base, lead or ".")
+                head = "" if head == "." else head
+                tail = re.sub(r"\.[cm]?[jt]sx?$", "", tail)
+                for candidate in stems:
+                    if head and not candidate.startswith(head + "/"):
+                        continue
+                    star = candidate[len(head) + 1:] if head else candidate
+                    if tail:
+                        if not star.endswith(tail):
+                            continue
+                        star = star[: -len(tail)]
+                    return prefix + star + suffix
+        return None
+
+
 def _join(folder: str, path: str) -> str:
     return posixpath.normpath(posixpath.join(folder, path)).lstrip("/").removeprefix("./")
 

@@ -21,8 +21,8 @@ FILES = {
 }
 
 
-def _index(tmp_path) -> ProjectIndex:
-    for rel, text in FILES.items():
+def _index(tmp_path, files: dict[str, str] = FILES) -> ProjectIndex:
+    for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     return ProjectIndex(tmp_path, tmp_path / "cache").build()
@@ -41,3 +41,18 @@ def test_paths_extends_and_base_url_resolve_to_project_files(tmp_path):
     assert index.resolve("plain/app/routes/home.js", "~/db") == "plain/app/db.js"
     # a file under no config has no aliases
     assert index.resolve("other/x.js", "@/lib/utils") == ""
+
+
+def test_a_new_import_goes_through_the_alias_the_file_already_uses(tmp_path):
+    from steer_tui.project.context import select_context
+    from steer_tui.project.imports import needed
+
+    files = {**FILES, "web/src/lib/money.ts": "// Format cents as a price.\nexport function formatPrice(cents: number) {\n"
+                                             "  return `$${cents / 100}`;\n}\n"}
+    index = _index(tmp_path, files)
+    assert index.js_aliases("web/src/app/page.tsx").module_for("web/src/lib/money.ts") == "@/lib/money"
+    old = files["web/src/app/page.tsx"] + "\nexport const total = (c: number) => String(c);\n"
+    new = old.replace("String(c)", "formatPrice(c)")
+    items = select_context(index, "web/src/app/page.tsx", old, None, "format the total as a price", 800)
+    got = needed("web/src/app/page.tsx", old, new, items, index)
+    assert [g.text for g in got] == ["import { formatPrice } from '@/lib/money';\n"]
