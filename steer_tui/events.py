@@ -27,6 +27,7 @@ class NoticeCode(StrEnum):
     SYNTAX = "syntax"  # the proposal breaks the file's Python syntax
     UNUSED = "unused"  # the proposal gives a function a parameter it never reads
     UNDEFINED = "undefined"  # the proposal reads a Python name nothing defines
+    MEMBER = "member"  # the proposal reads a member a project module does not have
     LOGGING_ARGS = "logging_args"  # the proposal's log call has arguments its message has no placeholder for
     CLASS_DOC_ONLY = "class_doc_only"  # asked for a class's docstring, the answer changed more: only it is kept
     CLASS_DOC_AGAIN = "class_doc_again"  # the class's docstring repeated the module's: asked again, saying what to write

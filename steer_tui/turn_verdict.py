@@ -1,6 +1,7 @@
 """The verdict on a turn's finished answer: the applier's (steer_tui.edits.judge), then the answer it
 builds on, a class's docstring asked alone, the syntax check, new parameters never read, and code
-that would fail when it runs (names nothing defines, log messages without their placeholders)."""
+that would fail when it runs (names nothing defines, log messages without their placeholders, a
+project module's member that is not there)."""
 
 from __future__ import annotations
 
@@ -114,18 +115,19 @@ class TurnVerdict:
         return None
 
     def runtime_verdict(self, new_text: str) -> TurnResult | None:
-        """The finished Python proposal would fail when its code runs (steer_tui.edits.runtime: a
+        """The finished proposal would fail when its code runs (Python, steer_tui.edits.runtime: a
         name nothing defines, not even the imports that will be added with it; a log call without
-        the placeholders for its arguments). In `edit()`, while a retry is left, a failed attempt
+        the placeholders for its arguments; Python or JavaScript, steer_tui.project.members: a
+        member a project module does not have). In `edit()`, while a retry is left, a failed attempt
         whose feedback says what; else a warning on a proposal that stands. None when neither."""
         from steer_tui.edits.runtime import runtime_problem
         from steer_tui.project.imports import needed_for
+        from steer_tui.project.members import member_problem
 
         s = self.session
-        if not is_python(s.path):
-            return None
         added = "".join(line.text for line in needed_for(s, new_text))
-        problem = runtime_problem(s.document.text, new_text, added)
+        problem = runtime_problem(s.document.text, new_text, added) if is_python(s.path) else None
+        problem = problem or member_problem(s, added + new_text)
         if problem is None:
             return None
         if s.refuse_broken_syntax and self.turn.can_retry:

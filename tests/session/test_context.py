@@ -68,8 +68,11 @@ async def test_the_gateway_receives_what_the_words_name_just_before_the_words(re
         assert messages[1]["content"].startswith("File: calc.py\n")
         last = messages[2]["content"]
         assert last.startswith(ASIDE_HEADER + "\n```python\n# stats.py\n")
-        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0\n```\n\nhandle an empty list in mean" in last
-        assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request")]
+        # stats.py is a small helper module: safe_div comes beside the constant the words name
+        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0\n\n" + SAFE_DIV_SHOWN + (
+            "\n```\n\nhandle an empty list in mean") in last
+        assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request"),
+                                                                      ("safe_div", "beside a named one")]
         assert session.accept_all()
     finally:
         await session.close()
@@ -132,7 +135,8 @@ async def test_words_that_name_something_keep_the_region_prewarm_a_prefix(projec
     await session.send(words, region)
     await session.wait()
     warm, turn = backend.prewarms[-1]["input"], backend.requests[0]["input"]
-    assert [(i.name, i.reason) for i in session.context.last] == [("safe_div", "named in the request")]
+    assert [(i.name, i.reason) for i in session.context.last] == [("safe_div", "named in the request"),
+                                                                  ("EMPTY_MEAN", "beside a named one")]
     assert turn[:-1] == warm[:-1]
     assert turn[-1]["content"].startswith(warm[-1]["content"])
     assert ASIDE_HEADER not in warm[-1]["content"] and ASIDE_HEADER in turn[-1]["content"]
@@ -147,8 +151,8 @@ async def test_steer_edit_context_flags(replay, project, tmp_path):
                                       "--backend", url, "--json", "--dry-run", env=env)
     assert code == 0, err
     got = json.loads(out)
-    assert got["context"] == [{"path": "stats.py", "name": "EMPTY_MEAN", "reason": "named in the request",
-                               "tokens": got["context"][0]["tokens"]}]
+    assert [(c["path"], c["name"], c["reason"]) for c in got["context"]] == [
+        ("stats.py", "EMPTY_MEAN", "named in the request"), ("stats.py", "safe_div", "beside a named one")]
     assert "EMPTY_MEAN = 0.0" in engine.requests[-1].messages[-1]["content"]
 
     code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean with the empty mean value",
@@ -231,3 +235,38 @@ def test_at_a_file_or_a_name_in_the_words_pins_it(project, tmp_path):
     by_file = ctx.items(text, None, "follow the style of @stats.py")
     assert [(i.kind, i.path, i.reason) for i in by_file][:1] == [("file", "stats.py", "pinned by @")]
     assert all(i.reason != "pinned by @" for i in ctx.items(text, None, "use @nothing_like_it"))
+
+
+LOGGER_JS = ("'use strict';\n\n// Structured logs: createLogger(scope) gives info/warn/error(message, fields).\n"
+             "const entries = [];\n\nfunction createLogger(scope) {\n  const at = (level) => (message, fields = {}) =>"
+             " entries.push({ level, scope, message, ...fields });\n  return { info: at('info'), warn: at('warn'),"
+             " error: at('error') };\n}\n\nmodule.exports = { createLogger, entries };\n")
+JOBS_JS = ("'use strict';\n\nasync function runJob(job) {\n  try {\n    await job.run();\n    return true;\n"
+           "  } catch (err) {\n    console.log('job failed', job.name, err.message);\n    return false;\n  }\n}\n\n"
+           "module.exports = { runJob };\n")
+
+
+async def test_a_member_the_project_module_lacks_is_a_failed_attempt_in_edit(replay, tmp_path):
+    root = tmp_path / "jobs"
+    (root / "src").mkdir(parents=True)
+    (root / ".git").mkdir()  # the project is the repository, src/ a folder in it
+    (root / "src" / "logger.js").write_text(LOGGER_JS)
+    (root / "src" / "jobs.js").write_text(JOBS_JS)
+    url, engine = await replay(["jobs_logger_missing.txt", "jobs_logger_fixed.txt"])
+    client = ResponsesClient(url)
+    await client.connect()
+    session = Session(Document.read(root / "src" / "jobs.js"), Settings(backend=url), client=client,
+                      edit_format="search_replace")
+    session.context = ProjectContext(root / "src" / "jobs.js", 800, cache_dir=tmp_path / "cache")
+    session.context.build()
+    try:
+        await session.start(prewarm=False)
+        result = await session.edit("log job failures through the project logger instead of console.log")
+        assert result.status == "proposal" and result.attempts == 2
+        feedback = engine.requests[1].messages[-1]["content"]
+        assert "`logger.error`" in feedback and "src/logger.js has no `error`" in feedback
+        assert "what it has: `entries`, `createLogger`" in feedback
+        assert "log.error('job failed'" in session.review.proposed_text()
+    finally:
+        await session.close()
+    assert (root / "src" / "jobs.js").read_text() == JOBS_JS

@@ -1,0 +1,256 @@
+"""Members an edit reads from a project module that the module does not have: `logger.error` where
+`logger = require('./logger')` exports only `createLogger` and `entries`.
+
+A small model guesses a module's members from its name. The edit parses and applies, and fails only
+when that line runs (a TypeError in JavaScript, an AttributeError in Python). A read counts when the
+name is bound once, at the top of the edited text, to a project file (`const x = require('./m')`,
+`import * as x from './m'`; Python's `import a.m as x`, `from a import m`), and is used nowhere but
+as `x.member`; the module's members are known exactly (a JavaScript file's named exports or its
+`module.exports = { ... }` object; every name a Python module binds, which has no star import and
+no module `__getattr__`); and the text before the edit did not read the same member. Anything less
+certain is passed over: never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from steer_tui import lang
+from steer_tui.edits.pytree import parse_tree
+from steer_tui.edits.stdlib_imports import bound_names
+from steer_tui.lang.parsing import parse
+
+_JS = ("javascript", "typescript", "tsx")
+
+
+@dataclass(frozen=True)
+class MissingMember:
+    """`local.member` read from the project file `source`, which has only `members`."""
+
+    local: str
+    member: str
+    source: str
+    members: tuple[str, ...]
+
+
+def member_problem(session, new_text: str):
+    """The RuntimeProblem (steer_tui.edits.runtime) of `new_text`, a proposal for `session`'s file
+    in its project, reading members its project modules lack; None when it reads none."""
+    from steer_tui.edits.runtime import RuntimeProblem
+
+    context = session.context
+    if context is None or context.index is None or not context.relative_path:
+        return None
+    missing = missing_members(context.relative_path, session.document.text, new_text, context.index)
+    if not missing:
+        return None
+    first = missing[0]
+    read = f"`{first.local}.{first.member}`"
+    has = _public(context.index, first.source) or [m for m in first.members if not m.startswith("_")]
+    shown = ", ".join(f"`{m}`" for m in has[:12]) + (", ..." if len(has) > 12 else "")
+    return RuntimeProblem(
+        "member", f"{read}: {first.source} has no `{first.member}` (it fails when run)",
+        f"it reads {read}, but {first.source} has no `{first.member}`; what it has: {shown}. Use only "
+        "what that file defines.")
+
+
+def _public(index, source: str) -> list[str]:
+    from steer_tui.project.context import is_private
+
+    return [s.name for s in sorted(index.symbols_in(source), key=lambda s: s.line)
+            if not s.parent and not is_private(index, s)]
+
+
+def missing_members(path: str, old: str, new: str, index) -> list[MissingMember]:
+    """The members `new` (the edited text of the project file `path`) reads from project modules
+    that do not have them and `old` did not read."""
+    spec = lang.language(path)
+    if spec is None or index is None:
+        return []
+    if spec.key == "python":
+        reads = _python_reads(new)
+        known = lambda source: _python_members(index, source)  # noqa: E731
+    elif spec.key in _JS:
+        reads = _js_reads(spec, new)
+        known = lambda source: _js_members(index, source)  # noqa: E731
+    else:
+        return []
+    if not reads:
+        return []
+    before = _python_reads(old) if spec.key == "python" else _js_reads(spec, old)
+    out = []
+    for local, (module, members) in reads.items():
+        source = index.resolve(path, module)
+        if not source or source.endswith("/"):
+            continue
+        have = known(source)
+        if have is None:
+            continue
+        read_before = before.get(local, ("", set()))[1]
+        for member in sorted(members - have - read_before):
+            out.append(MissingMember(local, member, source, tuple(sorted(have))))
+    return out
+
+
+# ------------------------------------------------------------------ JavaScript / TypeScript
+
+
+def _js_reads(spec, text: str) -> dict[str, tuple[str, set[str]]]:
+    """{local name: (the module it is bound to, the members read through it)} for each name bound
+    once at the top level to a whole module and used only as `name.member`."""
+    tree = parse(spec, text)
+    bound: dict[str, str] = {}
+    for node in tree.root_node.named_children:
+        if node.type == "import_statement":
+            source = node.child_by_field_name("source")
+            clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+            space = next((c for c in clause.named_children if c.type == "namespace_import"), None) if clause else None
+            name = next((c for c in space.named_children if c.type == "identifier"), None) if space else None
+            if source is not None and name is not None:
+                bound[name.text.decode()] = _string(source)
+        elif node.type in ("lexical_declaration", "variable_declaration"):
+            for decl in (c for c in node.named_children if c.type == "variable_declarator"):
+                name, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
+                module = _required(value)
+                if name is not None and name.type == "identifier" and module:
+                    bound[name.text.decode()] = module
+    if not bound:
+        return {}
+    reads: dict[str, set[str]] = {name: set() for name in bound}
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "member_expression":
+            obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if obj is not None and obj.type == "identifier" and prop is not None and prop.type == "property_identifier":
+                name = obj.text.decode()
+                if name in reads:
+                    reads[name].add(prop.text.decode())
+                stack.append(prop)
+                continue
+        stack.extend(node.children)
+    # the binding itself is one identifier use: a name used any other way is not only a namespace
+    uses = _identifier_counts(tree.root_node, set(bound))
+    return {name: (bound[name], reads[name]) for name in bound if reads[name] and uses.get(name, 0) == 1}
+
+
+def _identifier_counts(root, names: set[str]) -> dict[str, int]:
+    """How often each of `names` stands as an identifier other than the object of `x.member`."""
+    counts: dict[str, int] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"):
+            text = node.text.decode()
+            parent = node.parent
+            if text in names and not (parent is not None and parent.type == "member_expression"
+                                      and parent.child_by_field_name("object") == node):
+                counts[text] = counts.get(text, 0) + 1
+        stack.extend(node.children)
+    return counts
+
+
+def _string(node) -> str:
+    return node.text.decode()[1:-1] if node.type == "string" else ""
+
+
+def _required(value) -> str:
+    """The module of `require('m')` (a plain string argument), else ""."""
+    if value is None or value.type != "call_expression":
+        return ""
+    func, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+    if func is None or func.text != b"require" or args is None or args.named_child_count != 1:
+        return ""
+    arg = args.named_children[0]
+    return _string(arg) if arg.type == "string" else ""
+
+
+_ESM_EXPORT = re.compile(r"^\s*export\b", re.M)
+_ESM_ALL = re.compile(r"^\s*export\s*\*", re.M)
+_CJS_OBJECT = re.compile(r"\bmodule\.exports\s*=\s*\{")
+_CJS_ANY = re.compile(r"\bmodule\.exports\s*=")
+_CJS_ONE = re.compile(r"\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=")
+
+
+def _js_members(index, source: str) -> frozenset[str] | None:
+    """The names a module object of `source` has: its named exports (ES; with `default`), or the keys
+    of `module.exports = { ... }` and `exports.x =` (CommonJS); None when they cannot be told (a
+    re-export of everything, `module.exports` set to a value, both kinds at once)."""
+    from steer_tui.project.context import exported
+
+    try:
+        text = (index.root / source).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    esm = _ESM_EXPORT.search(text) is not None
+    cjs = _CJS_ANY.search(text) is not None or _CJS_ONE.search(text) is not None
+    if esm == cjs or _ESM_ALL.search(text):
+        return None
+    if cjs and _CJS_ANY.search(text) and (len(_CJS_ANY.findall(text)) != 1 or not _CJS_OBJECT.search(text)):
+        return None
+    names = exported(index, source)
+    if names is None:
+        return None
+    if esm and re.search(r"^\s*export\s+default\b", text, re.M):
+        names = names | {"default"}
+    return names
+
+
+# ------------------------------------------------------------------ Python
+
+
+def _python_reads(text: str) -> dict[str, tuple[str, set[str]]]:
+    """As `_js_reads`, for Python: names the module's own imports bind to a module (`import a.m as
+    x`, `import m`, `from a import m`, relative ones too) and that are used only as `x.member`."""
+    tree = parse_tree(text)
+    if tree is None:
+        return {}
+    bound: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname or "." not in alias.name:
+                    bound[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (f"{node.module}." if node.module else "")
+            for alias in node.names:
+                bound[alias.asname or alias.name] = base + alias.name
+    if not bound:
+        return {}
+    reads: dict[str, set[str]] = {name: set() for name in bound}
+    objects = set()  # the Name nodes that are the `x` of an `x.member`
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in reads:
+            reads[node.value.id].add(node.attr)
+            objects.add(id(node.value))
+    other = set()  # used some other way, or bound again
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in reads and id(node) not in objects:
+            other.add(node.id)
+        elif isinstance(node, ast.arg) and node.arg in reads:
+            other.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in reads:
+            other.add(node.name)
+    return {name: (bound[name], reads[name]) for name in bound if reads[name] and name not in other}
+
+
+def _python_members(index, source: str) -> frozenset[str] | None:
+    """Every name the module `source` binds (anywhere: a function's locals too, which only widens
+    what counts as there); None for a package's __init__ (its submodules are members too), a star
+    import, a module `__getattr__`, or a file that does not parse."""
+    if not source.endswith(".py") or source.endswith("__init__.py"):
+        return None
+    try:
+        text = (index.root / source).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    tree = parse_tree(text)
+    if tree is None:
+        return None
+    names = bound_names(tree)
+    if names is None or "__getattr__" in names:
+        return None
+    return names | {"__name__", "__file__", "__doc__", "__dict__", "__spec__", "__loader__", "__package__",
+                    "__path__", "__all__"}

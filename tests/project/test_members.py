@@ -1,0 +1,63 @@
+"""project.members: a member an edit reads from a project module that the module does not have, and none where that is not certain."""
+
+from __future__ import annotations
+
+import pytest
+
+from steer_tui.project.index import ProjectIndex
+from steer_tui.project.members import missing_members
+
+FILES = {
+    "src/logger.js": "'use strict';\nfunction createLogger(scope) {}\nconst entries = [];\nmodule.exports = { createLogger, entries };\n",
+    "src/esm.js": "export function a() {}\nexport const b = 1;\n",
+    "src/all.js": "export * from './esm';\nexport const c = 2;\n",
+    "src/one.js": "module.exports = function log() {};\n",
+    "src/jobs.js": "'use strict';\n\nfunction runJob(job) {\n  console.log('x');\n}\n\nmodule.exports = { runJob };\n",
+    "app/__init__.py": "",
+    "app/helpers.py": "import os\n\nX = 1\n\n\ndef f():\n    y = 2\n",
+    "app/lazy.py": "def __getattr__(name):\n    return name\n",
+    "app/main.py": "def g():\n    return 1\n",
+}
+
+
+@pytest.fixture
+def index(tmp_path) -> ProjectIndex:
+    for rel, text in FILES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    return ProjectIndex(tmp_path, tmp_path / "cache").build()
+
+
+def _missing(index, rel, head, body):
+    old = FILES[rel]
+    new = head + old.replace("console.log('x')" if rel.endswith(".js") else "return 1", body)
+    return [(m.local, m.member, m.source) for m in missing_members(rel, old, new, index)]
+
+
+def test_a_javascript_module_s_members_by_require_and_namespace_import(index):
+    head = "const logger = require('./logger');\nimport * as e from './esm';\n"
+    assert _missing(index, "src/jobs.js", head, "logger.error('x'); logger.createLogger(); e.c(); e.a()") == [
+        ("logger", "error", "src/logger.js"), ("e", "c", "src/esm.js")]
+
+
+def test_nothing_where_the_members_are_not_known_exactly(index):
+    # a value exported whole, a re-export of everything, a package outside the project
+    head = "const one = require('./one');\nimport * as all from './all';\nconst fs = require('fs');\n"
+    assert _missing(index, "src/jobs.js", head, "one.foo(); all.zzz(); fs.nothing()") == []
+    # the name is also a parameter somewhere: not only the module
+    head = "const logger = require('./logger');\n"
+    assert _missing(index, "src/jobs.js", head, "logger.error('x'); [1].map((logger) => logger)") == []
+
+
+def test_a_python_module_s_members_are_every_name_it_binds(index):
+    head = "from app import helpers\nimport app.helpers as h\n"
+    assert _missing(index, "app/main.py", head, "return helpers.X + helpers.Y + h.os + h.Z") == [
+        ("helpers", "Y", "app/helpers.py"), ("h", "Z", "app/helpers.py")]
+    # a package's __init__ and a module __getattr__ may have anything
+    assert _missing(index, "app/main.py", "import app\nfrom app import lazy\n", "return app.anything + lazy.what") == []
+
+
+def test_a_member_the_old_text_read_already_is_not_the_edit_s(index):
+    old = "from app import helpers\n\n\ndef g():\n    return helpers.Q\n"
+    new = old.replace("helpers.Q", "helpers.Q + 1")
+    assert missing_members("app/main.py", old, new, index) == []
