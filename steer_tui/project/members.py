@@ -27,12 +27,17 @@ _JS = ("javascript", "typescript", "tsx")
 
 @dataclass(frozen=True)
 class MissingMember:
-    """`local.member` read from the project file `source`, which has only `members`."""
+    """`local.member` read (or, with `imported`, `member` imported by name) from the project file
+    `source`, which has only `members`."""
 
     local: str
     member: str
     source: str
     members: tuple[str, ...]
+    imported: bool = False
+
+    def said(self) -> str:
+        return f"`{self.member}` imported" if self.imported else f"`{self.local}.{self.member}`"
 
 
 def member_problem(session, new_text: str):
@@ -47,13 +52,13 @@ def member_problem(session, new_text: str):
     if not missing:
         return None
     first = missing[0]
-    read = f"`{first.local}.{first.member}`"
     has = _public(context.index, first.source) or [m for m in first.members if not m.startswith("_")]
     shown = ", ".join(f"`{m}`" for m in has[:12]) + (", ..." if len(has) > 12 else "")
+    verb = "imports" if first.imported else "reads"
     return RuntimeProblem(
-        "member", f"{read}: {first.source} has no `{first.member}` (it fails when run)",
-        f"it reads {read}, but {first.source} has no `{first.member}`; what it has: {shown}. Use only "
-        "what that file defines.")
+        "member", f"{first.said()}: {first.source} has no `{first.member}` (it fails when run)",
+        f"it {verb} {first.said().removesuffix(' imported')}, but {first.source} has no `{first.member}`; what it "
+        f"has: {shown}. Use only what that file defines.")
 
 
 def _public(index, source: str) -> list[str]:
@@ -89,8 +94,11 @@ def missing_members(path: str, old: str, new: str, index) -> list[MissingMember]
         if have is None:
             continue
         read_before = before.get(local, ("", set()))[1]
+        imported = local.startswith("from ")
         for member in sorted(members - have - read_before):
-            out.append(MissingMember(local, member, source, tuple(sorted(have))))
+            if imported and spec.key == "python" and index.resolve(path, f"{module}.{member}"):
+                continue  # `from pkg import submodule`
+            out.append(MissingMember(local, member, source, tuple(sorted(have)), imported))
     return out
 
 
@@ -102,6 +110,7 @@ def _js_reads(spec, text: str) -> dict[str, tuple[str, set[str]]]:
     once at the top level to a whole module and used only as `name.member`."""
     tree = parse(spec, text)
     bound: dict[str, str] = {}
+    named: dict[str, set[str]] = {}  # module -> the names imported from it by name
     for node in tree.root_node.named_children:
         if node.type == "import_statement":
             source = node.child_by_field_name("source")
@@ -110,14 +119,23 @@ def _js_reads(spec, text: str) -> dict[str, tuple[str, set[str]]]:
             name = next((c for c in space.named_children if c.type == "identifier"), None) if space else None
             if source is not None and name is not None:
                 bound[name.text.decode()] = _string(source)
+            names = next((c for c in clause.named_children if c.type == "named_imports"), None) if clause else None
+            if source is not None and names is not None:
+                for spec_node in (c for c in names.named_children if c.type == "import_specifier"):
+                    real = spec_node.child_by_field_name("name")
+                    if real is not None and real.type == "identifier":
+                        named.setdefault(_string(source), set()).add(real.text.decode())
         elif node.type in ("lexical_declaration", "variable_declaration"):
             for decl in (c for c in node.named_children if c.type == "variable_declarator"):
                 name, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
                 module = _required(value)
                 if name is not None and name.type == "identifier" and module:
                     bound[name.text.decode()] = module
+                elif name is not None and name.type == "object_pattern" and module:
+                    named.setdefault(module, set()).update(_pattern_keys(name))
+    out = {f"from {module}": (module, names) for module, names in named.items() if names}
     if not bound:
-        return {}
+        return out
     reads: dict[str, set[str]] = {name: set() for name in bound}
     stack = [tree.root_node]
     while stack:
@@ -133,7 +151,21 @@ def _js_reads(spec, text: str) -> dict[str, tuple[str, set[str]]]:
         stack.extend(node.children)
     # the binding itself is one identifier use: a name used any other way is not only a namespace
     uses = _identifier_counts(tree.root_node, set(bound))
-    return {name: (bound[name], reads[name]) for name in bound if reads[name] and uses.get(name, 0) == 1}
+    out.update({name: (bound[name], reads[name]) for name in bound if reads[name] and uses.get(name, 0) == 1})
+    return out
+
+
+def _pattern_keys(pattern) -> set[str]:
+    """The property names `const { a, b: c } = ...` takes (a, b); none from a computed key or a rest."""
+    keys = set()
+    for child in pattern.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            keys.add(child.text.decode())
+        elif child.type == "pair_pattern":
+            key = child.child_by_field_name("key")
+            if key is not None and key.type == "property_identifier":
+                keys.add(key.text.decode())
+    return keys
 
 
 def _identifier_counts(root, names: set[str]) -> dict[str, int]:
@@ -167,35 +199,105 @@ def _required(value) -> str:
     return _string(arg) if arg.type == "string" else ""
 
 
-_ESM_EXPORT = re.compile(r"^\s*export\b", re.M)
-_ESM_ALL = re.compile(r"^\s*export\s*\*", re.M)
-_CJS_OBJECT = re.compile(r"\bmodule\.exports\s*=\s*\{")
-_CJS_ANY = re.compile(r"\bmodule\.exports\s*=")
-_CJS_ONE = re.compile(r"\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=")
-
-
 def _js_members(index, source: str) -> frozenset[str] | None:
-    """The names a module object of `source` has: its named exports (ES; with `default`), or the keys
-    of `module.exports = { ... }` and `exports.x =` (CommonJS); None when they cannot be told (a
-    re-export of everything, `module.exports` set to a value, both kinds at once)."""
-    from steer_tui.project.context import exported
-
+    """The names a module object of `source` has, as other files see them: its ES exports (`default`
+    for a default export, `b` for `export { a as b }`), or the keys of `module.exports = { ... }`
+    and `exports.x =` (CommonJS); None when they cannot be told (`export *`, a spread, a computed
+    key, `module.exports` set to a value, both kinds at once)."""
+    spec = lang.language(source)
+    if spec is None or spec.key not in _JS:
+        return None
     try:
         text = (index.root / source).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    esm = _ESM_EXPORT.search(text) is not None
-    cjs = _CJS_ANY.search(text) is not None or _CJS_ONE.search(text) is not None
-    if esm == cjs or _ESM_ALL.search(text):
+    esm: set[str] = set()
+    cjs: set[str] = set()
+    root = parse(spec, text).root_node
+    if root.has_error:
         return None
-    if cjs and _CJS_ANY.search(text) and (len(_CJS_ANY.findall(text)) != 1 or not _CJS_OBJECT.search(text)):
+    for node in root.named_children:
+        if node.type == "export_statement":
+            names = _es_exports(node)
+            if names is None:
+                return None
+            esm |= names
+        elif node.type == "expression_statement" and node.named_child_count == 1:
+            assign = node.named_children[0]
+            if assign.type != "assignment_expression":
+                continue
+            target = assign.child_by_field_name("left")
+            if target is None:
+                continue
+            written = target.text.decode().replace(" ", "")
+            if written == "module.exports":
+                keys = _object_keys(assign.child_by_field_name("right"))
+                if keys is None:
+                    return None
+                cjs |= keys
+            elif (match := re.fullmatch(r"(?:module\.)?exports\.([A-Za-z_$][\w$]*)", written)) is not None:
+                cjs.add(match.group(1))
+    if bool(esm) == bool(cjs):
+        return None  # neither (nothing to go by) or both (a mixed module)
+    return frozenset(esm or cjs)
+
+
+_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration", "class_declaration",
+                           "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
+                           "enum_declaration", "function_signature"})
+
+
+def _es_exports(node) -> set[str] | None:
+    """The names one `export` statement gives; None for `export *` and what cannot be told."""
+    if any(c.type == "default" for c in node.children) or node.text.startswith(b"export default"):
+        return {"default"}
+    out: set[str] = set()
+    for child in node.named_children:
+        if child.type in _DECLARATIONS:
+            name = child.child_by_field_name("name")
+            if name is None:
+                return None
+            out.add(name.text.decode())
+        elif child.type in ("lexical_declaration", "variable_declaration"):
+            for decl in (c for c in child.named_children if c.type == "variable_declarator"):
+                name = decl.child_by_field_name("name")
+                if name is None or name.type != "identifier":
+                    return None  # a destructuring export
+                out.add(name.text.decode())
+        elif child.type == "export_clause":
+            for spec_node in (c for c in child.named_children if c.type == "export_specifier"):
+                name = spec_node.child_by_field_name("alias") or spec_node.child_by_field_name("name")
+                if name is None:
+                    return None
+                out.add(name.text.decode())
+        elif child.type == "namespace_export":
+            name = next((c for c in child.named_children if c.type == "identifier"), None)
+            if name is None:
+                return None
+            out.add(name.text.decode())
+        elif child.type not in ("string", "comment", "decorator"):
+            return None
+    if not out and b"*" in node.text.split(b"from")[0]:
+        return None  # export * from './x'
+    return out
+
+
+def _object_keys(node) -> set[str] | None:
+    """The keys of an object literal `{ a, b: 1, c() {} }`; None for anything else, a spread or a computed key."""
+    if node is None or node.type != "object":
         return None
-    names = exported(index, source)
-    if names is None:
-        return None
-    if esm and re.search(r"^\s*export\s+default\b", text, re.M):
-        names = names | {"default"}
-    return names
+    keys = set()
+    for child in node.named_children:
+        if child.type == "shorthand_property_identifier":
+            keys.add(child.text.decode())
+        elif child.type in ("pair", "method_definition"):
+            key = child.child_by_field_name("key") or child.child_by_field_name("name")
+            if key is None or key.type not in ("property_identifier", "string"):
+                return None
+            keys.add(key.text.decode().strip("'\""))
+        elif child.type != "comment":
+            return None
+    return keys
 
 
 # ------------------------------------------------------------------ Python
@@ -208,6 +310,7 @@ def _python_reads(text: str) -> dict[str, tuple[str, set[str]]]:
     if tree is None:
         return {}
     bound: dict[str, str] = {}
+    out: dict[str, tuple[str, set[str]]] = {}
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -217,8 +320,11 @@ def _python_reads(text: str) -> dict[str, tuple[str, set[str]]]:
             base = "." * node.level + (f"{node.module}." if node.module else "")
             for alias in node.names:
                 bound[alias.asname or alias.name] = base + alias.name
+            if node.module and not any(a.name == "*" for a in node.names):
+                module = "." * node.level + node.module
+                out.setdefault(f"from {module}", (module, set()))[1].update(a.name for a in node.names)
     if not bound:
-        return {}
+        return out
     reads: dict[str, set[str]] = {name: set() for name in bound}
     objects = set()  # the Name nodes that are the `x` of an `x.member`
     for node in ast.walk(tree):
@@ -233,7 +339,8 @@ def _python_reads(text: str) -> dict[str, tuple[str, set[str]]]:
             other.add(node.arg)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in reads:
             other.add(node.name)
-    return {name: (bound[name], reads[name]) for name in bound if reads[name] and name not in other}
+    out.update({name: (bound[name], reads[name]) for name in bound if reads[name] and name not in other})
+    return out
 
 
 def _python_members(index, source: str) -> frozenset[str] | None:

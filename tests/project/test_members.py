@@ -61,3 +61,32 @@ def test_a_member_the_old_text_read_already_is_not_the_edit_s(index):
     old = "from app import helpers\n\n\ndef g():\n    return helpers.Q\n"
     new = old.replace("helpers.Q", "helpers.Q + 1")
     assert missing_members("app/main.py", old, new, index) == []
+
+
+def test_names_imported_by_name_that_the_module_lacks(index):
+    head = "const { createLogger, error } = require('./logger');\nimport { a, c as cee } from './esm';\n"
+    assert _missing(index, "src/jobs.js", head, "createLogger(); error(); a(); cee()") == [
+        ("from ./logger", "error", "src/logger.js"), ("from ./esm", "c", "src/esm.js")]
+    head = "from app.helpers import X, Y\nfrom app import main, helpers\n"
+    assert _missing(index, "app/main.py", head, "return X + Y") == [("from app.helpers", "Y", "app/helpers.py")]
+
+
+def test_es_and_commonjs_exports_as_other_files_see_them(tmp_path):
+    from steer_tui.project.members import _js_members
+
+    class Root:
+        root = tmp_path
+
+    cases = {
+        "a.ts": ("export function f() {}\nexport const a = 1, b = 2;\nexport { x as y, z };\nexport default 3;\n"
+                 "export interface I {}\nexport type T = number;\n", {"f", "a", "b", "y", "z", "default", "I", "T"}),
+        "b.js": ("module.exports = { p, q: 1, r() {}, 's': 2 };\nexports.t = 1;\n", {"p", "q", "r", "s", "t"}),
+        "c.js": ("export * from './x';\nexport const a = 1;\n", None),
+        "d.js": ("module.exports = make;\n", None),
+        "e.js": ("module.exports = { ...base, a };\n", None),
+        "f.js": ("export { default as Button } from './Button';\n", {"Button"}),
+    }
+    for name, (text, want) in cases.items():
+        (tmp_path / name).write_text(text)
+        got = _js_members(Root, name)
+        assert (set(got) if got is not None else None) == want, name
