@@ -1,5 +1,6 @@
 """Members an edit reads from a project module that the module does not have: `logger.error` where
-`logger = require('./logger')` exports only `createLogger` and `entries`.
+`logger = require('./logger')` exports only `createLogger` and `entries` (JavaScript, Python; in Go,
+`money.Format` where the package money defines no `Format`).
 
 A small model guesses a module's members from its name. The edit parses and applies, and fails only
 when that line runs (a TypeError in JavaScript, an AttributeError in Python). A read counts when the
@@ -14,6 +15,7 @@ certain is passed over: never a guess.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -74,6 +76,8 @@ def missing_members(path: str, old: str, new: str, index) -> list[MissingMember]
     spec = lang.language(path)
     if spec is None or index is None:
         return []
+    if spec.key == "go":
+        return _go_missing(path, old, new, index)
     if spec.key == "python":
         reads = _python_reads(new)
         known = lambda source: _python_members(index, source)  # noqa: E731
@@ -298,6 +302,40 @@ def _object_keys(node) -> set[str] | None:
         elif child.type != "comment":
             return None
     return keys
+
+
+# ------------------------------------------------------------------ Go
+
+
+def _go_missing(path: str, old: str, new: str, index) -> list[MissingMember]:
+    """Go: `pkg.Name` read through an import of a project package whose files (tests aside) define
+    no top-level `Name`: the compiler's "undefined: pkg.Name"."""
+    from steer_tui.lang.qualifiers import go_qualifiers
+
+    try:
+        _, imports = lang.outline(path, new)
+    except Exception:
+        return []
+    reads, before = go_qualifiers(new), go_qualifiers(old)
+    out = []
+    for imp in imports:
+        if len(imp.names) != 1 or imp.names[0][0] != "":
+            continue  # a dot import binds every name
+        local = imp.names[0][1]
+        wanted = reads.get(local, set()) - before.get(local, set())
+        folder = index.resolve(path, imp.module) if wanted else ""
+        if not folder.endswith("/"):
+            continue
+        folder = "" if folder == "/" else folder.rstrip("/")
+        files = [f for f in index.files() if f.endswith(".go") and not f.endswith("_test.go")
+                 and posixpath.dirname(f) == folder]
+        if not files:
+            continue
+        have = {s.name for f in files for s in index.symbols_in(f) if not s.parent}
+        exported = tuple(sorted(n for n in have if n[:1].isupper()))
+        for name in sorted(wanted - have):
+            out.append(MissingMember(local, name, f"{folder or '.'}/", exported))
+    return out
 
 
 # ------------------------------------------------------------------ Python

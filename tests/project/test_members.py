@@ -90,3 +90,23 @@ def test_es_and_commonjs_exports_as_other_files_see_them(tmp_path):
         (tmp_path / name).write_text(text)
         got = _js_members(Root, name)
         assert (set(got) if got is not None else None) == want, name
+
+
+def test_a_go_package_s_names_are_its_files_top_level_definitions(tmp_path):
+    files = {
+        "go.mod": "module example.com/shop\n",
+        "money/money.go": "package money\n\n// Cents formats an amount.\nfunc Cents(n int) string { return \"\" }\n",
+        "money/rates.go": "package money\n\nconst (\n\tVAT = 21\n\tlow = 9\n)\n",
+        "money/money_test.go": "package money\n\nfunc TestHelper() {}\n",
+        "cart/cart.go": 'package cart\n\nimport "example.com/shop/money"\n\nfunc Total() string {\n\treturn ""\n}\n',
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    index = ProjectIndex(tmp_path, tmp_path / "cache").build()
+    old = files["cart/cart.go"]
+    new = old.replace('return ""', "_ = money.VAT + money.Rate\n\tmoney.TestHelper()\n\treturn money.Cents(1) + money.Format(2)")
+    got = missing_members("cart/cart.go", old, new, index)
+    assert [(m.local, m.member, m.source) for m in got] == [
+        ("money", "Format", "money/"), ("money", "Rate", "money/"), ("money", "TestHelper", "money/")]
+    assert got[0].members == ("Cents", "VAT")
