@@ -110,3 +110,8 @@ def test_a_go_package_s_names_are_its_files_top_level_definitions(tmp_path):
     assert [(m.local, m.member, m.source) for m in got] == [
         ("money", "Format", "money/"), ("money", "Rate", "money/"), ("money", "TestHelper", "money/")]
     assert got[0].members == ("Cents", "VAT")
+    # a file of the package the index left out (ignored, too big) may define anything: nothing is said
+    (tmp_path / ".gitignore").write_text("money/generated.go\n")
+    (tmp_path / "money" / "generated.go").write_text("package money\n\nfunc Format(n int) string { return \"\" }\n")
+    index = ProjectIndex(tmp_path, tmp_path / "cache2").build()
+    assert missing_members("cart/cart.go", old, new, index) == []
