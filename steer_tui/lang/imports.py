@@ -120,7 +120,9 @@ def _ruby(data: bytes, root: tree_sitter.Node) -> list[Imp]:
 
 
 def _php(data: bytes, root: tree_sitter.Node) -> list[Imp]:
-    """`use App\\Models\\User;` and `use App\\Support\\Money as Cash;` (namespaced classes)."""
+    """`use App\\Models\\User;` and `use App\\Support\\Money as Cash;` (namespaced classes); `require_once
+    __DIR__ . '/lib/money.php'` and the other includes of a file beside this one (written "./lib/money.php"),
+    which bring every name it defines."""
     out = []
     stack = list(root.named_children)
     while stack:
@@ -128,6 +130,11 @@ def _php(data: bytes, root: tree_sitter.Node) -> list[Imp]:
         if node.type == "namespace_definition":
             body = node.child_by_field_name("body")
             stack[:0] = body.named_children if body is not None else []
+            continue
+        if node.type == "expression_statement" and node.named_child_count == 1:
+            included = _php_included(data, node.named_children[0])
+            if included:
+                out.append(Imp(included, _ALL, node.start_point[0]))
             continue
         if node.type != "namespace_use_declaration":
             continue
@@ -140,6 +147,34 @@ def _php(data: bytes, root: tree_sitter.Node) -> list[Imp]:
             last = module.rsplit("\\", 1)[-1]
             out.append(Imp(module, ((last, _text(data, alias) if alias is not None else last),), node.start_point[0]))
     return out
+
+
+_PHP_INCLUDES = frozenset({"require_expression", "require_once_expression", "include_expression",
+                           "include_once_expression"})
+
+
+def _php_included(data: bytes, node: tree_sitter.Node) -> str:
+    """The file an include names, as a path from the including file's folder ("./x.php"): a plain
+    string, or `__DIR__` / `dirname(__FILE__)` joined to one; "" for anything computed."""
+    if node.type not in _PHP_INCLUDES or not node.named_child_count:
+        return ""
+    arg = node.named_children[0]
+    while arg.type == "parenthesized_expression" and arg.named_child_count == 1:
+        arg = arg.named_children[0]
+    if arg.type == "binary_expression" and arg.named_child_count == 2:
+        left, right = arg.named_children
+        here = _text(data, left).replace(" ", "") in ("__DIR__", "dirname(__FILE__)")
+        return "./" + _php_string(data, right).lstrip("/") if here and _php_string(data, right) else ""
+    text = _php_string(data, arg)
+    return "./" + text if text and not text.startswith("/") else ""
+
+
+def _php_string(data: bytes, node: tree_sitter.Node) -> str:
+    """A string literal's text when it is one plain piece ("" for an interpolated one)."""
+    if node.type not in ("string", "encapsed_string") or node.named_child_count != 1:
+        return ""
+    part = node.named_children[0]
+    return _text(data, part) if part.type == "string_content" else ""
 
 
 def _go(data: bytes, root: tree_sitter.Node) -> list[Imp]:

@@ -23,7 +23,7 @@ from steer_tui.project.tsconfig import Aliases
 log = logging.getLogger(__name__)
 
 # Bump when what a file's entry holds changes: an older cache is then read as empty.
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3
 _MAX_FILE_BYTES = 1 << 20  # the listing leaves these out too: data or generated code
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "dist", "build"})
 

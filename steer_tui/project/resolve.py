@@ -146,7 +146,11 @@ def _ruby(importer: str, module: str, known=()) -> Iterator[str]:
 
 def _php(importer: str, module: str, known=()) -> Iterator[str]:
     """`App\\Models\\User`: its path from a folder above the importer, the vendor prefix as written,
-    lower-cased (Laravel's app/) or mapped to src/ (the usual PSR-4 roots)."""
+    lower-cased (Laravel's app/) or mapped to src/ (the usual PSR-4 roots); an included "./x.php"
+    beside the importer."""
+    if module.startswith("./"):  # an included file, from the includer's folder
+        yield _join(posixpath.dirname(importer), module)
+        return
     parts = [p for p in module.split("\\") if p]
     if not parts:
         return

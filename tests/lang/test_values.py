@@ -78,6 +78,9 @@ IMPORTS = {
               ("github.com/go-chi/chi/v5", (("", "chi"),)), ("gopkg.in/yaml.v3", (("", "yaml"),))]),
     "a.php": ("<?php\nnamespace App\\Http;\nuse App\\Models\\User;\nuse App\\Support\\Money as Cash;\n",
               [("App\\Models\\User", (("User", "User"),)), ("App\\Support\\Money", (("Money", "Cash"),))]),
+    "b.php": ("<?php\nrequire_once __DIR__ . '/lib/money.php';\nrequire 'config.php';\n"
+              "include_once(dirname(__FILE__) . \"/../x.php\");\nrequire $base . '/y.php';\n",
+              [("./lib/money.php", (("*", "*"),)), ("./config.php", (("*", "*"),)), ("./../x.php", (("*", "*"),))]),
 }
 
 

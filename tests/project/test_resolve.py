@@ -58,6 +58,8 @@ def test_php_namespaces_by_the_usual_psr4_roots():
     assert resolve_import("app/Http/Cart.php", "App\\Support\\Money", KNOWN) == "app/Support/Money.php"
     assert resolve_import("app/Http/Cart.php", "Acme\\Models\\User", KNOWN) == "src/Models/User.php"
     assert resolve_import("app/Http/Cart.php", "Illuminate\\Http\\Request", KNOWN) == ""
+    # an included file, from the including file's folder
+    assert resolve_import("app/Http/Cart.php", "./../Support/Money.php", KNOWN) == "app/Support/Money.php"
 
 
 def test_go_imports_name_a_package_folder_of_the_module_go_mod_declares():
