@@ -127,7 +127,7 @@ class TurnVerdict:
         s = self.session
         added = "".join(line.text for line in needed_for(s, new_text))
         problem = runtime_problem(s.document.text, new_text, added) if is_python(s.path) else None
-        problem = problem or member_problem(s, added + new_text)
+        problem = problem or member_problem(s, added + new_text, self.turn.instruction)
         if problem is None:
             return None
         if s.refuse_broken_syntax and self.turn.can_retry:

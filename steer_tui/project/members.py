@@ -42,15 +42,18 @@ class MissingMember:
         return f"`{self.member}` imported" if self.imported else f"`{self.local}.{self.member}`"
 
 
-def member_problem(session, new_text: str):
+def member_problem(session, new_text: str, words: str = ""):
     """The RuntimeProblem (steer_tui.edits.runtime) of `new_text`, a proposal for `session`'s file
-    in its project, reading members its project modules lack; None when it reads none."""
+    in its project, reading members its project modules lack; None when it reads none. A member
+    the request's `words` name is the user's own call (one they may be about to write): not held
+    against the answer."""
     from steer_tui.edits.runtime import RuntimeProblem
 
     context = session.context
     if context is None or context.index is None or not context.relative_path:
         return None
-    missing = missing_members(context.relative_path, session.document.text, new_text, context.index)
+    missing = [m for m in missing_members(context.relative_path, session.document.text, new_text, context.index)
+               if not re.search(rf"(?<![\w$]){re.escape(m.member)}(?![\w$])", words)]
     if not missing:
         return None
     first = missing[0]
@@ -338,7 +341,8 @@ def _go_missing(path: str, old: str, new: str, index) -> list[MissingMember]:
         have = {s.name for f in files for s in index.symbols_in(f) if not s.parent}
         exported = tuple(sorted(n for n in have if n[:1].isupper()))
         for name in sorted(wanted - have):
-            out.append(MissingMember(local, name, f"{folder or '.'}/", exported))
+            where = f"{folder}/" if folder else "the root folder"
+            out.append(MissingMember(local, name, f"package {local} ({where})", exported))
     return out
 
 

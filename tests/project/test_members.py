@@ -108,10 +108,26 @@ def test_a_go_package_s_names_are_its_files_top_level_definitions(tmp_path):
     new = old.replace('return ""', "_ = money.VAT + money.Rate\n\tmoney.TestHelper()\n\treturn money.Cents(1) + money.Format(2)")
     got = missing_members("cart/cart.go", old, new, index)
     assert [(m.local, m.member, m.source) for m in got] == [
-        ("money", "Format", "money/"), ("money", "Rate", "money/"), ("money", "TestHelper", "money/")]
+        ("money", "Format", "package money (money/)"), ("money", "Rate", "package money (money/)"),
+        ("money", "TestHelper", "package money (money/)")]
     assert got[0].members == ("Cents", "VAT")
     # a file of the package the index left out (ignored, too big) may define anything: nothing is said
     (tmp_path / ".gitignore").write_text("money/generated.go\n")
     (tmp_path / "money" / "generated.go").write_text("package money\n\nfunc Format(n int) string { return \"\" }\n")
     index = ProjectIndex(tmp_path, tmp_path / "cache2").build()
     assert missing_members("cart/cart.go", old, new, index) == []
+
+
+def test_a_member_the_words_name_is_the_user_s_own_call(index):
+    from types import SimpleNamespace
+
+    from steer_tui.project.members import member_problem
+
+    old = FILES["src/jobs.js"]
+    new = "const logger = require('./logger');\n" + old.replace("console.log('x')", "logger.error('x')")
+    session = SimpleNamespace(context=SimpleNamespace(index=index, relative_path="src/jobs.js"),
+                              document=SimpleNamespace(text=old))
+    problem = member_problem(session, new, "log failures through the project logger")
+    assert problem is not None and problem.code == "member"
+    assert "src/logger.js has no `error`; what it has: `createLogger`, `entries`" in problem.feedback
+    assert member_problem(session, new, "call logger.error when a job fails") is None
