@@ -41,36 +41,16 @@ def missing(old: str, new: str, taken: frozenset[str] = frozenset()) -> list[str
     return out
 
 
-_SPEC = re.compile(r'^\s*(?:(?P<alias>[\w.]+)\s+)?"(?P<path>[^"]+)"')
-
-
 def imported_names(text: str) -> set[str]:
-    """The names the import declarations of `text` bind (their alias, else the path's last element)."""
-    from steer_tui.lang.imports import _go_package
-
-    names = set()
-    for _, ln in _import_lines(text.splitlines()):
-        found = _SPEC.match(ln.split("import", 1)[1] if ln.lstrip().startswith("import") else ln)
-        if found:
-            names.add(found.group("alias") or _go_package(found.group("path")))
-    return names
+    """The names the import declarations of `text` bind (their alias, else the package's name)."""
+    return {local for imp in _imports(text) for _, local in imp.names}
 
 
-def _import_lines(lines: list[str]) -> list[tuple[int, str]]:
-    """(index, line) of each import spec line: `import "x"`, and each line inside `import ( ... )`."""
-    out, inside = [], False
-    for i, ln in enumerate(lines):
-        stripped = ln.strip()
-        if inside:
-            if stripped.startswith(")"):
-                inside = False
-            elif stripped.startswith(('"', '`')) or re.match(r'[\w.]+\s+"', stripped):
-                out.append((i, ln))
-        elif re.match(r"import\s*\(\s*$", stripped):
-            inside = True
-        elif re.match(r'import\s+([\w.]+\s+)?"', stripped):
-            out.append((i, ln))
-    return out
+def _imports(text: str) -> list:
+    """The imports of a Go text (steer_tui.lang.imports: the one reader of Go import specs)."""
+    from steer_tui import lang
+
+    return lang.outline("x.go", text)[1]
 
 
 def placements(text: str, paths: list[str], module: str = "") -> list[tuple[int, str]]:
@@ -83,10 +63,10 @@ def placements(text: str, paths: list[str], module: str = "") -> list[tuple[int,
     lines = text.splitlines()
     block = _block(lines)
     if block is None:
-        specs = _import_lines(lines)
+        specs = _imports(text)
         body = "".join(f'import "{p}"\n' for p in paths)
         if specs:
-            return [(specs[-1][0] + 1, body)]
+            return [(max(imp.line for imp in specs) + 1, body)]
         clause = next((i for i, ln in enumerate(lines) if re.match(r"package\s+\w+", ln)), None)
         if clause is None:
             return []

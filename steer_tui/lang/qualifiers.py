@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import tree_sitter
 
 from steer_tui.lang.parsing import parse
 from steer_tui.lang.table import spec_for
 
 
-def go_qualifiers(text: str) -> dict[str, set[str]]:
+# A turn's end asks it of the same two texts several times: for the imports the edit needs (the
+# project's packages, then the standard library's) and for the members it reads.
+@lru_cache(maxsize=8)
+def go_qualifiers(text: str) -> dict[str, frozenset[str]]:
     """{name: the exported names read through it} for each name `text` reads as `name.Exported`
     and never uses any other way. A name that is also declared, passed or read on its own is a
     variable (`url.Host` with a parameter `url`): left out, so a package is never guessed where a
-    variable could be meant."""
+    variable could be meant. The same dict for the same text while it is among the last few asked:
+    not to be changed."""
     spec = spec_for("x.go")
     if spec is None:
         return {}
@@ -41,4 +47,4 @@ def go_qualifiers(text: str) -> dict[str, set[str]]:
         elif kind in ("identifier", "type_identifier", "package_identifier"):
             other.add(node.text.decode())
         stack.extend(node.children)
-    return {name: read for name, read in reads.items() if name not in other}
+    return {name: frozenset(read) for name, read in reads.items() if name not in other}
