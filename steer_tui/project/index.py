@@ -86,7 +86,7 @@ class ProjectIndex:
         self._dirty = False
         self.version = 0  # goes up with every change of what the index holds
         # folder -> (module path, its go.mod's folder) of the nearest go.mod, read when a Go import is resolved
-        self._go_mods: dict[str, tuple[str, str]] = {}
+        self._go_mods: dict[str, tuple[str, str] | None] = {}
         self._js_aliases: dict[str, Aliases | None] = {}  # folder -> its nearest tsconfig/jsconfig's aliases
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
@@ -277,42 +277,40 @@ class ProjectIndex:
         declares, that go.mod's folder); ("", "") without one, and for any other file."""
         if not rel.endswith(".go"):
             return "", ""
-        return self._go_mod_above(posixpath.dirname(rel))
+        return self._nearest(self._go_mods, posixpath.dirname(rel), self._go_mod_in) or ("", "")
 
     def js_aliases(self, rel: str) -> Aliases | None:
         """For a JavaScript/TypeScript file `rel`, the module aliases of the nearest tsconfig.json or
         jsconfig.json above it (None without one, and for any other file)."""
         if not rel.endswith(JS_EXTS):
             return None
-        return self._aliases_above(posixpath.dirname(rel))
+        return self._nearest(self._js_aliases, posixpath.dirname(rel), self._aliases_in)
 
-    def _aliases_above(self, folder: str) -> Aliases | None:
-        if folder in self._js_aliases:
-            return self._js_aliases[folder]
-        config = next((posixpath.join(folder, n) for n in tsconfig.CONFIG_NAMES if (self.root / folder / n).is_file()), None)
-        if config is not None:
-            found = tsconfig.read(self.root, config)
-        else:
-            found = self._aliases_above(posixpath.dirname(folder)) if folder else None
-        self._js_aliases[folder] = found
-        return found
-
-    def _go_mod_above(self, folder: str) -> tuple[str, str]:
-        found = self._go_mods.get(folder)
-        if found is None:
-            try:
-                text = (self.root / folder / "go.mod").read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = None
-            module = re.search(r"^module\s+(\S+)", text, re.M) if text is not None else None
-            if module is not None:
-                found = (module.group(1).strip('"'), folder)
-            elif folder:
-                found = self._go_mod_above(posixpath.dirname(folder))
+    def _nearest(self, cache: dict, folder: str, here):
+        """What `here` finds in `folder` or the nearest folder above it that has its file (`here`
+        gives a 1-tuple there, None elsewhere); None where none has. Kept per folder in `cache`."""
+        if folder not in cache:
+            found = here(folder)
+            if found is not None:
+                cache[folder] = found[0]
             else:
-                found = ("", "")
-            self._go_mods[folder] = found
-        return found
+                cache[folder] = self._nearest(cache, posixpath.dirname(folder), here) if folder else None
+        return cache[folder]
+
+    def _aliases_in(self, folder: str) -> tuple[Aliases | None] | None:
+        """(the aliases of the folder's tsconfig.json or jsconfig.json,), None without one: a config
+        that declares none still governs its folder."""
+        config = next((posixpath.join(folder, n) for n in tsconfig.CONFIG_NAMES if (self.root / folder / n).is_file()), None)
+        return (tsconfig.read(self.root, config),) if config is not None else None
+
+    def _go_mod_in(self, folder: str) -> tuple[tuple[str, str]] | None:
+        """((the module path the folder's go.mod declares, the folder),), None without one."""
+        try:
+            text = (self.root / folder / "go.mod").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        module = re.search(r"^module\s+(\S+)", text, re.M)
+        return ((module.group(1).strip('"'), folder),) if module is not None else None
 
     def __len__(self) -> int:
         with self._lock:
