@@ -144,20 +144,23 @@ def _js_reads(spec, text: str) -> dict[str, tuple[str, set[str]]]:
     if not bound:
         return out
     reads: dict[str, set[str]] = {name: set() for name in bound}
+    uses: dict[str, int] = {}  # each name as an identifier other than the `x` of `x.member`
     stack = [tree.root_node]
     while stack:
         node = stack.pop()
         if node.type == "member_expression":
             obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
-            if obj is not None and obj.type == "identifier" and prop is not None and prop.type == "property_identifier":
-                name = obj.text.decode()
-                if name in reads:
-                    reads[name].add(prop.text.decode())
-                stack.append(prop)
+            if obj is not None and obj.type == "identifier" and obj.text.decode() in reads:
+                if prop is not None and prop.type == "property_identifier":
+                    reads[obj.text.decode()].add(prop.text.decode())
+                stack.extend(c for c in node.children if c != obj)
                 continue
+        elif node.type in ("identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"):
+            name = node.text.decode()
+            if name in reads:
+                uses[name] = uses.get(name, 0) + 1
         stack.extend(node.children)
     # the binding itself is one identifier use: a name used any other way is not only a namespace
-    uses = _identifier_counts(tree.root_node, set(bound))
     out.update({name: (bound[name], reads[name]) for name in bound if reads[name] and uses.get(name, 0) == 1})
     return out
 
@@ -173,22 +176,6 @@ def _pattern_keys(pattern) -> set[str]:
             if key is not None and key.type == "property_identifier":
                 keys.add(key.text.decode())
     return keys
-
-
-def _identifier_counts(root, names: set[str]) -> dict[str, int]:
-    """How often each of `names` stands as an identifier other than the object of `x.member`."""
-    counts: dict[str, int] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier", "shorthand_property_identifier_pattern"):
-            text = node.text.decode()
-            parent = node.parent
-            if text in names and not (parent is not None and parent.type == "member_expression"
-                                      and parent.child_by_field_name("object") == node):
-                counts[text] = counts.get(text, 0) + 1
-        stack.extend(node.children)
-    return counts
 
 
 def _string(node) -> str:
@@ -373,13 +360,12 @@ def _python_reads(text: str) -> dict[str, tuple[str, set[str]]]:
         return out
     reads: dict[str, set[str]] = {name: set() for name in bound}
     objects = set()  # the Name nodes that are the `x` of an `x.member`
-    for node in ast.walk(tree):
+    other = set()  # used some other way, or bound again
+    for node in ast.walk(tree):  # breadth first: an Attribute comes before the Name it holds
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in reads:
             reads[node.value.id].add(node.attr)
             objects.add(id(node.value))
-    other = set()  # used some other way, or bound again
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id in reads and id(node) not in objects:
+        elif isinstance(node, ast.Name) and node.id in reads and id(node) not in objects:
             other.add(node.id)
         elif isinstance(node, ast.arg) and node.arg in reads:
             other.add(node.arg)
