@@ -39,7 +39,6 @@ _BUILTINS = frozenset(dir(__import__("builtins")))
 _ATTR = re.compile(r"([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]*)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_C_FAMILY = (".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx")
 _COMMENT = {"python": "#", "ruby": "#", "bash": "#"}
 _STOP = frozenset("""
 a an the this that these those it its it's to of in on at by for from with without into onto as and or not no
@@ -462,9 +461,11 @@ def is_private(index, sym) -> bool:
     meant to use it."""
     if sym.parent:
         return False
-    if _is_python(sym.path):
+    spec = lang.language(sym.path)
+    key = spec.key if spec is not None else None
+    if key == "python":
         return sym.name.startswith("_") and not sym.name.startswith("__")
-    if sym.path.endswith(_C_FAMILY):
+    if key in ("c", "cpp"):
         # `static`: the file's own; a macro with no value only guards its header
         return sym.signature.startswith("static ") or re.fullmatch(r"#\s*define\s+\w+\s*", sym.signature) is not None
     names = exported(index, sym.path)

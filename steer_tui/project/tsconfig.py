@@ -6,6 +6,7 @@ import json
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
@@ -27,11 +28,15 @@ class Aliases:
     paths: tuple[tuple[str, tuple[str, ...]], ...]
     base_url: str | None = None
 
+    @cached_property
+    def _ranked(self) -> list[tuple[str, tuple[str, ...]]]:
+        """`paths`, the pattern with the longest prefix first (TypeScript's rule)."""
+        return sorted(self.paths, key=lambda p: -len(p[0].split("*", 1)[0]))
+
     def candidates(self, module: str) -> Iterator[str]:
         """The project-relative paths (extension not yet chosen) `module` may name, best first: the
         pattern with the longest prefix (TypeScript's rule), then `baseUrl`."""
-        ranked = sorted(self.paths, key=lambda p: -len(p[0].split("*", 1)[0]))
-        for pattern, targets in ranked:
+        for pattern, targets in self._ranked:
             if "*" in pattern:
                 prefix, suffix = pattern.split("*", 1)
                 if not (module.startswith(prefix) and module.endswith(suffix)
@@ -44,14 +49,13 @@ class Aliases:
         if self.base_url is not None:
             yield _join(self.base_url, module)
 
-
     def module_for(self, path: str) -> str | None:
         """How an import names the project file `path` through a `paths` pattern (`@/lib/utils` for
         src/lib/utils.ts): the first pattern, in `candidates` order, whose target holds it; None when none does."""
         stem, _ = posixpath.splitext(path)
         # a folder's index file is imported by the folder's name
         stems = ([posixpath.dirname(stem)] if posixpath.basename(stem) == "index" else []) + [stem]
-        for pattern, targets in sorted(self.paths, key=lambda p: -len(p[0].split("*", 1)[0])):
+        for pattern, targets in self._ranked:
             if "*" not in pattern:
                 continue
             prefix, suffix = pattern.split("*", 1)
