@@ -17,14 +17,12 @@ from steer_tui.lang.defs import TYPE_KINDS
 CHARS_PER_TOKEN = 4  # a budget is counted in these: close enough for code, and free
 CONTEXT_HEADER = "Other files of the project (for reference; do not edit them):"
 ASIDE_HEADER = "What the request refers to in other files of the project (use it as it is; do not edit those files):"
-BESIDE = "beside a named one"
-FROM_WORDS = frozenset({"named in the request", "pinned by @", BESIDE})  # items the instruction's words chose
+FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the instruction's words chose
 # What the uses of the target code may take of the budget: the rest is kept for what the
 # instruction names, so that words naming something always find room.
 USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
-SMALL_MODULE = 6  # a file with at most this many public top-level names is shown whole when the words name one
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
 # A function this short that returns a value is shown whole: a small model copies the shape of
 # what a helper returns (a unit, a path, a format) from its body far more reliably than from a
@@ -649,22 +647,7 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
         seen_top.add((top.path, top.name))
         if take(_item(index, top, "named in the request"), budget_tokens):
             named += 1
-    # A module of helpers is read as a whole: the words name one of its functions or constants
-    # ("convert with our units helpers" reaches kmh_to_mph), the request needs its neighbours too
-    # (c_to_f, mm_to_in). A class named is the request's own subject: its module stays out.
-    for source in dict.fromkeys(i.path for i in chosen if i.reason == "named in the request" and i.kind == "symbol"
-                                and i.name in _helpers_of(index, i.path)):
-        tops = [s for s in index.symbols_in(source) if not s.parent and not is_private(index, s)]
-        if len(tops) <= SMALL_MODULE:
-            for sym in tops:
-                if sym.kind not in TYPE_KINDS:
-                    take(_item(index, sym, BESIDE), budget_tokens)
     return chosen
-
-
-def _helpers_of(index, path: str) -> set[str]:
-    """The names of a file's top-level functions and constants (not its types)."""
-    return {s.name for s in index.symbols_in(path) if not s.parent and s.kind not in TYPE_KINDS}
 
 
 def _blocks(items: list[ContextItem]) -> list[str]:

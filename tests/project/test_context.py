@@ -217,7 +217,6 @@ def test_the_request_context_puts_what_the_words_name_in_the_aside(index):
     from steer_tui.project.context import ASIDE_HEADER, RequestContext
 
     items = _select(index, "shop/cart.py", "raise the API error when the key is missing", region=(4, 6))
-    # ApiError is a class: the request's subject, its module's other names stay out
     assert {i.reason for i in items} == {"imported", "named in the request"}
     got = RequestContext.of(items)
     assert "parse_money" in got.message["content"] and "ApiError" not in got.message["content"]
@@ -394,21 +393,9 @@ def test_a_go_package_the_file_imports_is_followed_to_its_folder(tmp_path):
     assert _chosen(tmp_path, files, "cmd/shop/main.go", "") == ["Format"]
 
 
-def test_a_small_helper_module_the_words_reach_is_shown_whole(tmp_path):
-    """"convert with our units helpers" names kmh_to_mph by its doc; its neighbours are needed too.
-    A module of many helpers, a private helper and a C header guard or `static` stay out."""
-    units = ('def c_to_f(c):\n    return c * 9 / 5 + 32\n\n\ndef mm_to_in(mm):\n    return mm / 25.4\n\n\n'
-             '# Wind speed from km/h to mph for the imperial display.\ndef kmh_to_mph(kmh):\n    return kmh / 1.609344\n\n\n'
-             'def _round(x):\n    return round(x, 1)\n')
-    files = {"station/units.py": units,
-             "station/report.py": "def summary(r):\n    return str(r['wind_kmh'])\n"}
-    assert _chosen(tmp_path / "a", files, "station/report.py", "show the wind in mph for the imperial display") == [
-        "kmh_to_mph", "c_to_f", "mm_to_in"]
-    many = units + "".join(f"\n\ndef other_{n}(x):\n    return x\n" for n in range(6))
-    assert _chosen(tmp_path / "b", {**files, "station/units.py": many}, "station/report.py",
-                   "show the wind in mph for the imperial display") == ["kmh_to_mph"]
+def test_a_c_static_or_header_guard_is_the_file_s_own(tmp_path):
     header = ("#ifndef GEO_H\n#define GEO_H\n// Earth's radius in metres.\n#define GEO_EARTH_RADIUS_M 6371008.8\n"
               "double geo_distance_m(double a, double b);\nstatic int geo_helper(int x) { return x; }\n#endif\n")
     files = {"include/geo.h": header, "src/trip.c": "double trip_length(void) { return 0; }\n"}
-    assert _chosen(tmp_path / "c", files, "src/trip.c", "use the earth radius") == [
-        "GEO_EARTH_RADIUS_M", "geo_distance_m"]
+    assert _chosen(tmp_path, files, "src/trip.c", "use the earth radius, the geo guard and the geo helper") == [
+        "GEO_EARTH_RADIUS_M"]

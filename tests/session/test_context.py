@@ -68,11 +68,8 @@ async def test_the_gateway_receives_what_the_words_name_just_before_the_words(re
         assert messages[1]["content"].startswith("File: calc.py\n")
         last = messages[2]["content"]
         assert last.startswith(ASIDE_HEADER + "\n```python\n# stats.py\n")
-        # stats.py is a small helper module: safe_div comes beside the constant the words name
-        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0\n\n" + SAFE_DIV_SHOWN + (
-            "\n```\n\nhandle an empty list in mean") in last
-        assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request"),
-                                                                      ("safe_div", "beside a named one")]
+        assert "# What the mean of no values is taken to be.\nEMPTY_MEAN = 0.0\n```\n\nhandle an empty list in mean" in last
+        assert [(i.name, i.reason) for i in session.context.last] == [("EMPTY_MEAN", "named in the request")]
         assert session.accept_all()
     finally:
         await session.close()
@@ -135,8 +132,7 @@ async def test_words_that_name_something_keep_the_region_prewarm_a_prefix(projec
     await session.send(words, region)
     await session.wait()
     warm, turn = backend.prewarms[-1]["input"], backend.requests[0]["input"]
-    assert [(i.name, i.reason) for i in session.context.last] == [("safe_div", "named in the request"),
-                                                                  ("EMPTY_MEAN", "beside a named one")]
+    assert [(i.name, i.reason) for i in session.context.last] == [("safe_div", "named in the request")]
     assert turn[:-1] == warm[:-1]
     assert turn[-1]["content"].startswith(warm[-1]["content"])
     assert ASIDE_HEADER not in warm[-1]["content"] and ASIDE_HEADER in turn[-1]["content"]
@@ -151,8 +147,8 @@ async def test_steer_edit_context_flags(replay, project, tmp_path):
                                       "--backend", url, "--json", "--dry-run", env=env)
     assert code == 0, err
     got = json.loads(out)
-    assert [(c["path"], c["name"], c["reason"]) for c in got["context"]] == [
-        ("stats.py", "EMPTY_MEAN", "named in the request"), ("stats.py", "safe_div", "beside a named one")]
+    assert got["context"] == [{"path": "stats.py", "name": "EMPTY_MEAN", "reason": "named in the request",
+                               "tokens": got["context"][0]["tokens"]}]
     assert "EMPTY_MEAN = 0.0" in engine.requests[-1].messages[-1]["content"]
 
     code, out, err = await steer_edit(calc, "-m", "handle an empty list in mean with the empty mean value",
