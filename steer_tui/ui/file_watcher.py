@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -34,7 +35,7 @@ class FileWatcher:
         self._stop = asyncio.Event()
 
     def start(self, path: Path) -> None:
-        self._host.run_worker(self._watch(path), name="watch", group="watch", exclusive=True, exit_on_error=False)
+        self._host.run_worker(partial(self._watch, path), name="watch", group="watch", exclusive=True, exit_on_error=False)
 
     def stop(self) -> None:
         self._stop.set()

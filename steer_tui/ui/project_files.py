@@ -43,7 +43,9 @@ class ProjectFiles:
     def refresh(self) -> None:
         """List the files again (files added or removed since are found), in the background."""
         self.listing = True
-        self._host.run_worker(self._list(), name="list-files", group="project-files", exclusive=True,
+        # the method, not a coroutine: a refresh that replaces one not yet started (exclusive)
+        # then leaves no coroutine that was never awaited
+        self._host.run_worker(self._list, name="list-files", group="project-files", exclusive=True,
                               exit_on_error=False)
 
     async def _list(self) -> None:

@@ -42,7 +42,7 @@ class SendQueue:
 
     def send_when_warm(self) -> None:
         """Send it once the session's prewarm in flight ends (the caller knows the backend is up)."""
-        self._app.run_worker(self._send(), name="send-queued", group="queue", exclusive=True, exit_on_error=False)
+        self._app.run_worker(self._send, name="send-queued", group="queue", exclusive=True, exit_on_error=False)
 
     async def _send(self) -> None:
         app = self._app

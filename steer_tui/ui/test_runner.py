@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Callable
 
 from textual.dom import DOMNode
@@ -34,7 +35,7 @@ class TestRunner:
     def start(self, command: str, cwd: str) -> None:
         """Start the command (the caller checks `running`), which stays True until TestsFinished is handled."""
         self.running = True
-        self._host.run_worker(self._run(command, cwd), name="tests", group="tests", exclusive=True,
+        self._host.run_worker(partial(self._run, command, cwd), name="tests", group="tests", exclusive=True,
                               exit_on_error=False)
 
     def finished(self) -> None:
