@@ -184,3 +184,19 @@ async def test_steer_dot_and_steer_alone_open_the_project_with_the_finder(projec
         await wait_until(pilot, lambda: app.session is not None and app.status.connection == "ready", what="ready")
         await send_until_review(pilot, app)
         assert app.session.live.hunk_count == 2
+
+
+async def test_opening_a_cited_place_shows_its_line(project, backends):
+    """A `path:line` the finder lists (an answer's place) opens with that line on screen: the view
+    the file had (its top) is restored first, then the place is brought into view."""
+    (project / "pkg" / "long.py").write_text("".join(f"X_{i} = {i}\n" for i in range(300)))
+    b = await backends()
+    app = replay_app(project / "inventory.py", b)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await app.workspace.open_place("pkg/long.py", 250)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.path.name == "long.py"
+        assert app.code.cursor_line == 249
+        top = int(app.code.scroll_offset.y)
+        assert top <= 249 < top + app.code.size.height, (top, app.code.size.height)
