@@ -10,6 +10,7 @@ from steer_tui.edits.anchor import asks_to_repeat, may_delete
 from steer_tui.edits.apply import ApplyError, apply_blocks, raise_if_malformed, select_blocks
 from steer_tui.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from steer_tui.edits.hollow import asks_to_stub, hollowed
+from steer_tui.edits.layout import restore_layout
 from steer_tui.edits.parse import NO_CODE_BLOCK
 from steer_tui.edits.restated import copied_definitions, restated_classes, restated_definitions
 from steer_tui import intent
@@ -106,9 +107,12 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
                 f"Your answer leaves {names} without its code: only the signature and a docstring (or pass) "
                 "are left, so nothing was changed. Write each function out in full: every line of its "
                 "body, with the requested change made."))
-        if not asks_for_text(instruction) and cosmetic(path, text, applied.new_text):
+        if asks_for_text(instruction):
+            return Verdict("proposal", new_text=applied.new_text)
+        new_text = restore_layout(path, text, applied.new_text)
+        if new_text == text or cosmetic(path, text, new_text):
             return Verdict("nothing", COSMETIC_REASON)
-        return Verdict("proposal", new_text=applied.new_text)
+        return Verdict("proposal", new_text=new_text)
     if applied.already_applied:
         return Verdict("nothing", "already applied", already_applied=True)
     confused = _identical_but_absent(lines, mine)
