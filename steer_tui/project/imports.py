@@ -8,6 +8,7 @@ import ast
 import functools
 import posixpath
 import re
+import sys
 from dataclasses import dataclass
 
 from steer_tui import lang
@@ -96,13 +97,48 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
             lines.append(line)
     if not lines:
         return []
-    block = "\n".join(lines) + "\n"
-    if blank:  # the file's first import: set apart from what comes before it, or after it at the top
-        block = "\n" + block if at > 0 else block + "\n"
     first = _first_definition(path, old)
     fallback = first if first is not None and first > at else None
     gap = "\n\n" if spec.key == "python" else "\n"
-    return [ImportLine(at, block, fallback, "\n".join(lines) + "\n" + gap)]
+    grouped = _beside_their_kind(path, old, lines[:len(stdlib)], at) if spec.key == "python" and not blank else {}
+    out = [ImportLine(there, "".join(f"{line}\n" for line in group), fallback, "".join(f"{line}\n" for line in group) + gap)
+           for there, group in grouped.items()]
+    lines = [line for line in lines if not any(line in group for group in grouped.values())]
+    if not lines:
+        return out
+    block = "\n".join(lines) + "\n"
+    if blank:  # the file's first import: set apart from what comes before it, or after it at the top
+        block = "\n" + block if at > 0 else block + "\n"
+    return [*out, ImportLine(at, block, fallback, "\n".join(lines) + "\n" + gap)]
+
+
+def _beside_their_kind(path: str, old: str, stdlib: list[str], at: int) -> dict[int, list[str]]:
+    """{line to insert before: the standard-library imports that go there} for those of `stdlib`
+    that belong above `at` (after the file's last import): right after the file's import of the same
+    module (`from datetime import timedelta` under `from datetime import datetime`), else after its
+    last standard-library import, when third-party or project imports follow it, as isort groups them."""
+    lines = old.splitlines()
+    try:
+        _, imports = lang.outline(path, old)
+    except Exception:
+        return {}
+    top = [imp for imp in imports if not lines[imp.line][:1].isspace() and not imp.module.startswith(".")]
+    std = [imp for imp in top if _package(imp.module) in sys.stdlib_module_names and imp.module != "__future__"]
+    out: dict[int, list[str]] = {}
+    for line in stdlib:
+        package = _package(line.split()[1])
+        same = [imp.line for imp in std if _package(imp.module) == package]
+        anchor = max(same) if same else max((imp.line for imp in std), default=None)
+        if anchor is None:
+            continue
+        there = _statement_end(lines, anchor)
+        if there < at:
+            out.setdefault(there, []).append(line)
+    return out
+
+
+def _package(module: str) -> str:
+    return module.split(".", 1)[0]
 
 
 def _native(key: str, path: str, old: str, new: str, items, index) -> list[ImportLine]:

@@ -218,3 +218,16 @@ def test_where_a_first_import_goes_in_java_and_rust():
     assert first_place("rust", ["//! The shop.", "#![allow(dead_code)]", "", "pub fn f() {}"]) == 2
     assert first_place("rust", ["pub fn f() {}"]) == 0
     assert first_place("c", ["int x;"]) is None
+
+
+def test_a_standard_library_import_goes_with_its_kind_above_the_third_party_ones():
+    """As isort groups them: under the file's import of the same module, else after its last
+    standard-library import; never into the third-party or project group below."""
+    old = ("from datetime import datetime, timezone\nimport os\n\nimport sqlalchemy as sa\nfrom app import db\n\n\n"
+           "def recent(q):\n    return q\n")
+    new = old.replace("return q", "return q.where(sa.x > datetime.now(timezone.utc) - timedelta(days=7), json.dumps(1))")
+    got = needed("app/routes.py", old, new)
+    assert [(g.line, g.text) for g in got] == [(1, "from datetime import timedelta\n"), (2, "import json\n")]
+    only_third_party = "import sqlalchemy as sa\n\n\ndef recent(q):\n    return q\n"
+    got = needed("app/routes.py", only_third_party, only_third_party.replace("return q", "return json.dumps(q)"))
+    assert [(g.line, g.text) for g in got] == [(1, "import json\n")]
