@@ -23,6 +23,10 @@ FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the ins
 USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
+# A word that is a symbol's whole name as written ("build the className with cn"): what a word
+# that many symbols' signatures also contain scores by its rarity alone would leave behind
+# the words that name five components in part.
+WHOLE_NAME = 1.5
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
 # A function this short that returns a value is shown whole: a small model copies the shape of
 # what a helper returns (a unit, a path, a format) from its body far more reliably than from a
@@ -120,6 +124,14 @@ def instruction_stems(instruction: str, own_names: Iterable[str] = ()) -> frozen
             if w not in _STOP and len(w) > 1:
                 words.append(w)
     return frozenset(stem(w) for w in words)
+
+
+def said_names(instruction: str, own_names: Iterable[str] = ()) -> frozenset[str]:
+    """The instruction's words as written, each of which may be a whole name (`cn`, `formatDate`),
+    the open file's own names left out."""
+    own = set(own_names)
+    return frozenset(t for t in re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", instruction)
+                     if t not in own and t.lower() not in _STOP)
 
 
 def _abbreviates(short: str, word: str) -> bool:
@@ -517,7 +529,7 @@ def _near(index, rel: str) -> set[str]:
     return near
 
 
-def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]:
+def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozenset()) -> list[tuple[float, object]]:
     if not query:
         return []
     near = _near(index, rel)
@@ -544,6 +556,8 @@ def _named(index, rel: str, query: frozenset[str]) -> list[tuple[float, object]]
         score = sum(points * (_rarity(matching[q], total) if says else 1.0) for q, points, says in got)
         if sym.path in near:
             score += 1  # of two equal matches, the one next door is meant
+        if sym.name in said:
+            score += WHOLE_NAME
         if sym.parent:
             score -= 0.5  # a member counts for its class, a little below a top-level match
         if score > 0:
@@ -636,7 +650,7 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
             take(_item(index, top, reason), uses_limit)
     named = 0
     seen_top: set[tuple[str, str]] = set()
-    ranked = _named(index, rel, instruction_stems(instruction, own))
+    ranked = _named(index, rel, instruction_stems(instruction, own), said_names(instruction, own))
     floor = ranked[0][0] * NAMED_FLOOR if ranked else 0
     for score, sym in ranked:
         if named >= MAX_NAMED or score < floor:

@@ -399,3 +399,18 @@ def test_a_c_static_or_header_guard_is_the_file_s_own(tmp_path):
     files = {"include/geo.h": header, "src/trip.c": "double trip_length(void) { return 0; }\n"}
     assert _chosen(tmp_path, files, "src/trip.c", "use the earth radius, the geo guard and the geo helper") == [
         "GEO_EARTH_RADIUS_M"]
+
+
+def test_a_word_that_is_a_whole_name_outranks_names_that_share_other_words(tmp_path):
+    """"build the className with cn": `cn` is read in every component's signature, so its word is
+    common, and five components share the request's other words (label, link, title, post); the
+    name as written is what the user means."""
+    components = {f"components/{n.lower()}.tsx": (f'import {{ cn }} from "../lib/utils"\n\n'
+                                                  f"export const {n} = ({{ className }}) => <div className={{cn(className)}} />\n")
+                  for n in ("PostLabel", "TitleLink", "PostTitle", "LinkLabel", "PostLink", "LabelTitle")}
+    files = {"lib/utils.ts": "export function cn(...inputs: string[]) {\n  return inputs.join(' ')\n}\n",
+             **components,
+             "components/item.tsx": "export function Item({ post }) {\n  return <a className=\"title\">{post.title}</a>\n}\n"}
+    chosen = _chosen(tmp_path, files, "components/item.tsx",
+                     "add a label after the post title and build the link's className with cn")
+    assert chosen[0] == "cn", chosen
