@@ -21,7 +21,7 @@ from steer_tui import lang
 from steer_tui.edits.js_style import js_style
 from steer_tui.lang.parsing import parse
 
-__all__ = ["missing", "EXPORTS"]
+__all__ = ["called_free", "missing", "EXPORTS"]
 
 # Object.keys(require(m)) under Node 20, identifiers only. Modules whose name is a common variable
 # name (events, stream, net, dns, buffer) are left out: `events.on` is far more often a variable
@@ -139,11 +139,33 @@ def _reads(spec, text: str):
                 name = obj.text.decode("utf-8", "replace")
                 if name in EXPORTS:
                     modules.setdefault(name, set()).add(prop.text.decode("utf-8", "replace"))
-        elif node.type == "call_expression":
-            fn = node.child_by_field_name("function")
+        elif node.type in ("call_expression", "new_expression"):
+            fn = node.child_by_field_name("function" if node.type == "call_expression" else "constructor")
             if fn is not None and fn.type == "identifier":
                 called.add(fn.text.decode("utf-8", "replace"))
+        elif node.type in ("jsx_opening_element", "jsx_self_closing_element"):
+            tag = node.child_by_field_name("name")
+            if tag is not None and tag.type == "identifier" and tag.text[:1].isupper():
+                called.add(tag.text.decode("utf-8", "replace"))  # <PostItem />: a component, read as a call
     return bound, modules, called
+
+
+def called_free(path: str, old: str, new: str) -> set[str]:
+    """The names `new` (the edited JavaScript/TypeScript text of `path`) calls, constructs or
+    renders as a component (`f(...)`, `new F(...)`, `<F />`) that nothing in it binds and that
+    `old` did not already use so; empty for another language or a text that does not parse."""
+    spec = lang.language(path)
+    if spec is None or spec.key not in ("javascript", "typescript", "tsx"):
+        return set()
+    now = _reads(spec, new)
+    if now is None:
+        return set()
+    bound, _, called = now
+    free = called - bound
+    before = _reads(spec, old)
+    if before is not None:
+        free -= before[2] - before[0]
+    return free
 
 
 def _giver(name: str) -> str | None:

@@ -81,6 +81,9 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     if spec.key == "python" and index is not None:
         for sym in _from_project(path, old, new, index, "".join(f"{line}\n" for line in stdlib), wanted):
             wanted.setdefault(sym.path, []).append(sym)
+    elif index is not None:
+        for sym in _from_project_js(path, old, new, index, wanted, modules):
+            wanted.setdefault(sym.path, []).append(sym)
     if not wanted and not modules and not stdlib:
         return []
     at, blank = _place(spec.key, path, old)
@@ -287,6 +290,36 @@ def _from_project(path: str, old: str, new: str, index, stdlib: str, wanted: dic
     for name in names:
         syms = [s for s in index.find(name) if not s.parent and s.path != path and s.path.endswith(".py")
                 and not is_private(index, s) and not beyond_packages(folders, path, s.path)]
+        if len({s.path for s in syms}) == 1:
+            out.append(syms[0])
+    return out
+
+
+# Globals of JavaScript and its hosts a bare call may mean: a project file that exports one of these
+# names (a `fetch` wrapper) is never imported for it, as the call may mean the global.
+_JS_GLOBALS = frozenset("""
+AbortController Array ArrayBuffer BigInt Blob Boolean DataView Date Error EvalError Event EventTarget
+FormData Function Headers Image Intl JSON Map Math Number Object Promise Proxy RangeError ReferenceError
+Reflect RegExp Request Response Set SharedArrayBuffer String Symbol SyntaxError TextDecoder TextEncoder
+TypeError URIError URL URLSearchParams WeakMap WeakRef WeakSet Worker XMLHttpRequest alert atob btoa
+cancelAnimationFrame clearInterval clearTimeout console decodeURI decodeURIComponent encodeURI
+encodeURIComponent eval fetch isFinite isNaN parseFloat parseInt queueMicrotask require
+requestAnimationFrame setImmediate setInterval setTimeout structuredClone""".split())
+
+
+def _from_project_js(path: str, old: str, new: str, index, wanted: dict, modules: dict) -> list:
+    """The project's definitions of the names JavaScript/TypeScript `new` calls, constructs or
+    renders (`cn(...)`, `<Badge />`) that nothing binds and the context's `wanted` does not give,
+    each where exactly one other file of the project exports it: the import an editor offers. A
+    name two files export, or a global's name, is left alone."""
+    from steer_tui.edits.node_imports import called_free
+    from steer_tui.project.context import exported
+
+    taken = {sym.name for syms in wanted.values() for sym in syms} | set(modules.values())
+    out = []
+    for name in sorted(called_free(path, old, new) - taken - _JS_GLOBALS):
+        syms = [s for s in index.find(name) if not s.parent and s.path != path and s.path.endswith(_JS_EXTS)
+                and name in (exported(index, s.path) or ())]
         if len({s.path for s in syms}) == 1:
             out.append(syms[0])
     return out

@@ -231,3 +231,27 @@ def test_a_standard_library_import_goes_with_its_kind_above_the_third_party_ones
     only_third_party = "import sqlalchemy as sa\n\n\ndef recent(q):\n    return q\n"
     got = needed("app/routes.py", only_third_party, only_third_party.replace("return q", "return json.dumps(q)"))
     assert [(g.line, g.text) for g in got] == [(1, "import json\n")]
+
+
+def test_a_javascript_name_called_free_is_imported_where_one_project_file_exports_it(tmp_path):
+    """As an editor offers: `cn(...)` and `<Badge />` read free, each exported by one file of the
+    project (the import written through the tsconfig alias the file already uses); a name two files
+    export, a global's name (a project `fetch` wrapper), and a parameter get nothing."""
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["./*"]}}}\n',
+        "lib/utils.ts": "export function cn(...xs: string[]) {\n  return xs.join(' ')\n}\n",
+        "lib/http.ts": "export function fetch(url: string) {\n  return url\n}\n",
+        "components/badge.tsx": "export function Badge({ children }) {\n  return <span>{children}</span>\n}\n",
+        "components/a.tsx": "export function Label() {\n  return null\n}\n",
+        "components/b.tsx": "export function Label() {\n  return null\n}\n",
+        "components/item.tsx": ('import { formatDate } from "@/lib/utils"\n\n'
+                                "export function Item({ post }) {\n  return <p>{formatDate(post.at)}</p>\n}\n"),
+    }
+    index = _built(tmp_path, files)
+    old = files["components/item.tsx"]
+    new = old.replace("<p>{formatDate(post.at)}</p>",
+                      '<p className={cn("a", "b")}>{formatDate(post.at)}<Badge>new</Badge><Label />{fetch("/x")}</p>')
+    got = needed("components/item.tsx", old, new, (), index)
+    assert [g.text for g in got] == ['import { Badge } from "@/components/badge"\nimport { cn } from "@/lib/utils"\n']
+    param = old.replace("({ post })", "({ post, cn })").replace("<p>{", "<p className={cn()}>{")
+    assert needed("components/item.tsx", old, param, (), index) == []
