@@ -12,6 +12,7 @@ from steer_tui.edits.cosmetic import COSMETIC_REASON, asks_for_text, cosmetic
 from steer_tui.edits.hollow import asks_to_stub, hollowed
 from steer_tui.edits.layout import restore_layout
 from steer_tui.edits.parse import NO_CODE_BLOCK
+from steer_tui.edits.renamed import renamed_definitions
 from steer_tui.edits.restated import copied_definitions, restated_classes, restated_definitions
 from steer_tui import intent
 
@@ -93,6 +94,14 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
             return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
                 f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
                 "Reply with only the region you were shown, with the change made, and nothing from outside it."))
+        turned = renamed_definitions(text, applied.new_text, path, instruction)
+        if turned:
+            gone = ", ".join(f"`{name}`" for name, _ in turned)
+            made = ", ".join(f"`{n}`" for n in turned[0][1])
+            return Verdict("refused", f"the answer replaces {gone} with {made}, which was not asked", (
+                f"Your answer writes {made} in place of {gone}, so {gone} would be gone from the file, and the "
+                f"instruction does not ask to remove or rename it. Reply with the region you were shown with "
+                f"{gone} kept as it is, and {made} written after it."))
         emptied = hollowed(text, applied.new_text, path) if not (asks_to_stub(instruction) or deleting is True) else []
         stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
         if stubbed:
