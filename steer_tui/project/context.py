@@ -126,6 +126,24 @@ def instruction_stems(instruction: str, own_names: Iterable[str] = ()) -> frozen
     return frozenset(stem(w) for w in words)
 
 
+# A name written as code in several words: an underscore or an inner capital.
+_CODE_NAME = re.compile(r"\b[A-Za-z]*_[A-Za-z0-9_]*|\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+
+
+def compound_groups(instruction: str, own_names: Iterable[str] = ()) -> tuple[frozenset[str], ...]:
+    """The stems of each name the instruction writes as code in several words
+    (`IndexOutOfBoundsException`, `max_upload_bytes`), the open file's own left out: a name means
+    itself, not every symbol that shares one of its words."""
+    own = {n.lower() for n in own_names}
+    out = []
+    for m in _CODE_NAME.finditer(instruction):
+        token = m.group(0)
+        words = [w for w in name_words(token) if w not in _STOP and len(w) > 1]
+        if token.lower() not in own and len(words) > 1:
+            out.append(frozenset(stem(w) for w in words))
+    return tuple(out)
+
+
 def said_names(instruction: str, own_names: Iterable[str] = ()) -> frozenset[str]:
     """The instruction's words as written, each of which may be a whole name (`cn`, `formatDate`),
     the open file's own names left out."""
@@ -412,6 +430,15 @@ def _matches(words: _Words, query: frozenset[str]) -> tuple[tuple[str, float, bo
     return tuple(got) if substantive else ()
 
 
+def _whole_compounds(got, words: _Words, plain: frozenset[str], compounds) -> tuple:
+    """`got` without the matches of words that only come from a name written as code of which the
+    symbol's name lacks more than one word (all of a two-word name's): `IndexOutOfBoundsException`
+    does not mean `BoundField`, `MAX_UPLOAD_BYTES` may mean `MAX_UPLOAD_SIZE`."""
+    whole = [g for g in compounds if len(g & words.name) >= max(2, len(g) - 1)]
+    kept = tuple(m for m in got if m[0] in plain or any(m[0] in g for g in whole))
+    return kept if any(says for _, _, says in kept) else ()
+
+
 def _rarity(matching: int, total: int) -> float:
     """What a word's match is worth when `matching` of the project's `total` symbols match it, as a
     share of a word only one symbol matches (BM25's inverse document frequency): a word that names a
@@ -529,9 +556,11 @@ def _near(index, rel: str) -> set[str]:
     return near
 
 
-def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozenset()) -> list[tuple[float, object]]:
+def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozenset(),
+           compounds: tuple[frozenset[str], ...] = (), plain: frozenset[str] | None = None) -> list[tuple[float, object]]:
     if not query:
         return []
+    plain = query if plain is None else plain
     near = _near(index, rel)
     hits = []
     matching: dict[str, int] = {}  # word -> how many symbols it says something about
@@ -545,7 +574,10 @@ def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozen
         if sym.path == rel or is_private(index, sym) or beyond[sym.path]:
             continue
         total += 1
-        got = _matches(_words_of(sym), query)
+        words = _words_of(sym)
+        got = _matches(words, query)
+        if got and compounds:
+            got = _whole_compounds(got, words, plain, compounds)
         if got:
             hits.append((sym, got))
             for q, _, says in got:
@@ -650,7 +682,9 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
             take(_item(index, top, reason), uses_limit)
     named = 0
     seen_top: set[tuple[str, str]] = set()
-    ranked = _named(index, rel, instruction_stems(instruction, own), said_names(instruction, own))
+    compounds = compound_groups(instruction, own)
+    ranked = _named(index, rel, instruction_stems(instruction, own), said_names(instruction, own), compounds,
+                    instruction_stems(_CODE_NAME.sub(" ", instruction), own) if compounds else None)
     floor = ranked[0][0] * NAMED_FLOOR if ranked else 0
     for score, sym in ranked:
         if named >= MAX_NAMED or score < floor:

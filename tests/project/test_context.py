@@ -414,3 +414,17 @@ def test_a_word_that_is_a_whole_name_outranks_names_that_share_other_words(tmp_p
     chosen = _chosen(tmp_path, files, "components/item.tsx",
                      "add a label after the post title and build the link's className with cn")
     assert chosen[0] == "cn", chosen
+
+
+def test_a_name_written_as_code_means_itself_not_each_of_its_words(tmp_path):
+    """`IndexOutOfBoundsException` (the JDK's) names neither `BoundField` nor `JsonIOException`
+    nor `indexOf`'s class by one of its words; a name that has all but one of them still counts
+    (`MAX_UPLOAD_BYTES` for `MAX_UPLOAD_SIZE`)."""
+    files = {"src/BoundField.java": "class BoundField {\n  String name;\n}\n",
+             "src/JsonIOException.java": "public final class JsonIOException extends RuntimeException {\n}\n",
+             "src/Finder.java": "class Finder {\n  int indexOf(Object o) {\n    return 0;\n  }\n}\n",
+             "src/Limits.java": "class Limits {\n  static final long MAX_UPLOAD_SIZE = 10;\n}\n",
+             "src/JsonArray.java": "class JsonArray {\n  Object remove(int i) {\n    return null;\n  }\n}\n"}
+    assert _chosen(tmp_path, files, "src/JsonArray.java",
+                   "make remove throw an IndexOutOfBoundsException when it is out of range") == []
+    assert _chosen(tmp_path, files, "src/JsonArray.java", "cap remove at MAX_UPLOAD_BYTES") == ["Limits"]
