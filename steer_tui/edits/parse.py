@@ -66,6 +66,19 @@ def _fence_of(line: str) -> tuple[str, int, str] | None:
     return m.group(1)[0], len(m.group(1)), m.group(2).strip()
 
 
+def _open_blocks(text: str) -> int:
+    """How many code blocks `text` leaves open at its end, counted as a fenced rewrite counts
+    them: a fence with a language opens one, a bare fence closes the last."""
+    depth = 0
+    for line in text.splitlines():
+        f = _fence_of(line)
+        if f is not None and f[2] and not f[2].startswith(f[0][0]):
+            depth += 1
+        elif f is not None and not f[2] and depth:
+            depth -= 1
+    return depth
+
+
 def _closes(fence: tuple[str, int], line: str) -> bool:
     f = _fence_of(line)
     return f is not None and f[0] == fence[0] and f[1] >= fence[1] and not f[2]
@@ -121,6 +134,10 @@ class StreamParser:
         self._held: list[str] = []  # rewrite: lines before we know if they are prose or code
         self._held_prose = False  # the held lines were found to be prose (stays so: prose does not become code)
         self._rw_fenced = False
+        # Code blocks opened (```bash) inside a fenced rewrite and not closed yet: a Markdown file's
+        # own example, whose closing fence is not the answer's; and where the last one closed.
+        self._rw_depth = 0
+        self._rw_inner_closed: int | None = None
         self._rw_pending_first = False  # inside a rewrite fence, before its first line
         self._after_hunk = False  # the previous line ended an unfenced diff hunk
         self.blocks: list[EditBlock] = []
@@ -194,6 +211,12 @@ class StreamParser:
                 self._start_rewrite(out, fenced=False)
                 self._end_rewrite(out)
         elif st == _RW_BODY:
+            if (self._rw_fenced and not self._rw_depth and self._rw_inner_closed is not None
+                    and _open_blocks(self._region or "") and not any(x.strip() for x in self._replace[self._rw_inner_closed + 1:])):
+                # The region leaves a block of its own open (it ends inside one, or a line of its
+                # code looks like an opening fence): the fence taken for that block's close was
+                # the answer's own.
+                del self._replace[self._rw_inner_closed:]
             self._end_rewrite(out)  # an unclosed fence at a normal end: the code is all there
         return out
 
@@ -634,6 +657,7 @@ class StreamParser:
 
     def _start_rewrite(self, out: list[Event], fenced: bool) -> None:
         self._rw_fenced = fenced
+        self._rw_depth, self._rw_inner_closed = 0, None
         self._replace = []
         self._start(out, REWRITE, None)
         out.append(SearchComplete(self._cur, self._region or ""))
@@ -661,10 +685,16 @@ class StreamParser:
             self._rw_pending_first = False
             self._start_rewrite(out, fenced=True)
         if self._rw_fenced:
-            if self._block_fence is not None and _closes(self._block_fence, line):
-                self._fence = None
-                self._end_rewrite(out)
-                return
+            f = _fence_of(line) if self._block_fence is not None else None
+            if f is not None and f[0] == self._block_fence[0] and f[2] and not f[2].startswith(f[0][0]):
+                self._rw_depth += 1  # a block of the file's own opens (```bash in a README)
+            elif f is not None and _closes(self._block_fence, line):
+                if not self._rw_depth:
+                    self._fence = None
+                    self._end_rewrite(out)
+                    return
+                self._rw_depth -= 1  # ... and closes: the answer goes on
+                self._rw_inner_closed = len(self._replace)
         else:
             f = _fence_of(line)
             if f is not None and not f[2]:

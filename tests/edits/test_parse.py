@@ -350,3 +350,28 @@ def test_a_prose_answer_to_a_rewrite_is_refused_where_no_syntax_check_would_catc
     verdict = judge(r, text, lines, "m.js", "fix f")
     assert verdict.status == "refused" and "no code block" in verdict.reason
     assert verdict.feedback == NO_CODE_FEEDBACK and verdict.new_text == ""
+
+
+README = "# Microblog\n\nAn example application.\n"
+WITH_EXAMPLE = ("```markdown\n# Microblog\n\nAn example application.\n\n## Running the tests\n\n```bash\n"
+                "python tests.py\n```\n\nThat is all.\n```\n")
+
+
+def test_a_rewrite_keeps_a_code_block_of_the_files_own_inside_it():
+    """A README's new ```bash example closes with its own fence; the answer's fence comes after.
+    Read whole and streamed a character at a time, the rewrite holds the whole example."""
+    want = "# Microblog\n\nAn example application.\n\n## Running the tests\n\n```bash\npython tests.py\n```\n\nThat is all.\n"
+    assert parse(WITH_EXAMPLE, README, 0).blocks[0].replace == want
+    parser = StreamParser(region_text=README, region_start=0)
+    for ch in WITH_EXAMPLE:
+        parser.feed(ch)
+    parser.finish()
+    assert parser.result().blocks[0].replace == want
+
+
+def test_an_inner_block_whose_fence_ends_the_answer_stays_closed_unless_the_region_left_one_open():
+    unclosed = "```markdown\n# Microblog\n\n```bash\npython tests.py\n```\n"
+    assert parse(unclosed, README, 0).blocks[0].replace == "# Microblog\n\n```bash\npython tests.py\n```\n"
+    # The region ends inside a block: the last fence is the answer's, not that block's close.
+    open_region = "Run it:\n```python\nx = 1\n"
+    assert parse("```\nRun it:\n```python\nx = 2\n```\n", open_region, 0).blocks[0].replace == "Run it:\n```python\nx = 2\n"
