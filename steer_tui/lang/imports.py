@@ -1,4 +1,4 @@
-"""An import statement (Imp), and the imports of a C/C++, Java, Rust, Ruby, PHP or Go file: the module
+"""An import statement (Imp), and the imports of a C/C++, C#, Java, Rust, Ruby, PHP or Go file: the module
 each names and the names it binds (Python's and JavaScript's are read with their outline, in
 steer_tui.lang.symbols)."""
 
@@ -69,6 +69,26 @@ def _java(data: bytes, root: tree_sitter.Node) -> list[Imp]:
         module = dotted.rsplit(".", 1)[0] if static and "." in dotted else dotted
         out.append(Imp(module, ((last, last),), node.start_point[0]))
     return out
+
+
+def _csharp(data: bytes, root: tree_sitter.Node) -> list[Imp]:
+    """`using Shop.Models;` (at the top or inside a namespace) brings every type of that namespace
+    into reach; `using static` and `using M = ...` bring no namespace's types by their own names."""
+    out = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "using_directive":
+            kids = node.children
+            if any(c.type in ("static", "=") for c in kids):
+                continue
+            name = next((c for c in node.named_children if c.type in ("identifier", "qualified_name")), None)
+            if name is not None:
+                out.append(Imp(_text(data, name), _ALL, node.start_point[0]))
+        elif node.type in ("compilation_unit", "namespace_declaration", "file_scoped_namespace_declaration",
+                           "declaration_list"):
+            stack.extend(reversed(node.named_children))
+    return sorted(out, key=lambda i: i.line)
 
 
 def _rust(data: bytes, root: tree_sitter.Node) -> list[Imp]:
@@ -212,4 +232,5 @@ def _go_package(path: str) -> str:
     return re.sub(r"\.v\d+$", "", last)
 
 
-_READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php, "go": _go}
+_READERS = {"c": _c, "cpp": _c, "java": _java, "rust": _rust, "ruby": _ruby, "php": _php, "go": _go,
+            "csharp": _csharp}

@@ -84,15 +84,21 @@ def _text(data: bytes, start: int, end: int) -> str:
     return data[start:end].decode("utf-8", "replace")
 
 
+# A C# or C++ namespace is a scope, not a thing: what it declares is used by its own name once the
+# namespace is imported (`using Shop.Models;`, `using namespace geo;`), so it is top level, and the
+# namespace itself no symbol (it would be shown whole, the file it spans).
+_SCOPES = frozenset({"namespace_declaration", "file_scoped_namespace_declaration", "namespace_definition"})
+
+
 def _definition(spec: Spec, data: bytes, node: tree_sitter.Node) -> Sym | None:
     kind = kind_of(spec, node)
-    if kind is None:
+    if kind is None or node.type in _SCOPES:
         return None
     parent, parent_kind = "", ""
     up = node.parent
     while up is not None:
         up_kind = kind_of(spec, up)
-        if up_kind is not None:
+        if up_kind is not None and up.type not in _SCOPES:
             if up_kind in FUNCTION_KINDS or up.type in spec.bound:
                 return None  # a function's local definitions are its own business
             if not parent:
@@ -260,7 +266,7 @@ def _owner(spec: Spec, node: tree_sitter.Node) -> str | None:
     up = node.parent
     while up is not None:
         kind = kind_of(spec, up)
-        if kind is not None:
+        if kind is not None and up.type not in _SCOPES:
             return None if kind in FUNCTION_KINDS or up.type in spec.bound else name_of(spec, up)
         up = up.parent
     return ""

@@ -352,8 +352,10 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
 
 
 def _symbols_of(index, target: str) -> list:
-    """The symbols of an import's target: a file's, or (a Go package, "folder/") those of the folder's
-    files that are not tests."""
+    """The symbols of an import's target: a file's, those of the files that declare a C# namespace
+    ("ns:Shop.Models"), or (a Go package, "folder/") those of the folder's files that are not tests."""
+    if target.startswith("ns:"):
+        return [s for rel in index.namespace_files(target[3:]) for s in index.symbols_in(rel)]
     if not target.endswith("/"):
         return index.symbols_in(target)
     return [s for rel in index.files() if _in_package(rel, target) for s in index.symbols_in(rel)]
@@ -365,6 +367,9 @@ def _in_package(rel: str, package: str) -> bool:
 
 
 def _named_in(index, path: str, name: str) -> list:
+    if path.startswith("ns:"):  # a C# namespace: the type of that name one of its files declares
+        files = set(index.namespace_files(path[3:]))
+        return [s for s in index.find(name) if not s.parent and s.path in files][:1]
     if path.endswith("/"):  # a Go package: `money.Format` is Format of one of its files
         return [s for s in index.find(name) if not s.parent and _in_package(s.path, path)][:1]
     syms = [s for s in index.symbols_in(path) if not s.parent]
@@ -550,6 +555,8 @@ def _near(index, rel: str) -> set[str]:
     """The files next to the open one: those it imports and those in its folder."""
     folder = PurePosixPath(rel).parent
     near = {p for p in (index.resolve(rel, imp.module) for imp in index.imports_of(rel)) if p}
+    for p in [p for p in near if p.startswith("ns:")]:  # a C# namespace: its files
+        near.update(index.namespace_files(p[3:]))
     packages_near = {p[:-1] for p in near if p.endswith("/")}  # Go: an imported package's folder
     near.update(p for p in index.files()
                 if PurePosixPath(p).parent == folder or posixpath.dirname(p) in packages_near)

@@ -23,7 +23,9 @@ from steer_tui.project.tsconfig import Aliases
 log = logging.getLogger(__name__)
 
 # Bump when what a file's entry holds changes: an older cache is then read as empty.
-_CACHE_VERSION = 3
+_CACHE_VERSION = 4
+# A C# file's namespaces: `namespace Shop.Models;` or `namespace Shop.Models {`.
+_CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
 _MAX_FILE_BYTES = 1 << 20  # the listing leaves these out too: data or generated code
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "dist", "build"})
 
@@ -88,6 +90,7 @@ class ProjectIndex:
         # folder -> (module path, its go.mod's folder) of the nearest go.mod, read when a Go import is resolved
         self._go_mods: dict[str, tuple[str, str] | None] = {}
         self._js_aliases: dict[str, Aliases | None] = {}  # folder -> its nearest tsconfig/jsconfig's aliases
+        self._cs_namespaces: dict[str, tuple[int, frozenset[str]]] = {}  # C# file -> (mtime, its namespaces)
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
@@ -262,15 +265,41 @@ class ProjectIndex:
             known = self._entries.keys()
             raw = list(entry.imports) if entry is not None else []
             go, aliases = self.go_module(rel), self.js_aliases(rel)
+            if rel.endswith(".cs"):
+                return [Import(module, tuple(tuple(n) for n in names), self._namespace(module), line)
+                        for module, names, line in raw]
             return [Import(module, tuple(tuple(n) for n in names), resolve_import(rel, module, known, *go, aliases), line)
                     for module, names, line in raw]
 
     def resolve(self, importer: str, module: str) -> str:
-        """The project file `module` (as `importer` writes it) is, "" if none is."""
+        """The project file `module` (as `importer` writes it) is, "" if none is; for a C# `using`,
+        "ns:" and the namespace where project files declare it (namespace_files)."""
         rel = _posix(importer)
+        if rel.endswith(".cs"):
+            return self._namespace(module)
         go, aliases = self.go_module(rel), self.js_aliases(rel)
         with self._lock:
             return resolve_import(rel, module, self._entries.keys(), *go, aliases)
+
+    def _namespace(self, module: str) -> str:
+        return f"ns:{module}" if self.namespace_files(module) else ""
+
+    def namespace_files(self, namespace: str) -> list[str]:
+        """The C# files of the project that declare `namespace` (read again when they change)."""
+        with self._lock:
+            files = [(rel, e.mtime_ns) for rel, e in self._entries.items() if rel.endswith(".cs")]
+        out = []
+        for rel, mtime in sorted(files):
+            got = self._cs_namespaces.get(rel)
+            if got is None or got[0] != mtime:
+                try:
+                    text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                got = self._cs_namespaces[rel] = (mtime, frozenset(_CS_NAMESPACE.findall(text)))
+            if namespace in got[1]:
+                out.append(rel)
+        return out
 
     def go_module(self, rel: str) -> tuple[str, str]:
         """For a Go file `rel`, the module it belongs to: (the module path its nearest go.mod

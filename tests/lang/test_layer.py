@@ -153,3 +153,23 @@ def test_a_generic_impl_or_template_is_named_by_its_base_type():
         ("Lexer", "struct"), ("Lexer", "impl"), ("Lexer.new", "method")]
     cpp = "template <typename T> class Box<T*> { void f() {} };\n"
     assert [d.qualname for d in lang.definitions("a.cpp", cpp)] == ["Box", "Box.f"]
+
+
+@pytest.mark.parametrize("path, text, want", [
+    ("Item.cs", "namespace Shop.Models\n{\n    public class Item\n    {\n        public int Count() => 1;\n    }\n}\n",
+     [("Item", "class", ""), ("Count", "method", "Item")]),
+    ("Item.cs", "namespace Shop.Models;\n\npublic record Item(string Name);\n", [("Item", "record", "")]),
+    ("geo.cpp", "namespace geo {\nconst double R = 1;\ndouble dist(double a) { return a * R; }\n}\n",
+     [("R", "constant", ""), ("dist", "function", "")]),
+])
+def test_a_namespace_is_a_scope_its_declarations_are_top_level(path, text, want):
+    """What a C# or C++ namespace declares is used by its own name once the namespace is imported."""
+    symbols, _ = lang.outline(path, text)
+    assert [(s.name, s.kind, s.parent) for s in symbols] == want
+
+
+def test_csharp_usings_name_namespaces():
+    text = ("using System;\nusing static System.Math;\nusing M = Shop.Models;\nusing Shop.Models;\n"
+            "namespace Shop.Services\n{\n    using Shop.Util;\n    class A {}\n}\n")
+    assert [(i.module, i.names) for i in lang.outline("A.cs", text)[1]] == [
+        ("System", (("*", "*"),)), ("Shop.Models", (("*", "*"),)), ("Shop.Util", (("*", "*"),))]

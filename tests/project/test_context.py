@@ -428,3 +428,18 @@ def test_a_name_written_as_code_means_itself_not_each_of_its_words(tmp_path):
     assert _chosen(tmp_path, files, "src/JsonArray.java",
                    "make remove throw an IndexOutOfBoundsException when it is out of range") == []
     assert _chosen(tmp_path, files, "src/JsonArray.java", "cap remove at MAX_UPLOAD_BYTES") == ["Limits"]
+
+
+def test_a_csharp_using_brings_the_namespaces_types_that_the_region_uses(tmp_path):
+    """`using Shop.Models;` names a namespace, not a file: the types the region uses come from the
+    files that declare it, in a block namespace or a file-scoped one (a type inside
+    `namespace X { }` is top level, not a member of the namespace)."""
+    files = {"Models/Item.cs": "namespace Shop.Models\n{\n    public record Item(string Name, long PriceCents);\n}\n",
+             "Models/Money.cs": ("namespace Shop.Models;\n\npublic static class Money\n{\n"
+                                 "    public static string FormatPrice(long cents) => cents.ToString();\n}\n"),
+             "Services/Cart.cs": ("using System.Collections.Generic;\nusing Shop.Models;\n\nnamespace Shop.Services;\n\n"
+                                  "public class Cart\n{\n    private readonly List<Item> _items = new();\n\n"
+                                  "    public long Total()\n    {\n        long sum = 0;\n"
+                                  "        foreach (var item in _items) sum += item.PriceCents;\n        return sum;\n    }\n}\n")}
+    assert _chosen(tmp_path, files, "Services/Cart.cs", "make Total skip free items") == ["Item"]
+    assert _chosen(tmp_path, files, "Services/Cart.cs", "format Total with the price helper") == ["Item", "Money"]
