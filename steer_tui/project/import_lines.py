@@ -1,5 +1,5 @@
-"""The import line a Java, C/C++ or Rust file needs for a project file's definitions: the class by its
-package, the header by its include path, the item by its crate path; and where such a line goes when
+"""The import line a Java, C/C++, C# or Rust file needs for a project file's definitions: the class by its
+package, the header by its include path, the type by its namespace, the item by its crate path; and where such a line goes when
 the file has no import yet."""
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ def line(key: str, path: str, text: str, source: str, names: list[str], index) -
         return _c(path, source, names, index)
     if key == "rust":
         return _rust(path, source, names, index)
+    if key == "csharp":
+        return _csharp(text, source, index)
     return ""
 
 
@@ -61,6 +63,27 @@ def _java(text: str, source: str, names: list[str], index) -> str:
     if ours is not None and ours.group(1) == theirs.group(1):
         names = [n for n in names if "." in n]  # the same package needs no import but of a nested type
     return "\n".join(f"import {theirs.group(1)}.{name};" for name in names)
+
+
+_CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
+_CS_USING = re.compile(r"^\s*using\s+([\w.]+)\s*;", re.M)
+
+
+def _csharp(text: str, source: str, index) -> str:
+    """`using Shop.Models;` for a type of `source`'s namespace, unless the file is in it, in a
+    namespace inside it (an enclosing namespace's types are in scope), or uses it already."""
+    if not source.endswith(".cs"):
+        return ""
+    theirs = _CS_NAMESPACE.search(_read(index, source))
+    if theirs is None:
+        return ""  # the global namespace: in scope everywhere
+    namespace = theirs.group(1)
+    ours = [m.group(1) for m in _CS_NAMESPACE.finditer(text)]
+    if any(n == namespace or n.startswith(namespace + ".") for n in ours):
+        return ""
+    if namespace in {m.group(1) for m in _CS_USING.finditer(text)}:
+        return ""
+    return f"using {namespace};"
 
 
 def _c(path: str, source: str, names: list[str], index) -> str:

@@ -21,7 +21,7 @@ from steer_tui.lang.qualifiers import go_qualifiers
 from steer_tui.project import import_lines
 
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
-_NATIVE = frozenset({"java", "c", "cpp", "rust"})  # what the context gave, by steer_tui.project.import_lines
+_NATIVE = frozenset({"java", "c", "cpp", "csharp", "rust"})  # what the context gave, by steer_tui.project.import_lines
 
 
 @dataclass(frozen=True)

@@ -255,3 +255,22 @@ def test_a_javascript_name_called_free_is_imported_where_one_project_file_export
     assert [g.text for g in got] == ['import { Badge } from "@/components/badge"\nimport { cn } from "@/lib/utils"\n']
     param = old.replace("({ post })", "({ post, cn })").replace("<p>{", "<p className={cn()}>{")
     assert needed("components/item.tsx", old, param, (), index) == []
+
+
+def test_a_csharp_type_from_another_namespace_gets_its_using(tmp_path):
+    """The type's namespace by `using`, after the file's usings; none where the file is in that
+    namespace or one inside it, or already uses it."""
+    files = {"Models/Money.cs": ("namespace Shop.Models;\n\npublic static class Money\n{\n"
+                                 "    public static string FormatPrice(long cents) => cents.ToString();\n}\n"),
+             "Services/Cart.cs": ("using System.Collections.Generic;\n\nnamespace Shop.Services;\n\npublic class Cart\n{\n"
+                                  "    public string Total(long sum)\n    {\n        return sum.ToString();\n    }\n}\n")}
+    index = _built(tmp_path, files)
+    old = files["Services/Cart.cs"]
+    new = old.replace("return sum.ToString();", "return Money.FormatPrice(sum);")
+    items = select_context(index, "Services/Cart.cs", old, None, "format the total with the price helper", 800)
+    assert [(g.line, g.text) for g in needed("Services/Cart.cs", old, new, items, index)] == [(1, "using Shop.Models;\n")]
+    using = "using Shop.Models;\n" + old
+    assert needed("Services/Cart.cs", using, "using Shop.Models;\n" + new, items, index) == []
+    inside = old.replace("namespace Shop.Services;", "namespace Shop.Models.Reports;")
+    assert needed("Services/Cart.cs", inside, inside.replace("return sum.ToString();", "return Money.FormatPrice(sum);"),
+                  items, index) == []
