@@ -23,9 +23,9 @@ FROM_WORDS = frozenset({"named in the request", "pinned by @"})  # items the ins
 USES_SHARE = 0.5
 MAX_NAMED = 5  # items the instruction's words bring in, at most
 NAMED_FLOOR = 1 / 3  # ... each scoring at least this share of the best match's score
-# A word that is a symbol's whole name as written ("build the className with cn"): what a word
-# that many symbols' signatures also contain scores by its rarity alone would leave behind
-# the words that name five components in part.
+# Added for a symbol whose whole name the request writes ("build the className with cn"): `cn`
+# is read in every component's signature, so its word alone scores low for its rarity, below
+# components that share two of the request's plain words.
 WHOLE_NAME = 1.5
 MAX_MEMBERS = 14  # a class item lists at most this many members and methods
 # A function this short that returns a value is shown whole: a small model copies the shape of
@@ -150,6 +150,25 @@ def said_names(instruction: str, own_names: Iterable[str] = ()) -> frozenset[str
     own = set(own_names)
     return frozenset(t for t in re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", instruction)
                      if t not in own and t.lower() not in _STOP)
+
+
+@dataclass(frozen=True)
+class RequestWords:
+    """What an instruction's words may name: their stems (`stems`), those of its plain words alone
+    (`plain`: not only parts of a name written as code), each such name's stems (`compounds`), and
+    the words as written (`said`: whole names)."""
+
+    stems: frozenset[str]
+    plain: frozenset[str]
+    compounds: tuple[frozenset[str], ...]
+    said: frozenset[str]
+
+    @classmethod
+    def of(cls, instruction: str, own_names: Iterable[str] = ()) -> "RequestWords":
+        own = set(own_names)
+        stems, compounds = instruction_stems(instruction, own), compound_groups(instruction, own)
+        plain = instruction_stems(_CODE_NAME.sub(" ", instruction), own) if compounds else stems
+        return cls(stems, plain, compounds, said_names(instruction, own))
 
 
 def _abbreviates(short: str, word: str) -> bool:
@@ -563,11 +582,10 @@ def _near(index, rel: str) -> set[str]:
     return near
 
 
-def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozenset(),
-           compounds: tuple[frozenset[str], ...] = (), plain: frozenset[str] | None = None) -> list[tuple[float, object]]:
+def _named(index, rel: str, request: RequestWords) -> list[tuple[float, object]]:
+    query = request.stems
     if not query:
         return []
-    plain = query if plain is None else plain
     near = _near(index, rel)
     hits = []
     matching: dict[str, int] = {}  # word -> how many symbols it says something about
@@ -583,8 +601,8 @@ def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozen
         total += 1
         words = _words_of(sym)
         got = _matches(words, query)
-        if got and compounds:
-            got = _whole_compounds(got, words, plain, compounds)
+        if got and request.compounds:
+            got = _whole_compounds(got, words, request.plain, request.compounds)
         if got:
             hits.append((sym, got))
             for q, _, says in got:
@@ -595,7 +613,7 @@ def _named(index, rel: str, query: frozenset[str], said: frozenset[str] = frozen
         score = sum(points * (_rarity(matching[q], total) if says else 1.0) for q, points, says in got)
         if sym.path in near:
             score += 1  # of two equal matches, the one next door is meant
-        if sym.name in said:
+        if sym.name in request.said:
             score += WHOLE_NAME
         if sym.parent:
             score -= 0.5  # a member counts for its class, a little below a top-level match
@@ -689,9 +707,7 @@ def select_context(index, path, text: str, region: tuple[int, int] | None, instr
             take(_item(index, top, reason), uses_limit)
     named = 0
     seen_top: set[tuple[str, str]] = set()
-    compounds = compound_groups(instruction, own)
-    ranked = _named(index, rel, instruction_stems(instruction, own), said_names(instruction, own), compounds,
-                    instruction_stems(_CODE_NAME.sub(" ", instruction), own) if compounds else None)
+    ranked = _named(index, rel, RequestWords.of(instruction, own))
     floor = ranked[0][0] * NAMED_FLOOR if ranked else 0
     for score, sym in ranked:
         if named >= MAX_NAMED or score < floor:
