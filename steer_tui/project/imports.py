@@ -82,7 +82,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
         for sym in _from_project(path, old, new, index, "".join(f"{line}\n" for line in stdlib), wanted):
             wanted.setdefault(sym.path, []).append(sym)
     elif index is not None:
-        for sym in _from_project_js(path, old, new, index, wanted, modules):
+        for sym in _from_project_js(path, old, new, index, wanted, modules, stdlib):
             wanted.setdefault(sym.path, []).append(sym)
     if not wanted and not modules and not stdlib:
         return []
@@ -307,15 +307,16 @@ encodeURIComponent eval fetch isFinite isNaN parseFloat parseInt queueMicrotask 
 requestAnimationFrame setImmediate setInterval setTimeout structuredClone""".split())
 
 
-def _from_project_js(path: str, old: str, new: str, index, wanted: dict, modules: dict) -> list:
+def _from_project_js(path: str, old: str, new: str, index, wanted: dict, modules: dict, builtins: list[str]) -> list:
     """The project's definitions of the names JavaScript/TypeScript `new` calls, constructs or
-    renders (`cn(...)`, `<Badge />`) that nothing binds and the context's `wanted` does not give,
-    each where exactly one other file of the project exports it: the import an editor offers. A
-    name two files export, or a global's name, is left alone."""
+    renders (`cn(...)`, `<Badge />`) that nothing binds, and neither the context's `wanted` nor the
+    Node built-in imports (`builtins`) give, each where exactly one other file of the project
+    exports it: the import an editor offers. A name two files export, or a global's name, is left alone."""
     from steer_tui.edits.node_imports import called_free
     from steer_tui.project.context import exported
 
-    taken = {sym.name for syms in wanted.values() for sym in syms} | set(modules.values())
+    taken = ({sym.name for syms in wanted.values() for sym in syms} | set(modules.values())
+             | {w for line in builtins for w in re.findall(r"[\w$]+", line)})
     out = []
     for name in sorted(called_free(path, old, new) - taken - _JS_GLOBALS):
         syms = [s for s in index.find(name) if not s.parent and s.path != path and s.path.endswith(_JS_EXTS)
