@@ -555,6 +555,17 @@ _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "spec", "specs", "testi
 _TEST_NAME = re.compile(r"^(test_.*\.py|.*_test\.(py|go)|.*\.(test|spec)\.[cm]?[jt]sx?|.*Tests?\.(java|cs))$")
 
 
+# Folders of code the project carries but does not write (a copied library, generated stubs): what
+# it defines is reached through an import, never what a request's words mean.
+_VENDORED = frozenset({"vendor", "vendored", "third_party", "thirdparty", "third-party", "external", "externals",
+                       "extern", "deps", "_vendor"})
+
+
+def is_vendored(path: str) -> bool:
+    """`path` lies in a folder of vendored or third-party code (`ThirdParty/`, `vendor/`)."""
+    return any(p.lower() in _VENDORED for p in PurePosixPath(path).parts[:-1])
+
+
 def is_test_file(path: str) -> bool:
     """`path` is a test (under a test folder, or named as one): what it defines is the tests' own,
     never what an instruction's words mean in the code under test."""
@@ -595,7 +606,8 @@ def _named(index, rel: str, request: RequestWords) -> list[tuple[float, object]]
     in_tests = is_test_file(rel)
     for sym in index.all_symbols():
         if sym.path not in beyond:
-            beyond[sym.path] = beyond_packages(folders, rel, sym.path) or (not in_tests and is_test_file(sym.path))
+            beyond[sym.path] = (beyond_packages(folders, rel, sym.path) or (not in_tests and is_test_file(sym.path))
+                                or (is_vendored(sym.path) and not is_vendored(rel)))
         if sym.path == rel or is_private(index, sym) or beyond[sym.path]:
             continue
         total += 1

@@ -443,3 +443,12 @@ def test_a_csharp_using_brings_the_namespaces_types_that_the_region_uses(tmp_pat
                                   "        foreach (var item in _items) sum += item.PriceCents;\n        return sum;\n    }\n}\n")}
     assert _chosen(tmp_path, files, "Services/Cart.cs", "make Total skip free items") == ["Item"]
     assert _chosen(tmp_path, files, "Services/Cart.cs", "format Total with the price helper") == ["Item", "Money"]
+
+
+def test_vendored_code_is_not_what_the_words_mean(tmp_path):
+    """A copied library (ThirdParty/, vendor/) defines many names; the request's words mean the
+    project's own code, unless the open file is vendored itself."""
+    files = {"src/ThirdParty/Annotations.cs": "public sealed class ValueProviderAttribute : System.Attribute\n{\n}\n",
+             "src/Values.cs": "public static class Values\n{\n    public static int Provide() => 1;\n}\n",
+             "src/Guard.cs": "public static class Guard\n{\n    public static int Check() => 0;\n}\n"}
+    assert _chosen(tmp_path, files, "src/Guard.cs", "make Check use the value provider") == ["Values"]
