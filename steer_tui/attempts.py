@@ -55,6 +55,7 @@ class Outcome:
     doc_repeats_module: bool = False  # a class's docstring, asked alone, repeats the module's
     base_clash: bool = False  # asked again as first asked, the answer clashed with the addition's or added nothing
     unused_params: bool = False  # refused for a new parameter the function never reads
+    looped: bool = False  # refused, caught in a loop (the same lines over and over)
     unchanged_shown: bool = False  # a proposal leaving the code it was shown as it was
     has_region: bool = True  # the turn rewrites a region (additions are asked of regions only)
     additions: bool = False  # words said during the answer wait to be asked ("also X", redirect "after")
@@ -185,5 +186,8 @@ TRANSITIONS: list[tuple[Guard, Act]] = [
     (lambda p, o, first: o.status != "refused" or p.exhausted or o.stopped, Act.DONE),
     # Told that a new parameter goes unread, the small model wrote the same answer again: departed from.
     (lambda p, o, first: o.unused_params and p.may_depart and o.can_depart, Act.DEPART),
+    # Caught in a loop, greedy decoding goes round it again when asked again: departed from where
+    # it went round the first time.
+    (lambda p, o, first: o.looped and p.may_depart and o.can_depart, Act.DEPART),
     (lambda p, o, first: True, Act.RETRY_REFUSED),
 ]

@@ -21,7 +21,7 @@ from steer_tui.edits.class_doc import DOC_CLOSE, asked_class, docstring_place, d
 from steer_tui.edits.cosmetic import COSMETIC_REASON
 from steer_tui.edits.judge import NO_CHANGE, asks_for_nothing, departure_point, no_change_instruction
 from steer_tui.edits.lines import document_lines
-from steer_tui.edits.repeats import RepeatWatch
+from steer_tui.edits.repeats import RepeatWatch, loop_departure
 from steer_tui.edits.syntax import is_python
 from steer_tui.events import NoticeCode, Stats, TurnResult
 from steer_tui.state import GENERATING
@@ -164,6 +164,7 @@ class Turn:
         self.verdict = TurnVerdict(self)
         self.result = TurnResult("nothing")
         self.answer = None  # the ProposalBuilder of the attempt streaming or last streamed
+        self.repeats: RepeatWatch | None = None  # watches that attempt's answer for a loop
         self.stream = None  # the backend's stream of that attempt
         self.feedback = ""  # what a refusal of the attempt tells the model, when its blocks do not say it
         self.t0 = time.perf_counter()
@@ -296,7 +297,8 @@ class Turn:
         stopped = self.stopped
         return Outcome(
             status=status, stopped=stopped, already_applied=result.already_applied,
-            can_depart=p.may_depart and self.departure(result.raw_text) is not None,
+            can_depart=p.may_depart and self.departure(result.raw_text, self.repeats.block if self.repeats else ()) is not None,
+            looped=self.repeats is not None and self.repeats.looping,
             asks_nothing=asks_for_nothing(self.instruction), ask_asks_nothing=asks_for_nothing(self.ask),
             doc_repeats_module=bool(self.prefix) and status == "proposal" and not stopped and not p.doc_again
             and repeats_module_doc(s.document.text, self._written()),
@@ -435,13 +437,13 @@ class Turn:
         """The next attempt asks the same, departing from this answer where the model was least sure.
         Asked again with feedback, the small model wrote the same answer in every run measured; its
         own runner-up there is its next most likely answer (steer_tui/server/engines/depart.py)."""
-        if result.status == "refused":  # refused for a new parameter it never reads
+        if result.status == "refused":  # refused for a new parameter it never reads, or caught in a loop
             code, said = NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking for the model's next most likely answer"
         elif self.policy.kept:
             code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer to {self.built} changed nothing; asking for its next most likely change"
         else:
             code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer {_what(result)}; asking for its next most likely change"
-        self.avoid = self.departure(result.raw_text)
+        self.avoid = self.departure(result.raw_text, self.repeats.block if self.repeats else ())
         self.session.notice("warning", code, said)
         self.session.discard_proposal(quiet=True)
 
@@ -504,13 +506,16 @@ class Turn:
         result.raw_text = kept.raw_text
         return result
 
-    def departure(self, answer: str) -> dict | None:
+    def departure(self, answer: str, loop: tuple[str, ...] = ()) -> dict | None:
         """The `avoid` of another answer to this turn's request that departs from `answer` at its
-        least confident token (a retry, or an alternative: steer_tui.alternatives); None where the
-        gateway's engine cannot or the answers are not greedy."""
+        least confident token (a retry, or an alternative: steer_tui.alternatives); caught in the
+        `loop` (RepeatWatch.block), where it went round again (edits.repeats.loop_departure). None
+        where the gateway's engine cannot or the answers are not greedy."""
         s = self.session
         if "avoid" not in s.server_features or s.settings.temperature not in (None, 0, 0.0) or self.prefix:
             return None
+        if loop:
+            return loop_departure(answer, loop)
         after = departure_point(s.format, answer)
         if after is None:
             return None

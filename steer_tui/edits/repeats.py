@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["PROSE_REPEATS", "RepeatWatch", "without_repeats"]
+__all__ = ["PROSE_REPEATS", "RepeatWatch", "loop_departure", "without_repeats"]
 
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[A-Za-z_]{3}")
@@ -134,3 +134,18 @@ def without_repeats(text: str, block: tuple[str, ...]) -> str:
     while k and len(lines) >= 2 * k and [_norm(x) for x in lines[-k:]] == [_norm(x) for x in lines[-2 * k:-k]]:
         del lines[-k:]
     return "\n".join(lines)
+
+
+def loop_departure(text: str, block: tuple[str, ...]) -> dict | None:
+    """Where an answer caught in the loop `block` chose to go round again, as a request's `avoid`
+    (the engine writes its runner-up there, steer_tui.server.engines.depart): `text` through the
+    first line of the loop's second round, and `after`, the offset in bytes where that line starts.
+    Greedy decoding asked the same goes round the loop again. None when the rounds cannot be told
+    apart."""
+    first = without_repeats(text, block)
+    rest = text[len(first):] if text.startswith(first) else ""
+    lines = rest.lstrip("\n").split("\n")
+    if not first or not lines or not lines[0].strip():
+        return None
+    start = len(first) + (len(rest) - len(rest.lstrip("\n")))
+    return {"text": text[:start] + lines[0] + "\n", "after": len(text[:start].encode("utf-8"))}

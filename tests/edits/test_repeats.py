@@ -87,3 +87,16 @@ def test_a_list_in_prose_is_no_loop():
     steps = "\n".join(f"{i}. set `LIMIT_{i}` in config.py" for i in range(1, 12))
     assert not _prose_loops(steps)
     assert not _prose_loops("- see config.py\n" * 7)
+
+
+def test_the_departure_of_a_loop_is_the_first_line_of_its_second_round():
+    from steer_tui.edits.repeats import loop_departure
+
+    answer = "```python\ndef f(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(14))
+    watch = RepeatWatch("def f(x):\n    return x\n")
+    watch.feed(answer)
+    assert watch.looping
+    avoid = loop_departure(answer, watch.block)
+    text, after = avoid["text"], avoid["after"]
+    assert text == "```python\ndef f(x):\n    if x == 0:\n        return 0\n    if x == 1:\n"
+    assert text.encode()[after:] == b"    if x == 1:\n"

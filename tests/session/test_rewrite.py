@@ -501,3 +501,20 @@ async def test_in_the_app_an_answer_that_would_go_wrong_when_run_is_flagged_not_
         assert result.status == "proposal" and len(engine.requests) == 1
         assert app_proposal_holds in session.review.proposed_text()
         assert any(isinstance(e, Notice) and e.code == code and notice_says in e.text for e in events)
+
+
+async def test_an_answer_caught_in_a_loop_is_asked_again_departing_where_it_went_round_again(replay, calc):
+    """Greedy decoding goes round a loop again when asked again: the retry departs at the first
+    line of the loop's second round (the engine writes its runner-up there)."""
+    url, engine = await replay(["mean_loop.txt", "rewrite_mean.txt"])
+    engine.features = frozenset({"avoid"})
+    async with session_on(url, calc, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        result = await session.edit("make mean safe for an empty list", MEAN)
+        assert result.status == "proposal" and result.attempts == 2
+        first, retry = engine.requests
+        assert first.avoid is None and retry.messages == first.messages  # no feedback: the same, departing
+        text, after, _ = retry.avoid
+        assert text.endswith("        return 0\n    if values == [1]:\n")
+        assert text[after:] == "    if values == [1]:\n"
+        assert "max(len(values), 1)" in session.review.proposed_text()
