@@ -249,7 +249,7 @@ class Workspace:
         current = self.current
         if current is not None and current.path.resolve() == (app.project_root / path).resolve() and app.code.lines:
             # after the refresh: the switch puts the file's saved scroll back then, which would hide the line
-            app.call_after_refresh(app.code.action_move_to, max(0, min(line - 1, len(app.code.lines) - 1)))
+            app.call_after_refresh(app.code.show_line, max(0, min(line - 1, len(app.code.lines) - 1)))
 
     async def open_file(self, path: str | Path) -> None:
         """Show `path` (relative: to the project root), opening it if it is not open yet. The file

@@ -187,8 +187,8 @@ async def test_steer_dot_and_steer_alone_open_the_project_with_the_finder(projec
 
 
 async def test_opening_a_cited_place_shows_its_line(project, backends):
-    """A `path:line` the finder lists (an answer's place) opens with that line on screen: the view
-    the file had (its top) is restored first, then the place is brought into view."""
+    """A `path:line` the finder lists (an answer's place) opens with that line a third of the way
+    down the view: the view the file had (its top) is restored first, then the place is shown."""
     (project / "pkg" / "long.py").write_text("".join(f"X_{i} = {i}\n" for i in range(300)))
     b = await backends()
     app = replay_app(project / "inventory.py", b)
@@ -199,4 +199,4 @@ async def test_opening_a_cited_place_shows_its_line(project, backends):
         assert app.path.name == "long.py"
         assert app.code.cursor_line == 249
         top = int(app.code.scroll_offset.y)
-        assert top <= 249 < top + app.code.size.height, (top, app.code.size.height)
+        assert 249 - top == app.code.size.height // 3, (top, app.code.size.height)  # a third of the way down

@@ -545,6 +545,13 @@ class CodeView(ScrollView, can_focus=True):
         self.follow = False
         self._set_cursor(len(self.lines) - 1 if line < 0 else line, extend=False)
 
+    def show_line(self, line: int) -> None:
+        """Put the cursor on `line` and its row a third of the way down (a place opened from the
+        finder: what leads up to it shows too, not only what follows)."""
+        self.action_move_to(line)
+        row = row_for_old_line(self.source, self.cursor_line) if self.mode == "file" else self.cursor_line
+        self.show_rows(row, row + 1)
+
     def action_select(self, delta: int) -> None:
         if self.mode == "file":
             self.follow = False
