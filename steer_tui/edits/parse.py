@@ -66,13 +66,18 @@ def _fence_of(line: str) -> tuple[str, int, str] | None:
     return m.group(1)[0], len(m.group(1)), m.group(2).strip()
 
 
+def _opens_block(f: tuple[str, int, str] | None) -> bool:
+    """`f` (a line's _fence_of) opens a code block inside a fenced rewrite: a fence with a language."""
+    return f is not None and bool(f[2]) and not f[2].startswith(f[0][0])
+
+
 def _open_blocks(text: str) -> int:
     """How many code blocks `text` leaves open at its end, counted as a fenced rewrite counts
-    them: a fence with a language opens one, a bare fence closes the last."""
+    them: a fence with a language opens one (_opens_block), a bare fence closes the last."""
     depth = 0
     for line in text.splitlines():
         f = _fence_of(line)
-        if f is not None and f[2] and not f[2].startswith(f[0][0]):
+        if _opens_block(f):
             depth += 1
         elif f is not None and not f[2] and depth:
             depth -= 1
@@ -686,7 +691,7 @@ class StreamParser:
             self._start_rewrite(out, fenced=True)
         if self._rw_fenced:
             f = _fence_of(line) if self._block_fence is not None else None
-            if f is not None and f[0] == self._block_fence[0] and f[2] and not f[2].startswith(f[0][0]):
+            if _opens_block(f) and f[0] == self._block_fence[0]:
                 self._rw_depth += 1  # a block of the file's own opens (```bash in a README)
             elif f is not None and _closes(self._block_fence, line):
                 if not self._rw_depth:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import posixpath
 import re
 
+from steer_tui import lang
+from steer_tui.project.index import cs_namespaces
 from steer_tui.project.resolve import crate_root
 
 _C_HEADER = (".h", ".hh", ".hpp", ".hxx", ".h++")
@@ -26,7 +28,7 @@ def line(key: str, path: str, text: str, source: str, names: list[str], index) -
     if key == "rust":
         return _rust(path, source, names, index)
     if key == "csharp":
-        return _csharp(text, source, index)
+        return _csharp(path, text, source, index)
     return ""
 
 
@@ -65,23 +67,18 @@ def _java(text: str, source: str, names: list[str], index) -> str:
     return "\n".join(f"import {theirs.group(1)}.{name};" for name in names)
 
 
-_CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
-_CS_USING = re.compile(r"^\s*using\s+([\w.]+)\s*;", re.M)
-
-
-def _csharp(text: str, source: str, index) -> str:
+def _csharp(path: str, text: str, source: str, index) -> str:
     """`using Shop.Models;` for a type of `source`'s namespace, unless the file is in it, in a
     namespace inside it (an enclosing namespace's types are in scope), or uses it already."""
     if not source.endswith(".cs"):
         return ""
-    theirs = _CS_NAMESPACE.search(_read(index, source))
-    if theirs is None:
+    theirs = index.namespaces_of(source)
+    if not theirs:
         return ""  # the global namespace: in scope everywhere
-    namespace = theirs.group(1)
-    ours = [m.group(1) for m in _CS_NAMESPACE.finditer(text)]
-    if any(n == namespace or n.startswith(namespace + ".") for n in ours):
+    namespace = theirs[0]
+    if any(n == namespace or n.startswith(namespace + ".") for n in cs_namespaces(text)):
         return ""
-    if namespace in {m.group(1) for m in _CS_USING.finditer(text)}:
+    if namespace in {imp.module for imp in lang.outline(path, text)[1]}:
         return ""
     return f"using {namespace};"
 

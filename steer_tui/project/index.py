@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 _CACHE_VERSION = 4
 # A C# file's namespaces: `namespace Shop.Models;` or `namespace Shop.Models {`.
 _CS_NAMESPACE = re.compile(r"^\s*namespace\s+([\w.]+)", re.M)
+
+
+def cs_namespaces(text: str) -> tuple[str, ...]:
+    """The namespaces a C# text declares, in order."""
+    return tuple(_CS_NAMESPACE.findall(text))
 _MAX_FILE_BYTES = 1 << 20  # the listing leaves these out too: data or generated code
 _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "dist", "build"})
 
@@ -90,7 +95,7 @@ class ProjectIndex:
         # folder -> (module path, its go.mod's folder) of the nearest go.mod, read when a Go import is resolved
         self._go_mods: dict[str, tuple[str, str] | None] = {}
         self._js_aliases: dict[str, Aliases | None] = {}  # folder -> its nearest tsconfig/jsconfig's aliases
-        self._cs_namespaces: dict[str, tuple[int, frozenset[str]]] = {}  # C# file -> (mtime, its namespaces)
+        self._cs_namespaces: dict[str, tuple[int, tuple[str, ...]]] = {}  # C# file -> (mtime, its namespaces)
         self.built = threading.Event()
         self.build_lock = threading.Lock()  # held by whoever builds it first (ProjectContext.build)
         self.parsed = 0  # files parsed by the last build (the others came from the cache)
@@ -287,19 +292,24 @@ class ProjectIndex:
     def namespace_files(self, namespace: str) -> list[str]:
         """The C# files of the project that declare `namespace` (read again when they change)."""
         with self._lock:
-            files = [(rel, e.mtime_ns) for rel, e in self._entries.items() if rel.endswith(".cs")]
-        out = []
-        for rel, mtime in sorted(files):
-            got = self._cs_namespaces.get(rel)
-            if got is None or got[0] != mtime:
-                try:
-                    text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                got = self._cs_namespaces[rel] = (mtime, frozenset(_CS_NAMESPACE.findall(text)))
-            if namespace in got[1]:
-                out.append(rel)
-        return out
+            files = sorted(rel for rel in self._entries if rel.endswith(".cs"))
+        return [rel for rel in files if namespace in self.namespaces_of(rel)]
+
+    def namespaces_of(self, rel: str) -> tuple[str, ...]:
+        """The namespaces the C# file `rel` declares, in order (read again when it changes)."""
+        rel = _posix(rel)
+        with self._lock:
+            entry = self._entries.get(rel)
+        if entry is None:
+            return ()
+        got = self._cs_namespaces.get(rel)
+        if got is None or got[0] != entry.mtime_ns:
+            try:
+                text = (self.root / rel).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                return ()
+            got = self._cs_namespaces[rel] = (entry.mtime_ns, cs_namespaces(text))
+        return got[1]
 
     def go_module(self, rel: str) -> tuple[str, str]:
         """For a Go file `rel`, the module it belongs to: (the module path its nearest go.mod
