@@ -20,24 +20,12 @@ MODEL = (
     "                            *args)\n"
     "        return job\n"
 )
+NEW_METHOD = "\n    def token_valid(self):\n        return self.token is not None\n"
 # As a 1.5B model answered "add a method" over a whole class: the new method, and two continuation
 # lines that lost their alignment.
-ANSWER = (
-    "class User:\n"
-    "    def unread(self):\n"
-    "        query = select(Message).where(Message.recipient == self,\n"
-    " Message.timestamp > self.last_read)\n"
-    "        return count(query)\n"
-    "\n"
-    "    def launch(self, name, *args):\n"
-    "        job = queue.enqueue(f'tasks.{name}', self.id,\n"
-    " *args)\n"
-    "        return job\n"
-    "\n"
-    "    def token_valid(self):\n"
-    "        return self.token is not None\n"
-)
-WANTED = MODEL + "\n    def token_valid(self):\n        return self.token is not None\n"
+ANSWER = (MODEL.replace("\n                                      Message.timestamp", "\n Message.timestamp")
+          .replace("\n                            *args)", "\n *args)") + NEW_METHOD)
+WANTED = MODEL + NEW_METHOD
 
 
 def test_continuation_lines_that_lost_their_alignment_are_put_back():
