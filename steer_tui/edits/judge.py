@@ -14,6 +14,7 @@ from steer_tui.edits.layout import restore_layout
 from steer_tui.edits.parse import NO_CODE_BLOCK
 from steer_tui.edits.renamed import renamed_definitions
 from steer_tui.edits.restated import copied_definitions, restated_classes, restated_definitions
+from steer_tui.edits.unreachable import unreachable_added
 from steer_tui import intent
 
 NO_CHANGE = "the model made no change"  # the reason of a turn whose answers changed nothing
@@ -74,54 +75,7 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
     except ApplyError as exc:
         return Verdict("refused", exc.message, exc.feedback)
     if applied.new_text != text:
-        nested = restated_classes(text, applied.new_text, path)
-        if nested:
-            names = ", ".join(f"`{n.rsplit('.', 1)[-1]}`" for n in nested)
-            return Verdict("refused", f"the answer writes {names} again inside the region", (
-                f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
-                "changed. Reply with only the region you were shown, with the change made: not the class "
-                "around it, not the rest of the file."))
-        twice = restated_definitions(text, applied.new_text, path) if not repeating else []
-        if twice:
-            names = ", ".join(f"`{n}`" for n in twice)
-            return Verdict("refused", f"the answer defines {names} a second time", (
-                f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
-                "the copy would define the same name twice, so nothing was changed. Reply with only the region "
-                "you were shown, with the change made, and nothing after it."))
-        copies = copied_definitions(text, applied.new_text, path) if not repeating else []
-        if copies:
-            names = ", ".join(f"`{n}`" for n in copies)
-            return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
-                f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
-                "Reply with only the region you were shown, with the change made, and nothing from outside it."))
-        turned = renamed_definitions(text, applied.new_text, path, instruction)
-        if turned:
-            gone = ", ".join(f"`{name}`" for name, _ in turned)
-            made = ", ".join(f"`{n}`" for n in turned[0][1])
-            return Verdict("refused", f"the answer replaces {gone} with {made}, which was not asked", (
-                f"Your answer writes {made} in place of {gone}, so {gone} would be gone from the file, and the "
-                f"instruction does not ask to remove or rename it. Reply with the region you were shown with "
-                f"{gone} kept as it is, and {made} written after it."))
-        emptied = hollowed(text, applied.new_text, path) if not (asks_to_stub(instruction) or deleting is True) else []
-        stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
-        if stubbed:
-            # Asked to delete a definition, the small model often leaves it as `pass`: not a deletion.
-            names = ", ".join(f"`{n}`" for n in stubbed)
-            return Verdict("refused", f"the answer leaves {names} as an empty stub instead of deleting it", (
-                f"Your answer leaves {names} in place with an empty body, but the instruction asks to delete it, "
-                "so nothing was changed. Leave the whole definition out: its signature and body both go."))
-        if emptied:
-            names = ", ".join(f"`{n}`" for n in emptied)
-            return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (
-                f"Your answer leaves {names} without its code: only the signature and a docstring (or pass) "
-                "are left, so nothing was changed. Write each function out in full: every line of its "
-                "body, with the requested change made."))
-        if asks_for_text(instruction):
-            return Verdict("proposal", new_text=applied.new_text)
-        new_text = restore_layout(path, text, applied.new_text)
-        if new_text == text or cosmetic(path, text, new_text):
-            return Verdict("nothing", COSMETIC_REASON)
-        return Verdict("proposal", new_text=new_text)
+        return _changed(text, applied.new_text, path, instruction, deleting, repeating)
     if applied.already_applied:
         return Verdict("nothing", "already applied", already_applied=True)
     confused = _identical_but_absent(lines, mine)
@@ -134,6 +88,67 @@ def judge(parsed, text: str, lines: list[str], path: str, instruction: str | Non
             f"the file (`{first.strip()}` does not occur in it). SEARCH must copy the lines as they are in "
             "the file now; REPLACE holds the new lines. Nothing was changed: resend every edit."))
     return Verdict("nothing", "the edit changes nothing")
+
+
+def _changed(text: str, new: str, path: str, instruction: str | None, deleting, repeating: bool) -> Verdict:
+    """The verdict on an answer that changes `text` to `new`: refused where it restates, copies,
+    renames, empties or buries code, nothing where only layout changed, else a proposal."""
+    nested = restated_classes(text, new, path)
+    if nested:
+        names = ", ".join(f"`{n.rsplit('.', 1)[-1]}`" for n in nested)
+        return Verdict("refused", f"the answer writes {names} again inside the region", (
+            f"Your answer writes {names} again, which puts a copy inside the region, so nothing was "
+            "changed. Reply with only the region you were shown, with the change made: not the class "
+            "around it, not the rest of the file."))
+    twice = restated_definitions(text, new, path) if not repeating else []
+    if twice:
+        names = ", ".join(f"`{n}`" for n in twice)
+        return Verdict("refused", f"the answer defines {names} a second time", (
+            f"Your answer writes {names} again, and the file already has {'it' if len(twice) == 1 else 'them'}: "
+            "the copy would define the same name twice, so nothing was changed. Reply with only the region "
+            "you were shown, with the change made, and nothing after it."))
+    copies = copied_definitions(text, new, path) if not repeating else []
+    if copies:
+        names = ", ".join(f"`{n}`" for n in copies)
+        return Verdict("refused", f"the answer copies {names} from elsewhere in the file", (
+            f"Your answer adds {names}, a copy of code the file already has elsewhere, so nothing was changed. "
+            "Reply with only the region you were shown, with the change made, and nothing from outside it."))
+    turned = renamed_definitions(text, new, path, instruction)
+    if turned:
+        gone = ", ".join(f"`{name}`" for name, _ in turned)
+        made = ", ".join(f"`{n}`" for n in turned[0][1])
+        return Verdict("refused", f"the answer replaces {gone} with {made}, which was not asked", (
+            f"Your answer writes {made} in place of {gone}, so {gone} would be gone from the file, and the "
+            f"instruction does not ask to remove or rename it. Reply with the region you were shown with "
+            f"{gone} kept as it is, and {made} written after it."))
+    dead = unreachable_added(text, new, path)
+    if dead:
+        lines = new.splitlines()
+        (first, after), quoted = dead[0], (lambda n: lines[n - 1].strip())
+        return Verdict("refused", f"the answer adds code that never runs (line {first}, after `{quoted(after)}`)", (
+            f"Your answer puts `{quoted(first)}` after `{quoted(after)}`, which leaves the block before it, "
+            "so the new code can never run and nothing was changed. Write the new code where it takes "
+            f"effect, before `{quoted(after)}`: a check of the arguments goes at the start of the body."))
+    emptied = hollowed(text, new, path) if not (asks_to_stub(instruction) or deleting is True) else []
+    stubbed = [n for n in emptied if deleting and n.rsplit(".", 1)[-1] in deleting]
+    if stubbed:
+        # Asked to delete a definition, the small model often leaves it as `pass`: not a deletion.
+        names = ", ".join(f"`{n}`" for n in stubbed)
+        return Verdict("refused", f"the answer leaves {names} as an empty stub instead of deleting it", (
+            f"Your answer leaves {names} in place with an empty body, but the instruction asks to delete it, "
+            "so nothing was changed. Leave the whole definition out: its signature and body both go."))
+    if emptied:
+        names = ", ".join(f"`{n}`" for n in emptied)
+        return Verdict("refused", f"the answer leaves {names} with no code (only a docstring, pass or ...)", (
+            f"Your answer leaves {names} without its code: only the signature and a docstring (or pass) "
+            "are left, so nothing was changed. Write each function out in full: every line of its "
+            "body, with the requested change made."))
+    if asks_for_text(instruction):
+        return Verdict("proposal", new_text=new)
+    new_text = restore_layout(path, text, new)
+    if new_text == text or cosmetic(path, text, new_text):
+        return Verdict("nothing", COSMETIC_REASON)
+    return Verdict("proposal", new_text=new_text)
 
 
 def _identical_but_absent(lines: list[str], blocks) -> tuple[int, str] | None:

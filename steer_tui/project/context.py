@@ -363,7 +363,7 @@ def _uses(index, rel: str, text: str, region: tuple[int, int] | None, own: set[s
         if (name in own or name in imported_names or len(name) < 3 or name.startswith("__")
                 or (python and name in _BUILTINS)):
             continue
-        found = [s for s in index.find(name) if s.path != rel and not s.parent and not is_private(index, s)
+        found = [s for s in index.find(name) if s.path != rel and not s.parent and not is_private(index, s, rel)
                  and PurePosixPath(s.path).parent == folder and (in_tests or not is_test_file(s.path))]
         if len({s.path for s in found}) == 1:  # defined next door once: that is the one meant
             out.extend((s, "called") for s in found)
@@ -516,21 +516,39 @@ def exported(index, path: str) -> frozenset[str] | None:
     return got
 
 
-def is_private(index, sym) -> bool:
+def is_private(index, sym, seen_from: str | None = None) -> bool:
     """A top-level symbol its JavaScript file does not export, a Python one whose name says it is
-    the module's own (`_root`, not `__all__`), a C/C++ `static` or header guard: no other file is
-    meant to use it."""
+    internal (`_root`, not `__all__`), a C/C++ `static` or header guard: no other file is meant to use
+    it. A Python package's modules share their underscored helper functions (`from .i18n import
+    _gettext`), never its state: seen from the same package (`seen_from`: the file that would use it),
+    such a function is not private."""
     if sym.parent:
         return False
     spec = lang.language(sym.path)
     key = spec.key if spec is not None else None
     if key == "python":
-        return sym.name.startswith("_") and not sym.name.startswith("__")
+        shared = seen_from is not None and sym.kind == "function" and same_package(seen_from, sym.path)
+        return _internal(sym) and not shared
     if key in ("c", "cpp"):
         # `static`: the file's own; a macro with no value only guards its header
         return sym.signature.startswith("static ") or re.fullmatch(r"#\s*define\s+\w+\s*", sym.signature) is not None
     names = exported(index, sym.path)
     return names is not None and sym.name not in names
+
+
+def _internal(sym) -> bool:
+    """A Python top-level name written as internal (`_rules`, not `__all__`)."""
+    return not sym.parent and sym.name.startswith("_") and not sym.name.startswith("__") and _is_python(sym.path)
+
+
+def same_package(a: str, b: str) -> bool:
+    """Two project paths in one Python package: the same folder, or the same top-level folder (a
+    `src/` layout's package below it)."""
+    fa, fb = PurePosixPath(a).parent.parts, PurePosixPath(b).parent.parts
+    if fa == fb:
+        return True
+    fa, fb = (f[1:] if f[:1] == ("src",) else f for f in (fa, fb))
+    return bool(fa) and bool(fb) and fa[0] == fb[0]
 
 
 def beyond_packages(packages: frozenset[str] | None, rel: str, path: str) -> bool:
@@ -608,13 +626,15 @@ def _named(index, rel: str, request: RequestWords) -> list[tuple[float, object]]
         if sym.path not in beyond:
             beyond[sym.path] = (beyond_packages(folders, rel, sym.path) or (not in_tests and is_test_file(sym.path))
                                 or (is_vendored(sym.path) and not is_vendored(rel)))
-        if sym.path == rel or is_private(index, sym) or beyond[sym.path]:
+        if sym.path == rel or is_private(index, sym, rel) or beyond[sym.path]:
             continue
         total += 1
         words = _words_of(sym)
         got = _matches(words, query)
         if got and request.compounds:
             got = _whole_compounds(got, words, request.plain, request.compounds)
+        if got and _internal(sym) and not any(points >= 2.0 for _, points, _ in got):
+            continue  # a package's own helper is meant where the words say its name, not its doc or file
         if got:
             hits.append((sym, got))
             for q, _, says in got:

@@ -289,7 +289,7 @@ def _from_project(path: str, old: str, new: str, index, stdlib: str, wanted: dic
     folders = packages(index, path) if names else None
     for name in names:
         syms = [s for s in index.find(name) if not s.parent and s.path != path and s.path.endswith(".py")
-                and not is_private(index, s) and not beyond_packages(folders, path, s.path)]
+                and not is_private(index, s, path) and not beyond_packages(folders, path, s.path)]
         if len({s.path for s in syms}) == 1:
             out.append(syms[0])
     return out

@@ -452,3 +452,19 @@ def test_vendored_code_is_not_what_the_words_mean(tmp_path):
              "src/Values.cs": "public static class Values\n{\n    public static int Provide() => 1;\n}\n",
              "src/Guard.cs": "public static class Guard\n{\n    public static int Check() => 0;\n}\n"}
     assert _chosen(tmp_path, files, "src/Guard.cs", "make Check use the value provider") == ["Values"]
+
+
+def test_a_package_s_underscored_helper_is_offered_to_its_other_modules_by_name(tmp_path):
+    """`from .i18n import _gettext`: a package's modules share their underscored helper functions.
+    Its words must say the helper's name (its doc or file alone bring in the public API), and its
+    state (`_cache`) and other packages' helpers stay out."""
+    files = {"pkg/__init__.py": "",
+             "pkg/number.py": 'def _format_not_finite(value):\n    """Text for inf and nan."""\n    return "NaN"\n\n\n'
+                              '_cache = {}\n',
+             "pkg/filesize.py": "def naturalsize(value):\n    return str(value)\n",
+             "other/__init__.py": "",
+             "other/size.py": "def naturalsize(value):\n    return str(value)\n"}
+    ask = "naturalsize: return the not-finite text for inf and nan values"
+    assert _chosen(tmp_path, files, "pkg/filesize.py", ask) == ["_format_not_finite"]
+    assert _chosen(tmp_path, files, "other/size.py", ask) == []
+    assert _chosen(tmp_path, files, "pkg/filesize.py", "naturalsize: handle inf and nan") == []

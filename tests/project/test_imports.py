@@ -90,17 +90,23 @@ def test_a_project_module_the_context_showed_wins_over_a_standard_library_one(tm
 
 def test_a_name_the_context_did_not_show_is_imported_where_one_project_file_defines_it(tmp_path):
     """As an editor offers: `format_money` read free, defined at top level by one other file of the
-    project; a name two files define, or one a module keeps to itself, gets nothing."""
+    project; a name two files define, or one a module keeps to itself, gets nothing. An underscored
+    helper function is its package's: a module of the same package imports it, state it keeps does not."""
     files = dict(FILES)
     files["app/report.py"] = "def _inner(x):\n    return x\n\n\ndef paginate(rows):\n    return rows\n"
     files["app/__init__.py"] = ""
+    files["lib/shared.py"] = "def _outer(x):\n    return x\n"
+    files["app/cache.py"] = "_seen = {}\n"
     index = _built(tmp_path, files)
     old = '"""Totals."""\n\nimport json\n\n\ndef total(rows):\n    return sum(rows)\n'
     new = old.replace("return sum(rows)", "return format_money(sum(rows)) + str(PAGE_SIZE)")
     got = needed("app/totals.py", old, new, (), index)
     assert [g.text for g in got] == ["from app.money import format_money\nfrom app.settings import PAGE_SIZE\n"]
     assert needed("app/totals.py", old, old.replace("sum(rows)", "paginate(rows)"), (), index) == []  # two files
-    assert needed("app/totals.py", old, old.replace("sum(rows)", "_inner(rows)"), (), index) == []  # private
+    assert needed("app/totals.py", old, old.replace("sum(rows)", "_outer(rows)"), (), index) == []  # private
+    assert needed("app/totals.py", old, old.replace("sum(rows)", "len(_seen)"), (), index) == []  # its state
+    assert [g.text for g in needed("app/totals.py", old, old.replace("sum(rows)", "_inner(rows)"), (), index)] == [
+        "from app.report import _inner\n"]
 
 
 def test_a_node_built_in_follows_the_packages_module_type(tmp_path):
