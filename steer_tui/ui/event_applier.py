@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 ANSWER_CHANGED = object()  # in the event batch: the answer grew or ended
 STATS_S = NUMBERS_EVERY_S  # the status line's numbers change at most this often while streaming
 IDLE_GC_S = 1.0  # the full garbage collection postponed during a stream runs this long after it
+# Warnings about the proposal under review (what would fail when its code runs): their toast fades,
+# so the status line keeps them while that proposal is on screen.
+PROPOSAL_WARNINGS = frozenset({"unused", "undefined", "member", "logging_args"})
 
 
 class EventApplier:
@@ -26,6 +29,7 @@ class EventApplier:
         self._gc_timer = None
         self._drawn_version = -1
         self._lines_id = None
+        self.proposal_warning: str | None = None  # the last PROPOSAL_WARNINGS notice of this turn
 
     def apply(self, events: list, started: float) -> None:
         """Apply `events` (in order) as one screen update; `started`: this frame's time."""
@@ -51,6 +55,7 @@ class EventApplier:
                 bindings = True
                 app.code.growing = ev.state == State.GENERATING
                 if ev.state == State.GENERATING:
+                    self.proposal_warning = None
                     gc_policy.postpone()
                     app.code.follow = True
                     app.current_hunk = None
@@ -67,6 +72,9 @@ class EventApplier:
                     self._stats_shown = started
                     status.set_numbers(ev.ttft_s, ev.tokens_per_s, ev.tokens)
             elif isinstance(ev, Notice):
+                if ev.level == "warning" and ev.code in PROPOSAL_WARNINGS:
+                    self.proposal_warning = ev.text.removesuffix("; review it before accepting")
+                    self.show_extra()
                 app.notify(ev.text, severity={"error": "error", "warning": "warning"}.get(ev.level, "information"),
                            # a warning is about the proposal under review: it stays as long as an error
                            timeout=8 if ev.level in ("error", "warning") else 4)
@@ -176,6 +184,8 @@ class EventApplier:
                 n = session.live.hunk_count
                 cur = (app.current_hunk or 0) + 1
                 parts.append(f"hunk {cur}/{n}")
+                if self.proposal_warning:
+                    parts.append(f"WARNING: {self.proposal_warning}")
             if session.conflict:
                 parts.append("CONFLICT")
             if session.state == State.IDLE and session.last_result is not None and session.last_result.error_code == NOT_SENT:

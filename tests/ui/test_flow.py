@@ -187,3 +187,27 @@ async def test_enter_while_generating_redirects(sample, backends):
         assert app.prompt.value == ""
         assert app.prompt.history[-2:] == ["validate quantity", "and make the total a float"]
         assert "and make the total a float" in app.session.instruction
+
+
+async def test_a_warning_on_the_proposal_stays_in_the_status_line_while_it_is_reviewed(sample, backends):
+    """A warning about the proposal (a name nothing defines) is a toast that fades; what to weigh
+    before accepting stays in the status line until the next answer starts. On a narrow terminal
+    the numbers give way to it."""
+    from steer_tui.events import Notice, NoticeCode
+
+    b = await backends()
+    app = replay_app(sample, b)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await send_until_review(pilot, app)
+        warning = Notice("warning", "`gettext` is defined nowhere (NameError when run); review it before accepting",
+                         NoticeCode.UNDEFINED)
+        app.applier.apply([warning], 0.0)
+        await pilot.pause()
+        assert "hunk 1/2 · WARNING: `gettext` is defined nowhere (NameError when run)" in app.status.extra
+        shown = app.status.render().plain
+        assert "WARNING: `gettext`" in shown and "tok/s" not in shown
+        await pilot.press("ctrl+n")
+        await wait_until(pilot, lambda: app.status.state == "idle", what="idle after reject")
+        assert "WARNING" not in app.status.extra  # no proposal: nothing to weigh
+        await send_until_review(pilot, app)  # the next answer carries no warning
+        assert app.status.extra.startswith("hunk 1/2") and "WARNING" not in app.status.extra

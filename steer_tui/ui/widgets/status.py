@@ -78,32 +78,49 @@ class StatusLine(Widget):
                        "error": col("error", "red"), "none": col("error", "red")}.get(self.connection, col("warning", "yellow"))
         state_colour = {"generating": col("warning", "yellow"), "answering": col("warning", "yellow"), "interrupted": col("error", "red"),
                         "review": col("success", "green"), "conflict": col("error", "red")}.get(self.state)
-        text = Text(no_wrap=True, overflow="ellipsis")
+        head = Text()
         if self.file:
             name = self.file if len(self.file) <= 48 else "…" + self.file[-47:]
-            text.append(f" {name} ", style=Style(bold=True, color=col("accent", "cyan")))
-            text.append("│")
-        text.append(f" {self.backend} ", style="bold")
-        text.append("│ ")
-        text.append(CONNECTION_MARK.get(self.connection, "◌") + " ", style=Style(color=conn_colour))
+            head.append(f" {name} ", style=Style(bold=True, color=col("accent", "cyan")))
+            head.append("│")
+        backend = Text()
+        backend.append(f" {self.backend} ", style="bold")
+        backend.append("│")
+        state = Text(" ")
+        state.append(CONNECTION_MARK.get(self.connection, "◌") + " ", style=Style(color=conn_colour))
         label = self.connection + (f": {self.detail}" if self.detail else "")
-        text.append(label + " ")
-        text.append("│ ")
-        text.append(self.state, style=Style(bold=True, color=state_colour))
-        text.append(" │ ")
+        state.append(label + " ")
+        state.append("│ ")
+        state.append(self.state, style=Style(bold=True, color=state_colour))
+        state.append(" │ ")
         if self.queued:
             words = self.queued if len(self.queued) <= 32 else self.queued[:31] + "…"
-            text.append(f"queued: {words}", style=Style(bold=True, color=col("warning", "yellow")))
-            text.append(" (Esc takes it back) │ ")
+            state.append(f"queued: {words}", style=Style(bold=True, color=col("warning", "yellow")))
+            state.append(" (Esc takes it back) │ ")
+        numbers = Text()
         if self.mask_timings:
-            text.append("ttft – │ – tok/s │ – tok")
+            numbers.append("ttft – │ – tok/s │ – tok")
         else:
             ttft = "–" if self.ttft is None else f"{self.ttft * 1000:.0f} ms" if self.ttft < 1 else f"{self.ttft:.2f} s"
             tps = rate_text(self.tps)
             tokens = "–" if self.tokens is None else f"{self.tokens:,}"
-            text.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
+            numbers.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
             if self.drafted:
-                text.append(f" ({self.drafted:,} drafted)")
-        if self.extra:
-            text.append(" │ " + self.extra)
+                numbers.append(f" ({self.drafted:,} drafted)")
+        extra = Text(" │ " + self.extra) if self.extra else Text()
+        parts = [head, backend, state, numbers, extra]
+        # The extra part (hunk, warning, conflict, syntax) is what to act on: where the line is too
+        # narrow for all, the numbers give way first, then the backend's name.
+        width = self.size.width
+        if self.extra and width:
+            for dropped in (numbers, backend):
+                if sum(p.cell_len for p in parts) <= width:
+                    break
+                parts.remove(dropped)
+                if dropped is numbers:
+                    extra = Text(self.extra)
+                    parts[-1] = extra
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for part in parts:
+            text.append_text(part)
         return text
