@@ -1,8 +1,8 @@
 """Candidates for a file checked with the user's own command, each in a scratch copy of the project.
 
 Run only because the user asked (`steer edit --check CMD`): each candidate is written into a fresh
-copy of the project around the file (steer_tui.project.root.project_root: the git work tree, else
-the file's folder; its files as steer_tui.project.listing.list_files gives them), CMD runs there
+copy of the project around the file (steer_tui.scratch: the git work tree, else the file's folder,
+as it stands on disk, ignored build outputs too), CMD runs there
 through the shell (cwd: the copy's root; `STEER_CHECK_FILE`: the candidate's path in the copy)
 under a time limit, its whole process group killed when over, and the copy is removed after. The
 user's tree is never written. Candidates are checked in the order given (most likely first), `jobs`
@@ -15,10 +15,11 @@ import asyncio
 import os
 import shutil
 import signal
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from steer_tui.scratch import ScratchProject
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_JOBS = 2  # checks at once (a test run takes a core; more starve the others on a small machine)
@@ -100,46 +101,6 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-class ScratchProject:
-    """The project around `path`, copied into a temp folder once per candidate (`copy`), and removed."""
-
-    def __init__(self, path: str | os.PathLike[str]):
-        from steer_tui.project.root import project_root
-
-        self.path = Path(path).absolute()
-        self.root = project_root(self.path)
-        self.relative = self.path.resolve().relative_to(self.root) if self.path.exists() else \
-            self.path.parent.resolve().relative_to(self.root) / self.path.name
-        self._files: list[str] | None = None
-
-    def files(self) -> list[str]:
-        """The project's files (listed once)."""
-        if self._files is None:
-            from steer_tui.project.listing import list_files
-
-            self._files = list_files(self.root)
-        return self._files
-
-    def copy(self, text: str, encode=None) -> Path:
-        """A new temp folder holding the project with `text` as the file (its bytes: `encode(text)`)."""
-        dest = Path(tempfile.mkdtemp(prefix="steer-check-"))
-        try:
-            for rel in self.files():
-                target = dest / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                try:
-                    shutil.copy2(self.root / rel, target, follow_symlinks=True)
-                except OSError:
-                    continue  # gone or unreadable since it was listed: the check sees the tree as it is
-            target = dest / self.relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(encode(text) if encode is not None else text.encode("utf-8"))
-        except BaseException:
-            shutil.rmtree(dest, ignore_errors=True)
-            raise
-        return dest
 
 
 class Checker:

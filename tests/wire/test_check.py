@@ -14,20 +14,20 @@ from steer_tui.check import Checker, ScratchProject, run_command
 
 @pytest.fixture
 def project(tmp_path):
-    """A git work tree with a package, a data file, an ignored file, and the file to edit."""
+    """A git work tree with a package, a data file, a file a build made (ignored), and the file to edit."""
     root = tmp_path / "proj"
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "mod.py").write_text("VALUE = 1\n")
     (root / "data.txt").write_text("data\n")
-    (root / ".gitignore").write_text("secret.txt\n")
-    (root / "secret.txt").write_text("not copied\n")
+    (root / ".gitignore").write_text("pkg/_version.py\n")
+    (root / "pkg" / "_version.py").write_text("__version__ = '1.0'\n")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     return root
 
 
 async def test_a_candidate_is_checked_in_a_copy_of_the_project_and_the_copy_is_removed(project):
     target = project / "pkg" / "mod.py"
-    checker = Checker(target, 'test -f data.txt && test ! -e secret.txt && cat pkg/mod.py && echo "$STEER_CHECK_FILE" '
+    checker = Checker(target, 'test -f data.txt && test -f pkg/_version.py && cat pkg/mod.py && echo "$STEER_CHECK_FILE" '
                               '&& pwd && echo changed > pkg/mod.py')
     outcome = await checker.check("VALUE = 2\n")
     assert outcome.passed and outcome.exit_code == 0
@@ -101,6 +101,48 @@ def test_a_new_file_is_placed_in_its_folder_in_the_copy(project):
     dest = scratch.copy("NEW = 1\n")
     try:
         assert (dest / "pkg" / "new.py").read_text() == "NEW = 1\n" and (dest / "pkg" / "mod.py").exists()
+    finally:
+        import shutil
+
+        shutil.rmtree(dest)
+
+
+def test_the_copy_holds_the_tree_as_it_stands_with_dependencies_linked_and_caches_left_out(project):
+    """What the check runs needs what a build left (an ignored `_version.py`, a binary fixture);
+    installed dependencies are read where they are; caches are made again."""
+    (project / ".gitignore").write_text("pkg/_version.py\nnode_modules/\n__pycache__/\nbuild/\n")
+    (project / "node_modules" / "left-pad").mkdir(parents=True)
+    (project / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    (project / "pkg" / "__pycache__").mkdir()
+    (project / "pkg" / "__pycache__" / "mod.cpython-311.pyc").write_bytes(b"\0\1")
+    (project / "build").mkdir()
+    (project / "build" / "gen.py").write_text("GENERATED = True\n")
+    (project / "logo.png").write_bytes(b"\x89PNG\0" * 10)
+    scratch = ScratchProject(project / "pkg" / "mod.py")
+    dest = scratch.copy("VALUE = 2\n")
+    try:
+        assert (dest / "pkg" / "_version.py").read_text() == "__version__ = '1.0'\n"
+        assert (dest / "build" / "gen.py").is_file() and not (dest / "build").is_symlink()
+        assert (dest / "logo.png").read_bytes() == b"\x89PNG\0" * 10
+        assert (dest / "node_modules").is_symlink() and (dest / "node_modules" / "left-pad" / "index.js").is_file()
+        assert not (dest / "pkg" / "__pycache__").exists() and not (dest / ".git").exists()
+        assert (dest / "pkg" / "mod.py").read_text() == "VALUE = 2\n"
+    finally:
+        import shutil
+
+        shutil.rmtree(dest)
+    assert (project / "node_modules" / "left-pad" / "index.js").is_file()  # removing the copy left the link's target
+
+
+def test_outside_git_every_file_is_copied(tmp_path):
+    root = tmp_path / "loose"
+    (root / "lib").mkdir(parents=True)
+    (root / "a.py").write_text("A = 1\n")
+    (root / ".gitignore").write_text("lib/\n")
+    (root / "lib" / "gen.py").write_text("G = 1\n")
+    dest = ScratchProject(root / "a.py").copy("A = 2\n")
+    try:
+        assert (dest / "lib" / "gen.py").read_text() == "G = 1\n" and (dest / "a.py").read_text() == "A = 2\n"
     finally:
         import shutil
 
