@@ -24,6 +24,9 @@ PATHS = [
     "src/components/user/profile_card.tsx",
     "src/api/users.ts",
     "scripts/update-test-pins.sh",
+    "docs/time.md",
+    "src/humanize/time.py",
+    "tests/test_time.py",
 ]
 
 
@@ -43,6 +46,8 @@ def index():
     ("gw", "steer_tui/server/gateway.py"),
     ("pins", "scripts/update-test-pins.sh"),
     ("arch md", "docs/architecture.md"),  # spaces are ignored
+    ("time", "src/humanize/time.py"),  # code before prose of the same name, though its path is longer
+    ("time.md", "docs/time.md"),
 ])
 def test_ranks_first(index, query, first):
     assert index.search(query)[0].path == first
@@ -66,7 +71,7 @@ def _subsequence(q: str, s: str) -> bool:
 
 def test_empty_query_lists_shortest_first_and_limit_holds(index):
     got = [m.path for m in index.search("", limit=3)]
-    assert got == ["setup.py", "README.md", "bench/apply.py"]
+    assert got == ["setup.py", "README.md", "docs/time.md"]
     assert len(index.search("s", limit=5)) == 5
 
 
