@@ -192,7 +192,7 @@ async def test_enter_while_generating_redirects(sample, backends):
 async def test_a_warning_on_the_proposal_stays_in_the_status_line_while_it_is_reviewed(sample, backends):
     """A warning about the proposal (a name nothing defines) is a toast that fades; what to weigh
     before accepting stays in the status line until the next answer starts. On a narrow terminal
-    the numbers give way to it."""
+    the backend's name and then the numbers give way to it."""
     from steer_tui.events import Notice, NoticeCode
 
     b = await backends()

@@ -110,10 +110,10 @@ class StatusLine(Widget):
         extra = Text(" │ " + self.extra) if self.extra else Text()
         parts = [head, backend, state, numbers, extra]
         # The extra part (hunk, warning, conflict, syntax) is what to act on: where the line is too
-        # narrow for all, the numbers give way first, then the backend's name.
+        # narrow for all, the backend's name (the same all session) gives way first, then the numbers.
         width = self.size.width
         if self.extra and width:
-            for dropped in (numbers, backend):
+            for dropped in (backend, numbers):
                 if sum(p.cell_len for p in parts) <= width:
                     break
                 parts.remove(dropped)
