@@ -287,6 +287,9 @@ class Workspace:
     def switch_to(self, path: Path) -> None:
         """Show `path` now: the view of the file shown is kept in its record, the new one's restored."""
         app = self.app
+        known = self.records.get(path.resolve())
+        if self.current is not None and (known is None or known.document is None) and not self._readable(path):
+            return  # the file shown stays, its view as it was; the toast says why the other cannot open
         app.flush_now()  # what the file shown has pending is drawn before it goes
         if app.queued is not None:
             # A call, not a message: still queued after the switch, the words would go to the next file's session.
@@ -321,6 +324,17 @@ class Workspace:
             self.start_session()
         self._restore_view(view)
         app.post_message(FileShown(app.path))
+
+    def _readable(self, path: Path) -> bool:
+        """`path` opens as a document (a new path does); else the toast says why."""
+        from steer_tui.files import Document, DocumentError
+
+        try:
+            Document.open(path)
+        except (DocumentError, OSError) as exc:
+            self.app.notify(f"cannot open {exc}", severity="error", timeout=10)
+            return False
+        return True
 
     def _restore_view(self, view: ViewState) -> None:
         app = self.app

@@ -65,6 +65,21 @@ async def test_ctrl_p_finds_a_file_and_enter_opens_it(project, backends):
         assert app.prompt.value == ""  # the finder's words never reach the prompt
 
 
+async def test_a_file_that_cannot_be_opened_leaves_the_file_shown_as_it_was(project, backends):
+    """Not UTF-8: the toast says why, and the file shown stays, with its view and its name."""
+    (project / "latin.py").write_bytes(b"# caf\xe9\nx = 1\n")
+    b = await backends()
+    app = replay_app(project / "inventory.py", b)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await wait_until(pilot, lambda: app.session is not None, what="the session")
+        shown = list(app.code.lines)
+        await find_and_open(pilot, app, "latin")
+        await pilot.pause()
+        assert app.path.name == "inventory.py" and app.status.file == "inventory.py"
+        assert app.code.lines == shown and app.session.document.path.name == "inventory.py"
+        assert any("not valid UTF-8" in n.message for n in app._notifications)
+
+
 async def test_typing_gt_in_the_finder_opens_the_command_palette(project, backends):
     b = await backends()
     app = replay_app(project / "inventory.py", b)
