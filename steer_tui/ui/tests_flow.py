@@ -18,24 +18,46 @@ class TestsFlow:
     def __init__(self, app: SteerHost) -> None:
         self._app = app
         self._runner = TestRunner(app)
+        self._confirmed: str | None = None  # the found command the user said yes to, for this session
 
     @property
     def running(self) -> bool:
         return self._runner.running
 
     def run(self) -> None:
-        """Run the configured test command in the file's folder (once at a time); the panel shows its output."""
+        """Run the test command in the project's root (once at a time); the panel shows its output.
+        With none configured, the one the project's files name is offered, and runs only if the user
+        says yes (then again on each Ctrl+T of this session)."""
         app = self._app
-        command = app.settings.test_command
+        command = app.settings.test_command or self._confirmed
         if not command:
-            app.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
-                       severity="warning", timeout=6)
+            self._offer()
             return
         if self._runner.running:
             return
         app.tests.begin(command)
-        self._runner.start(command, str(app.path.resolve().parent if app.path is not None else app.project_root))
+        self._runner.start(command, str(app.project_root))
         app.refresh_bindings()
+
+    def _offer(self) -> None:
+        from steer_tui.project.test_command import detect
+
+        app = self._app
+        found = detect(app.project_root)
+        if found is None:
+            app.notify("no test command configured: set test_command in config.toml or STEER_TEST_COMMAND",
+                       severity="warning", timeout=6)
+            return
+        from steer_tui.ui.screens.confirm import ConfirmScreen
+
+        def answer(ok: bool | None) -> None:
+            if ok:
+                self._confirmed = found.command
+                self.run()
+
+        app.push_screen(ConfirmScreen(f"No test command is configured. Run `{found.command}` in {app.project_root}?\n"
+                                      f"({found.because}; test_command in config.toml sets one for good)",
+                                      yes="Run", no="Cancel"), answer)
 
     def finished(self, returncode: int) -> None:
         app = self._app

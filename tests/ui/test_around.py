@@ -126,6 +126,32 @@ async def test_ctrl_t_without_a_command_says_so(sample, backends):
         assert app.tests.command is None
 
 
+async def test_ctrl_t_offers_the_command_the_project_names_and_runs_it_only_on_yes(sample, backends):
+    """No test_command configured, but the project configures pytest: Ctrl+T asks before running
+    it, in the project's root; "no" runs nothing; once said yes to, Ctrl+T runs it again unasked."""
+    root = sample.parent
+    (root / "pyproject.toml").write_text("[tool.pytest.ini_options]\ntestpaths = ['tests']\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_marker.py").write_text(
+        "import pathlib\n\n\ndef test_marker():\n    pathlib.Path('ran-here').write_text('x')\n")
+    b = await backends()
+    app = replay_app(sample, b)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="the question")
+        assert "python -m pytest -q" in app.screen.question and "pyproject.toml configures pytest" in app.screen.question
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert app.tests.command is None and not (root / "ran-here").exists()
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen", what="the question again")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: app.tests.returncode is not None, what="the test command", timeout=60)
+        assert app.tests.command == "python -m pytest -q"
+        if app.tests.returncode == 0:  # python on PATH has pytest (CI's venv): it ran in the project's root
+            assert (root / "ran-here").exists()
+
+
 async def test_quit_with_a_pending_proposal_asks_first(sample, backends):
     b = await backends()
     app = replay_app(sample, b)
