@@ -22,6 +22,7 @@ class AttemptStream:
         self.turn = turn
         self.session = turn.session
         self.gave_up: tuple[str, str] | None = None  # (reason, feedback) of an answer caught in a loop
+        self.copy_watch = None  # an insertion's: steer_tui.insertion.CopyWatch, made at its first delta
 
     async def ask(self, instructions: str, messages: list[dict], cap: int | None, avoid: dict | None = None) -> TurnResult:
         s, t = self.session, self.turn
@@ -96,7 +97,22 @@ class AttemptStream:
             self.gave_up = (DEGENERATE_REASON, DEGENERATE_FEEDBACK)
         elif t.repeats.looping:
             self.gave_up = (LOOP_REASON, loop_feedback(t.repeats.block))
+        elif self._copying():
+            from steer_tui.insertion import COPY_FEEDBACK, COPY_REASON
+
+            self.gave_up = (COPY_REASON, COPY_FEEDBACK)
         return self.gave_up is not None
+
+    def _copying(self) -> bool:
+        """An insertion's answer (the turn's region is empty) writes out the file's own code."""
+        shown = self.turn.shown
+        if not (isinstance(shown, tuple) and shown[0] == shown[1]):
+            return False
+        if self.copy_watch is None:
+            from steer_tui.insertion import CopyWatch
+
+            self.copy_watch = CopyWatch(self.session.document.text)
+        return self.copy_watch.copying(self.session.raw_text)
 
     def on_steered(self) -> None:
         self.turn.restart_after_steer()  # the successor's output replaces this answer: the proposal starts over

@@ -69,6 +69,20 @@ MAY_ASK_FOR_NOTHING = re.compile(
     r"\b(if (it is |it's )?(needed|necessary|required|any)|where (needed|necessary)|only if|if there (is|are)|"
     r"(leave|keep) (it|them|everything|the \w+) (as it is|as is|unchanged|alone)|no changes?\b|do nothing|"
     r"check (whether|if))", re.I)
+# A request for a new definition on its own: "add a method is_prerelease to Version", "write a helper
+# that ...". The noun is the object of the verb (at most two words between: "a User method"), so
+# "add logging to the sync function" is not one. Fields, properties and constructors are left out:
+# they have a place of their own in a class, not its end.
+ADDS_DEFINITION = re.compile(
+    r"^\W*(?:(?:please|now|also|and|then)\W+)*(?:add|create|write|implement|define)\s+"
+    r"(?:a|an|another|one|the|new|some|two|three)\s+(?:[\w`.()\[\]&<>,:*-]+\s+){0,2}?"
+    r"(?:new\s+)?(?:function|method|fn|func|helper|class|struct|test|handler|endpoint|route|interface|trait|enum)s?\b",
+    re.I)
+# ... unless it also asks to change code that is there: the new definition is then one part of it.
+ALSO_CHANGES = re.compile(
+    r"\b(?:and|then|so)\s+(?:also\s+)?(?:use|call|make|change|update|replace|have|wire|register|export|refactor|"
+    r"move|remove|delete|rename|pass|return|raise)\b|\b(?:instead|replac\w*|rename\w*|refactor\w*|"
+    r"use\s+(?:it|them)|call\s+(?:it|them)|(?:in|from)\s+place\s+of)\b", re.I)
 DOC_FILLER = re.compile(r"^(?:\W*\b(?:also|and|plus|then|now|ok|okay|just|only)\b)+\W*", re.I)
 
 # "add a docstring to the Stack class", "write a short docstring for class Stack", "give Stack a
@@ -133,6 +147,15 @@ TABLE: tuple[Intent, ...] = (
            ('make it a stub', 'replace the body with pass', 'empty it'), ('fix the body',)),
     Intent('MAY_ASK_FOR_NOTHING', MAY_ASK_FOR_NOTHING, 'search', 'an instruction that may rightly end in no change',
            ('fix it if needed', 'only if it is broken', 'leave it as is otherwise', 'check whether it handles None'), ('fix it',)),
+    Intent('ADDS_DEFINITION', ADDS_DEFINITION, 'match', 'a request for a new function, method or type: written where it goes alone, the code around it untouched',
+           ('add a Version method is_prerelease that returns true when pre is not empty', 'add a function percent(value, total)',
+            'write a helper that parses sizes', 'please add a test for parse', 'add a new method reset to Counter'),
+           ('add logging to the sync function', 'add a check in matches_comparator', 'add a parameter default to mean',
+            'add a docstring to the Stack class', 'make add a method', 'add an email field to User')),
+    Intent('ALSO_CHANGES', ALSO_CHANGES, 'search', 'words that also ask to change code already there (a new definition is then part of a bigger edit)',
+           ('add a helper and use it in total', 'add a method reset and call it from start', 'write a function to replace the loop',
+            'add a helper, then make load use it'),
+           ('add a method reset that zeroes the count', 'add a function that returns the total')),
     Intent('DOC_FILLER', DOC_FILLER, 'match', 'the fillers before a docstring request ("also", "now")',
            ('also add a docstring', 'now, give'), ('add a docstring',)),
     Intent("CLASS_DOCSTRING", _any_of(CLASS_DOCSTRING), "match", "a request for one class's docstring alone",

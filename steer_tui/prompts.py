@@ -167,9 +167,9 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
            *context_messages(context)]
     aside = context.aside if context else ""
     if region is not None and typed and complete:
-        out.append(instruction_message(fmt, typed, text, region, aside))
+        out.append(instruction_message(fmt, typed, text, region, aside, path))
     elif region is not None:
-        opening = message_opening(fmt, text, region)
+        opening = message_opening(fmt, text, region, path)
         out.append({"role": "user", "content": opening + (aside_text(aside) + typed.strip() if typed else "")})
     return out
 
@@ -316,6 +316,21 @@ def rewrite_region(text: str, instruction: str = "", line: int | None = None, pa
     if may_delete(instruction, text.splitlines(), path):  # shown only what is to go, the model writes it back
         return named_constants.paragraph(table, _covering(said))
     return _covering(said)
+
+
+def edit_region(text: str, instruction: str, path: str | None) -> tuple[int, int]:
+    """The region a rewrite asked in these words covers (`rewrite_region`), or the empty region at
+    the insertion point where they ask for a new definition alone (steer_tui.insertion)."""
+    from steer_tui import insertion
+
+    region = rewrite_region(text, instruction, path=path)
+    whole = (0, len(text.splitlines()))
+    if region != whole and insertion.wanted(instruction) and not insertion.named_by(text, instruction, region, path):
+        # "add a function natural_weekday ... of a date" reaches `naturaldate` by a plain word: the
+        # new function is no edit of it, and goes where new functions go.
+        region = whole
+    at = insertion.point(text, instruction, region, path)
+    return region if at is None else (at, at)
 
 
 PLAIN_TIER = 2  # _named's tier of plain words (the first word left out)
@@ -486,11 +501,32 @@ def _indent_block(lines: list[str], line: int) -> tuple[int, int]:
     return (start, end)
 
 
-def _region_block(text: str | None, region: tuple[int, int] | str) -> str:
+INSERT_REMINDER = "Reply with only the new code, in one code block, nothing else."
+
+
+def _insertion_block(text: str, at: int, path: str | None = None) -> str:
+    """An empty region: where the new code goes (an insertion point, steer_tui.insertion), and,
+    inside a type, that only its new member is wanted (asked for a member, a small model writes the
+    whole type out again)."""
+    from steer_tui.insertion import holder_head
+
+    head = holder_head(text, at, path)
+    if head:
+        return (f"The new code goes inside `{head}`, after line {at}, at the end of its body. Write only the new "
+                "member, not the lines around it; every line of the file stays as it is.")
+    n = len(text.splitlines())
+    where = "at the end of the file" if at >= n or not any(ln.strip() for ln in text.splitlines()[at:]) \
+        else f"before line {at + 1}"
+    return f"The new code goes after line {at} ({where}). Write only the new code; every line of the file stays as it is."
+
+
+def _region_block(text: str | None, region: tuple[int, int] | str, path: str | None = None) -> str:
     if isinstance(region, tuple):
         if text is None:
             raise ValueError("a line-range region needs the file text")
         start, end = region
+        if start == end:
+            return _insertion_block(text, start, path)
         body = region_lines(text, region)
         label = f"Region (lines {start + 1}-{end}):"
     else:
@@ -512,7 +548,7 @@ def is_empty(text: str | None) -> bool:
 
 
 def instruction_message(fmt: str, instruction: str, text: str | None = None, region: tuple[int, int] | str | None = None,
-                        aside: str = "") -> dict:
+                        aside: str = "", path: str | None = None) -> dict:
     """The per-turn user message: the region (if any), the instruction and a format reminder (for a
     rewrite, the reminder first). `aside`: what the words name in other files (RequestContext.aside),
     between the region and the words."""
@@ -520,7 +556,7 @@ def instruction_message(fmt: str, instruction: str, text: str | None = None, reg
         parts = [NEW_FILE_NOTE, aside, instruction.strip(), NEW_FILE_REMINDER]
         return {"role": "user", "content": "\n\n".join(p for p in parts if p)}
     tail = instruction.strip() if fmt == REWRITE else f"{instruction.strip()}\n\n{_REMINDER[fmt]}"
-    return {"role": "user", "content": message_opening(fmt, text, region) + aside_text(aside) + tail}
+    return {"role": "user", "content": message_opening(fmt, text, region, path) + aside_text(aside) + tail}
 
 
 def aside_text(aside: str) -> str:
@@ -528,14 +564,16 @@ def aside_text(aside: str) -> str:
     return aside + "\n\n" if aside else ""
 
 
-def message_opening(fmt: str, text: str | None, region: tuple[int, int] | str | None) -> str:
+def message_opening(fmt: str, text: str | None, region: tuple[int, int] | str | None, path: str | None = None) -> str:
     """What a turn's message on `region` says before the instruction (what a prewarm can evaluate
     before the words are known). A rewrite's reminder opens it and the user's words end it: the
     reminder stays cached when the region changes (a redirect narrowed to one method evaluates just
     that method's block and the words), and the blank line after the block is kept ("```\n\n" is
     one token)."""
-    block = _region_block(text, region) + "\n\n" if region is not None else ""
-    return (_REMINDER[fmt] + "\n\n" + block) if fmt == REWRITE else block
+    block = _region_block(text, region, path) + "\n\n" if region is not None else ""
+    inserting = isinstance(region, tuple) and region[0] == region[1]
+    reminder = INSERT_REMINDER if inserting else _REMINDER[fmt]
+    return (reminder + "\n\n" + block) if fmt == REWRITE else block
 
 
 def build_input(
@@ -569,7 +607,7 @@ def build_input(
     if focus is None and isinstance(region, tuple):
         focus = region
     return [file_message(path, text, view_focus(fmt, focus), file_tokens), *context_messages(context), *(history or []),
-            instruction_message(fmt, instruction, text, region, context.aside if context else "")]
+            instruction_message(fmt, instruction, text, region, context.aside if context else "", path)]
 
 
 def view_follows_region(fmt: str) -> bool:
@@ -582,8 +620,11 @@ def view_follows_region(fmt: str) -> bool:
 
 
 def view_focus(fmt: str, focus: tuple[int, int] | None) -> tuple[int, int] | None:
-    """The lines the file's view is built around in `fmt` (view_follows_region): `focus` or none."""
-    return focus if view_follows_region(fmt) else None
+    """The lines the file's view is built around in `fmt` (view_follows_region): `focus` or none.
+    An insertion point (an empty region) has no block to show the code it goes beside: the view
+    is built around it in every format."""
+    inserting = isinstance(focus, tuple) and focus[0] == focus[1]
+    return focus if view_follows_region(fmt) or inserting else None
 
 
 def context_messages(context) -> list[dict]:

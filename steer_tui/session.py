@@ -376,10 +376,10 @@ class Session:
         asked by name of the code around it (prompts.deletion_request, deletion_region)."""
         if self.format != "rewrite":
             return instruction, region
-        from steer_tui.prompts import deletion_region, deletion_request, rewrite_region
+        from steer_tui.prompts import deletion_region, deletion_request, edit_region
 
-        if region is None:
-            return instruction, rewrite_region(self.document.text, instruction, path=self.path)
+        if region is None:  # a new definition asked alone: the empty region where it goes (insertion.py)
+            return instruction, edit_region(self.document.text, instruction, self.path)
         instruction = deletion_request(self.document.text, instruction, region, self.path)
         return instruction, deletion_region(self.document.text, instruction, region, self.path)
 

@@ -364,7 +364,7 @@ class Turn:
         """The attempt's prompt and answer, as the conversation goes on after them."""
         from steer_tui.prompts import instruction_message
 
-        return [instruction_message(self.fmt, self.ask, self.session.document.text, self.shown),
+        return [instruction_message(self.fmt, self.ask, self.session.document.text, self.shown, path=self.session.prompt_path),
                 {"role": "assistant", "content": result.raw_text}]
 
     def _ask_addition(self, result: TurnResult) -> None:

@@ -113,7 +113,7 @@ def plan(text: str, value: str, region: tuple[int, int] | None, last: Warm | Non
         words = stripped if paused else f"{typed} {guess}" if guess else typed
         if not _names_one(text, words, path):
             return None
-        region = prompts.rewrite_region(text, words, path=path)
+        region = prompts.edit_region(text, words, path) if paused else prompts.rewrite_region(text, words, path=path)
         if region == (0, len(text.splitlines())):
             return None
     want = Warm(text, region, typed, paused and bool(typed))

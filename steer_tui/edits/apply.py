@@ -355,6 +355,11 @@ def _rewrite_lines(buf: _Buffer, blocks: list[EditBlock], pos: int, s: list[str]
             context = (lines, h)
             if not keep_echo:
                 r = strip_echoed_context(lines, h, h + len(s), r, path)
+    if not s and context is not None and any(ln.strip() for ln in context[0]):
+        # An empty region in a file: an insertion point (steer_tui.insertion), the answer its new code.
+        from steer_tui.insertion import fit
+
+        return None, s, fit(context[0], h, r, path)
     try:
         a, b, r, _kept = anchor_rewrite(s, r, allow_deletion, path=path, context=context)
     except PartialRewrite as e:

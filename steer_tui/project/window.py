@@ -71,6 +71,10 @@ def file_view(path: str, text: str, region: tuple[int, int] | None, budget_token
     every line shown is a line of the file and the region's lines are where the file has them."""
     if fits(text, budget_tokens):
         return text
+    if region is not None and region[0] == region[1]:  # an insertion point: around what it follows
+        from steer_tui.insertion import around
+
+        region = around(text, region[0], path)
     return _view(path, text, _clamp(region, text), budget_tokens)
 
 
