@@ -22,7 +22,8 @@ INSERT_MIN_LINES = 30  # a smaller region is rewritten whole: cheap, and the mod
 _LANGUAGES = frozenset({"python", "javascript", "typescript", "tsx", "go", "rust", "java", "csharp", "c", "cpp", "php"})
 # Statements that close a file and must stay last: new definitions go before them.
 _TAIL = re.compile(r"^(?:if\s+__name__\s*==|module\.exports\b|exports\.\w+\s*=|export\s+default\b|export\s*\{|"
-                   r"#\[cfg\(test\)\]|#\s*endif\b|\?>)")
+                   r"#\[cfg\(test\)\])")
+_CLOSING_LINE = re.compile(r"^\s*(?:#\s*endif\b|\?>\s*$)")
 
 
 def named_by(text: str, instruction: str, region: tuple[int, int], path: str | None) -> bool:
@@ -97,17 +98,22 @@ def _last_code(lines: list[str], end: int) -> int:
 
 
 def _file_end(lines: list[str]) -> int:
-    """After the file's last definition: before a closing statement at the top level (and the
-    comments and blank lines just above it)."""
+    """After the file's last definition: before a header's closing `#endif` or PHP's `?>`, and
+    before the file's last top-level statement where that is one that closes a file (`if __name__
+    == ...`, `module.exports = ...`, `#[cfg(test)] mod tests`), with the comments and blank lines
+    just above it."""
     end = _last_code(lines, len(lines))
-    for i in range(len(lines)):
-        if lines[i] and not lines[i][0].isspace() and _TAIL.match(lines[i]):
-            cut = i
-            while cut > 0 and (not lines[cut - 1].strip() or lines[cut - 1].lstrip().startswith(("#", "//"))
-                               and not _TAIL.match(lines[cut - 1])):
-                cut -= 1
-            return _last_code(lines, cut) if cut > 0 else end
-    return end
+    if end and _CLOSING_LINE.match(lines[end - 1]):
+        return _last_code(lines, end - 1)
+    start = next((i for i in range(end - 1, -1, -1) if lines[i] and not lines[i][0].isspace()
+                  and not lines[i].startswith(("}", ")", "]", "#", "//", "@"))), None)
+    while start and lines[start - 1].startswith(("#[", "@")):
+        start -= 1  # its attributes (`#[cfg(test)]`) and decorators
+    if start is None or not _TAIL.match(lines[start]):
+        return end
+    while start > 0 and (not lines[start - 1].strip() or lines[start - 1].lstrip().startswith(("#", "//"))):
+        start -= 1
+    return _last_code(lines, start) if start > 0 else end
 
 
 def _type_end(lines: list[str], d, key: str) -> int:

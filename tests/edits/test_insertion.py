@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from steer_tui import prompts
 from steer_tui.edits.judge import judge
 from steer_tui.edits.lines import document_lines
@@ -114,3 +116,18 @@ def test_the_view_of_a_big_file_shows_the_definition_the_new_code_follows():
     shown = file_view("v.rs", big, (at, at), 800)
     assert "    pub fn f9(&self) -> u8 {\n        9\n    }" in shown  # whole, not an outline line
     assert "fn pad_399" not in shown or "omitted" in shown
+
+
+@pytest.mark.parametrize("lines, at", [
+    (["def a():", "    pass", "", "", "# run it", 'if __name__ == "__main__":', "    a()"], 2),
+    (["import React from 'react'", "", "export default function App() {", "  return 1", "}", "", "function b() {",
+      "  return 2", "}"], 9),  # a default export that is not last is a definition like any
+    (["function a() {", "  return 1", "}", "", "module.exports = { a };"], 3),
+    (["fn a() {}", "", "#[cfg(test)]", "mod tests {", "    #[test]", "    fn t() {}", "}"], 1),
+    (["#ifndef X_H", "#define X_H", "", "int a(void);", "", "#endif"], 4),
+    (["def a():", "    pass", "", "", "@app.route('/')", "def b():", "    pass"], 7),
+])
+def test_the_end_of_a_file_is_before_what_closes_it(lines, at):
+    from steer_tui.insertion import _file_end
+
+    assert _file_end(lines + [""]) == at
