@@ -26,11 +26,14 @@ _TAIL = re.compile(r"^(?:if\s+__name__\s*==|module\.exports\b|exports\.\w+\s*=|e
 _CLOSING_LINE = re.compile(r"^\s*(?:#\s*endif\b|\?>\s*$)")
 
 
-def named_by(text: str, instruction: str, region: tuple[int, int], path: str | None) -> bool:
-    """A definition that spans `region` is said by its name in the words (any case)."""
-    names = [d.name for d in lang.definitions(path, text) if d.name and d.start <= region[0] and d.end >= region[1]] \
-        if path and lang.language(path) else []
-    return any(re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", instruction, re.I) for n in names)
+def is_type(text: str, region: tuple[int, int], path: str | None) -> bool:
+    """`region` is one type's lines (a class, struct, impl, interface...)."""
+    return _type_of(lang.definitions(path, text), region) is not None if path and lang.language(path) else False
+
+
+def _type_of(defs, region: tuple[int, int]):
+    start, end = region
+    return next((d for d in defs if d.kind in TYPE_KINDS and d.end == end and d.start <= start <= d.line), None)
 
 
 def around(text: str, at: int, path: str | None) -> tuple[int, int]:
@@ -81,9 +84,8 @@ def point(text: str, instruction: str, region: tuple[int, int], path: str | None
         if len(top) == 1 and sole:  # a Java or C# file: its one class
             return _type_end(lines, sole[0], spec.key)
         return _file_end(lines)
-    types = [d for d in defs if d.kind in TYPE_KINDS and (d.start, d.end) == (start, end)
-             or d.kind in TYPE_KINDS and d.line >= start and d.end == end and d.start <= start]
-    return _type_end(lines, types[0], spec.key) if types else None
+    found = _type_of(defs, region)
+    return _type_end(lines, found, spec.key) if found is not None else None
 
 
 def _used(lines: list[str]) -> int:

@@ -325,9 +325,10 @@ def edit_region(text: str, instruction: str, path: str | None) -> tuple[int, int
 
     region = rewrite_region(text, instruction, path=path)
     whole = (0, len(text.splitlines()))
-    if region != whole and insertion.wanted(instruction) and not insertion.named_by(text, instruction, region, path):
-        # "add a function natural_weekday ... of a date" reaches `naturaldate` by a plain word: the
-        # new function is no edit of it, and goes where new functions go.
+    if region != whole and insertion.wanted(instruction) and not insertion.is_type(text, region, path):
+        # A function the words reach ("natural_weekday ... of a date" reaches `naturaldate`, "a
+        # function that is natural_list with an Oxford comma" names it) is no edit target of a new
+        # definition asked alone: it goes where new functions go, the code it mentions untouched.
         region = whole
     at = insertion.point(text, instruction, region, path)
     return region if at is None else (at, at)

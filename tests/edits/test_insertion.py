@@ -131,3 +131,9 @@ def test_the_end_of_a_file_is_before_what_closes_it(lines, at):
     from steer_tui.insertion import _file_end
 
     assert _file_end(lines + [""]) == at
+
+
+def test_a_function_the_words_mention_is_no_edit_target_of_a_new_one():
+    """"a function that is helper_3 with ..." names helper_3: the new function goes at the end, helper_3 untouched."""
+    at = region_for(MODULE, "add a function helper_twice(x) that is helper_3 applied twice", "helpers.py")
+    assert at[0] == at[1] and MODULE.splitlines()[at[0] - 1] == "    return x + 11"
