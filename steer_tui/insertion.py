@@ -137,11 +137,11 @@ def fit(lines: list[str], at: int, new: list[str], path: str | None) -> list[str
     body = _unechoed(lines, at, body)
     if not body:
         return new
-    indent = _member_indent(lines, at, path)
+    indent = _member_indent(lines, holder)
     common = min(len(ln) - len(ln.lstrip()) for ln in body if ln.strip())
     body = [indent + ln[common:] if ln.strip() else "" for ln in body]
-    python = path is not None and lang.language(path) is not None and lang.language(path).key == "python"
-    gap = 2 if python and not indent else 1
+    spec = lang.language(path) if path else None
+    gap = 2 if spec is not None and spec.key == "python" and not indent else 1
     before, after = lines[at - 1] if at > 0 else "", lines[at] if at < len(lines) else ""
     opens = before.rstrip().endswith(("{", ":")) or not before.strip()
     closes = not after.strip() or after.strip().startswith(("}", ")", "]"))
@@ -211,9 +211,8 @@ def _unwrapped(head: str, body: list[str]) -> list[str]:
     return _trimmed(inner)
 
 
-def _member_indent(lines: list[str], at: int, path: str | None) -> str:
-    """The indentation of the members of the innermost type holding line `at` ("" at the top)."""
-    d = _holder(lines, at, path)
+def _member_indent(lines: list[str], d) -> str:
+    """The indentation of the members of type `d` (_holder's; "" at the top level, None)."""
     if d is None:
         return ""
     head = lines[d.line]
@@ -243,14 +242,14 @@ class CopyWatch:
     def __init__(self, text: str):
         code = [ln.rstrip() for ln in text.split("\n") if ln.strip()]
         self._runs = {tuple(code[i:i + COPY_LINES]) for i in range(max(0, len(code) - COPY_LINES + 1))}
-        self._seen = 0
+        self._seen = 0  # characters of the answer looked at: a delta that ends no line is not read again
 
     def copying(self, answer: str) -> bool:
         """The answer so far opens its code with COPY_LINES lines the file has, in a row."""
-        lines = answer.split("\n")
-        if len(lines) == self._seen:
+        if len(answer) >= self._seen and "\n" not in answer[self._seen:]:
             return False
-        self._seen = len(lines)
+        self._seen = len(answer)
+        lines = answer.split("\n")
         opening = next((i for i, ln in enumerate(lines) if ln.lstrip().startswith("```")), None)
         if opening is None:
             return False

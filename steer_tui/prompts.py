@@ -515,9 +515,8 @@ def _insertion_block(text: str, at: int, path: str | None = None) -> str:
     if head:
         return (f"The new code goes inside `{head}`, after line {at}, at the end of its body. Write only the new "
                 "member, not the lines around it; every line of the file stays as it is.")
-    n = len(text.splitlines())
-    where = "at the end of the file" if at >= n or not any(ln.strip() for ln in text.splitlines()[at:]) \
-        else f"before line {at + 1}"
+    rest = text.splitlines()[at:]
+    where = f"before line {at + 1}" if any(ln.strip() for ln in rest) else "at the end of the file"
     return f"The new code goes after line {at} ({where}). Write only the new code; every line of the file stays as it is."
 
 

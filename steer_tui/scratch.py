@@ -42,9 +42,6 @@ class ScratchProject:
             self._entries = _sorted(*(_walked(self.root, [""]) if listed is None else _expanded(self.root, listed)))
         return self._entries
 
-    def files(self) -> list[str]:
-        return self.entries()[0]
-
     def copy(self, text: str, encode=None) -> Path:
         """A new temp folder holding the project with `text` as the file (its bytes: `encode(text)`)."""
         dest = Path(tempfile.mkdtemp(prefix="steer-check-"))

@@ -29,9 +29,10 @@ _BLOCKS = {
     "php": {"compound_statement"},
 }
 _LEAVES = {"return_statement", "raise_statement", "throw_statement", "break_statement", "continue_statement"}
+_COMMENTS = {"comment", "line_comment", "block_comment"}  # passed over: they neither run nor end anything
 # Where control may arrive from elsewhere: what follows it is not dead.
 _ENTRIES = {"labeled_statement", "case_statement", "switch_label", "default_statement", "expression_case",
-            "default_case", "comment", "line_comment", "block_comment", "labeled_statement"}
+            "default_case"}
 
 
 def unreachable_added(old: str, new: str, path: str | None) -> list[tuple[int, int]]:
@@ -54,9 +55,10 @@ def unreachable_added(old: str, new: str, path: str | None) -> list[tuple[int, i
             continue
         leaving = None
         for child in node.named_children:
+            if child.type in _COMMENTS:
+                continue
             if child.type in _ENTRIES:
-                if child.type not in ("comment", "line_comment", "block_comment"):
-                    leaving = None
+                leaving = None
                 continue
             if leaving is not None and child.start_point[0] in added:
                 out.append((child.start_point[0] + 1, leaving.start_point[0] + 1))
