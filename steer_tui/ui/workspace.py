@@ -79,16 +79,14 @@ class Workspace:
         app.code.set_document(lines, "")
         app.status.file = "no file"
 
-    def open_document(self) -> None:
-        """Read the shown file into the view (a path that does not exist yet is a new file)."""
-        from steer_tui.files import Document, DocumentError
-
+    def open_document(self, document=None) -> None:
+        """Read the shown file into the view (a path that does not exist yet is a new file);
+        `document`: the file already read (_opened)."""
         app = self.app
-        try:
-            app.document = Document.open(app.path)
-        except (DocumentError, OSError) as exc:
-            app.notify(f"cannot open {exc}", severity="error", timeout=10)
+        document = document if document is not None else self._opened(app.path)
+        if document is None:
             return
+        app.document = document
         if self.current is not None:
             self.current.document = app.document
         if app.document.is_new:
@@ -288,8 +286,11 @@ class Workspace:
         """Show `path` now: the view of the file shown is kept in its record, the new one's restored."""
         app = self.app
         known = self.records.get(path.resolve())
-        if self.current is not None and (known is None or known.document is None) and not self._readable(path):
-            return  # the file shown stays, its view as it was; the toast says why the other cannot open
+        opened = None
+        if self.current is not None and (known is None or known.document is None):
+            opened = self._opened(path)
+            if opened is None:
+                return  # the file shown stays, its view as it was; the toast says why the other cannot open
         app.flush_now()  # what the file shown has pending is drawn before it goes
         if app.queued is not None:
             # A call, not a message: still queued after the switch, the words would go to the next file's session.
@@ -308,7 +309,7 @@ class Workspace:
         code.set_source(None)
         code.anchor = None
         if record.document is None:
-            self.open_document()
+            self.open_document(opened)
             if app.document is None:
                 self.show_no_file()
                 app.status.file = relative_label(path.resolve(), app.project_root)
@@ -325,16 +326,16 @@ class Workspace:
         self._restore_view(view)
         app.post_message(FileShown(app.path))
 
-    def _readable(self, path: Path) -> bool:
-        """`path` opens as a document (a new path does); else the toast says why."""
+    def _opened(self, path: Path):
+        """`path` read as a document (steer_tui.files.Document; a new path is one), or None after a
+        toast saying why it cannot be."""
         from steer_tui.files import Document, DocumentError
 
         try:
-            Document.open(path)
+            return Document.open(path)
         except (DocumentError, OSError) as exc:
             self.app.notify(f"cannot open {exc}", severity="error", timeout=10)
-            return False
-        return True
+            return None
 
     def _restore_view(self, view: ViewState) -> None:
         app = self.app
