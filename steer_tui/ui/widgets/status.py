@@ -107,20 +107,20 @@ class StatusLine(Widget):
             numbers.append(f"ttft {ttft} │ {tps} tok/s │ {tokens} tok")
             if self.drafted:
                 numbers.append(f" ({self.drafted:,} drafted)")
-        extra = Text(" │ " + self.extra) if self.extra else Text()
-        parts = [head, backend, state, numbers, extra]
+        extra = Text(self.extra)
+        if self.extra:
+            numbers.append(" │ ")
         # The extra part (hunk, warning, conflict, syntax) is what to act on: where the line is too
         # narrow for all, the backend's name (the same all session) gives way first, then the numbers.
-        width = self.size.width
-        if self.extra and width:
-            for dropped in (backend, numbers):
-                if sum(p.cell_len for p in parts) <= width:
-                    break
-                parts.remove(dropped)
-                if dropped is numbers:
-                    extra = Text(self.extra)
-                    parts[-1] = extra
+        dropped = 0
+        if self.extra and self.size.width:
+            sizes = [backend.cell_len, numbers.cell_len]
+            total = head.cell_len + state.cell_len + sum(sizes) + extra.cell_len
+            while dropped < len(sizes) and total > self.size.width:
+                total -= sizes[dropped]
+                dropped += 1
         text = Text(no_wrap=True, overflow="ellipsis")
-        for part in parts:
-            text.append_text(part)
+        for part in (head, backend if dropped < 1 else None, state, numbers if dropped < 2 else None, extra):
+            if part is not None:
+                text.append_text(part)
         return text
