@@ -26,7 +26,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 from difflib import SequenceMatcher
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from steer_tui import lang
 from steer_tui.edits.locate import _indent
@@ -280,12 +280,21 @@ def anchor_rewrite(
     only the definitions of those names go, the rest anchored as without it. `path` tells the
     language (steer_tui.lang finds the definitions where it knows it); `context`: the file's lines
     and the region's first line in them, to parse the region where it stands."""
-    return _anchor(region, new, allow_delete, _layer_definitions(path, region, context))
+    return _anchor(region, new, allow_delete, _layer_definitions(path, region, context),
+                   lambda: _defines(path, new))
+
+
+def _defines(path: str | None, lines: list[str]) -> bool:
+    """`lines` hold a definition (by the layer, else by the regex)."""
+    found = _layer_definitions(path, lines, None)
+    return bool(found if found is not None else _definitions(lines, 0, len(lines)))
 
 
 def _anchor(region: list[str], new: list[str], allow_delete: bool | frozenset[str],
-            defs: list[_Def] | None) -> tuple[int, int, list[str], list[tuple[int, int]]]:
-    """anchor_rewrite with the region's definitions (`defs`: the layer's, or None for the regex)."""
+            defs: list[_Def] | None, defines: Callable[[], bool] = lambda: True,
+            ) -> tuple[int, int, list[str], list[tuple[int, int]]]:
+    """anchor_rewrite with the region's definitions (`defs`: the layer's, or None for the regex);
+    `defines`: whether the answer holds a definition."""
     whole = (0, len(region), reindent(region, new), [])
     if allow_delete is True or not any(x.strip() for x in region) or not any(x.strip() for x in new):
         return whole
@@ -294,7 +303,12 @@ def _anchor(region: list[str], new: list[str], allow_delete: bool | frozenset[st
     nk = [x.strip() for x in new]
     ops = SequenceMatcher(None, rk, nk, autojunk=False).get_opcodes()
     if not any(tag == "equal" and any(rk[i1:i2]) for tag, i1, i2, _j1, _j2 in ops):
-        return whole  # nothing in common: a new version of the whole region, not a part of it
+        # Nothing in common: a new version of the whole region, not a part of it; but one that
+        # defines nothing and never names the region's definitions is no version of them (a file's
+        # import line and a comment written for a function): it would delete them.
+        if not defines():
+            _refuse_if_dropped(region, new, 0, len(region), [], deletable, defs)
+        return whole
     if defs:
         (a, b), restated = _restated(defs, rk, nk, deletable)
         if len(restated) > 1 and (each := _anchor_each(region, new, allow_delete, defs, restated)) is not None:

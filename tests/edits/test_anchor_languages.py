@@ -263,3 +263,24 @@ def test_a_method_rewrite_that_closes_with_its_class_brace_keeps_one_class_brace
     assert strip_echoed_context(lines, 3, 6, answer, None) == answer  # Python's rule: indentation aside
     new_text = "\n".join(lines[:3] + fixed + lines[6:]) + "\n"
     assert not lang.syntax_errors("Solution.java", new_text)
+
+
+@pytest.mark.parametrize("path, region, answer, name", [
+    # The import above a function and a comment in its place: nothing in common with the region.
+    ("paren.py", ["def split_groups(text):", "    depth = 0", "    return [text]"],
+     ["from typing import List", "", "", "# ... the region ..."], "def split_groups"),
+    ("Solution.java", ["    public int total(int[] xs) {", "        int t = 0;", "        return t;", "    }"],
+     ["import java.util.*;", "", "// the method, as before"], "public int total"),
+])
+def test_a_whole_region_answer_that_defines_nothing_and_names_nothing_is_refused(path, region, answer, name):
+    """An answer that shares no line with the region is a new version of it, taken whole; but one that
+    defines nothing and never names the region's definition is no version of it: it would delete it."""
+    with pytest.raises(PartialRewrite, match=name):
+        anchor_rewrite(region, answer, path=path)
+    assert anchor_rewrite(region, answer, True, path=path)[2]  # asked to delete anything, it stands
+
+
+def test_a_whole_region_answer_that_defines_something_new_stands():
+    region = ["def split_groups(text):", "    depth = 0", "    return [text]"]
+    answer = ["class Splitter:", "    def run(self, text):", "        return text.split()"]
+    assert anchor_rewrite(region, answer, path="paren.py") == (0, 3, answer, [])
