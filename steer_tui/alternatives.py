@@ -266,6 +266,7 @@ class Alternatives:
             lane = Session(Document.open(s.document.path), settings, client=s.client, edit_format=s.edit_format,
                            model=s.model)
             lane.context = s.context
+            lane.region_once = s.region_once
             await lane.start(prewarm=False)
             self._sessions.append(lane)
             lanes.append(self._lane(lane, alt, self.lane_retries))

@@ -24,7 +24,7 @@ async def send_prewarm(session, region: tuple[int, int] | None, typed: str, comp
             model=session.model,
             instructions=system_prompt(fmt),
             input=prewarm_input(fmt, session.prompt_path, session.document.text, region, typed, complete,
-                                context=context, file_tokens=session_budget(session)),
+                                context=context, file_tokens=session_budget(session), once=session.region_once),
             stream_id=lane,
             **({"detach": True} if detach else {}),  # only our gateway's client takes it (ResponsesClient.prewarm)
         )
@@ -40,16 +40,22 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
     file evaluates only its own words (steer edit, after it wrote). Returns once the gateway took it
     (or after `timeout`); a gateway without `detach` is left alone, and so is a file over its budget
     in a format that shows it around the region (prompts.view_follows_region: no view of it now is
-    the next turn's prefix). A rewrite shows every region after the same view of the file."""
-    from steer_tui.project.window import fits, session_budget
-    from steer_tui.prompts import view_follows_region
+    the next turn's prefix). A rewrite shows every region after the same view of the file; where
+    the same words' region is all but a few lines of the file, the next command shows that region
+    alone (prompts.build_input `once`), and its block is what is left warm."""
+    from steer_tui.project.window import fits, region_once, session_budget
+    from steer_tui.prompts import REWRITE, rewrite_region, view_follows_region
 
     if session.client is None or "detach" not in session.server_features:
         return
-    if not fits(session.document.text, session_budget(session)) and view_follows_region(session.format):
+    text = session.document.text
+    if not fits(text, session_budget(session)) and view_follows_region(session.format):
         return
-    session.prewarms.start(send_prewarm(session, None, "", False, session.stream_id, detach=True),
-                           session.document.text, None)
+    region = None
+    if session.region_once and session.format == REWRITE:
+        again = rewrite_region(text, session.instruction or "", path=session.path)
+        region = again if region_once(text, again) else None
+    session.prewarms.start(send_prewarm(session, region, "", False, session.stream_id, detach=True), text, region)
     try:
         await asyncio.wait_for(session.prewarms.task, timeout)
     except asyncio.TimeoutError:

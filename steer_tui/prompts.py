@@ -151,7 +151,7 @@ def file_message(path: str, text: str, region: tuple[int, int] | None = None, fi
 
 def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str | None = None,
                   typed: str = "", complete: bool = False, *, context=None,
-                  file_tokens: int | None = None) -> list[dict]:
+                  file_tokens: int | None = None, once: bool = False) -> list[dict]:
     """Input for a `generate: false` prewarm: exactly the prefix `build_input` starts with.
 
     With `region` (the cursor's function, when the user is about to rewrite it), the prewarm also
@@ -161,10 +161,11 @@ def prewarm_input(fmt: str, path: str, text: str, region: tuple[int, int] | str 
     far, which follow; `complete`: the typed words may be the whole instruction, so the message is
     the turn's own, end included (steer_tui/typing_prewarm.py decides which). `context`: what the
     project's other files say (steer_tui.project.context.RequestContext), placed as in `build_input`.
-    `file_tokens`: the file's budget, as in `build_input`: a big file is shown in part (`view_focus`)."""
+    `file_tokens`: the file's budget, as in `build_input`: a big file is shown in part (`view_focus`).
+    `once`: as in `build_input`, a region that is all but a few lines of the file stands for it."""
     system_prompt(fmt)  # validates fmt
-    out = [file_message(path, text, view_focus(fmt, region if isinstance(region, tuple) else None), file_tokens),
-           *context_messages(context)]
+    focus = view_focus(fmt, region if isinstance(region, tuple) else None)
+    out = [*_file_messages(fmt, path, text, region, focus, file_tokens, once), *context_messages(context)]
     aside = context.aside if context else ""
     if region is not None and typed and complete:
         out.append(instruction_message(fmt, typed, text, region, aside, path))
@@ -587,6 +588,7 @@ def build_input(
     context=None,
     file_tokens: int | None = None,
     focus: tuple[int, int] | None = None,
+    once: bool = False,
 ) -> list[dict]:
     """Responses `input` for one edit turn (the system prompt goes in `instructions`).
 
@@ -599,15 +601,30 @@ def build_input(
     the input as it always was. `file_tokens`: what the file
     may cost (steer_tui.project.window); a file over it is shown in part: its head and outline in a
     rewrite, else around `focus` (default: the region's lines; `view_focus`), as `prewarm_input`
-    shows it for the same region; None shows the whole file.
+    shows it for the same region; None shows the whole file. `once`: nothing read the file's
+    message ahead (a one-shot command), so a rewrite's region that is all but a few lines of the
+    file is shown once, in its block, with no file message (steer_tui.project.window.region_once).
     """
+
     system_prompt(fmt)  # validates fmt
     if fmt == REWRITE and region is None:
         region = (0, len(text.splitlines()))
     if focus is None and isinstance(region, tuple):
         focus = region
-    return [file_message(path, text, view_focus(fmt, focus), file_tokens), *context_messages(context), *(history or []),
+    return [*_file_messages(fmt, path, text, region, view_focus(fmt, focus), file_tokens, once),
+            *context_messages(context), *(history or []),
             instruction_message(fmt, instruction, text, region, context.aside if context else "", path)]
+
+
+def _file_messages(fmt: str, path: str, text: str, region, focus: tuple[int, int] | None, file_tokens: int | None,
+                   once: bool) -> list[dict]:
+    """The file's message, or none where `once` lets a rewrite's region block stand for the file
+    (steer_tui.project.window.region_once)."""
+    from steer_tui.project.window import fits, region_once
+
+    if once and fmt == REWRITE and fits(text, file_tokens) and region_once(text, region):
+        return []
+    return [file_message(path, text, focus, file_tokens)]
 
 
 def view_follows_region(fmt: str) -> bool:

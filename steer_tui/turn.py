@@ -271,7 +271,7 @@ class Turn:
             return TurnResult("refused", why, error_code=NOT_SENT)
         messages = build_input(self.fmt, s.prompt_path, s.document.text, self.ask, self.shown, self.history or None,
                                context=s.request_context(self.region, self.instruction), file_tokens=budget,
-                               focus=focus)
+                               focus=focus, once=s.region_once)
         region_text = _region_text(s.document.text, self.shown)
         cap = output_cap(self.fmt, region_text, s.settings.max_output_tokens, s.server_engine)
         if doc is not None:

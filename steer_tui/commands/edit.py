@@ -308,6 +308,7 @@ async def _edit(args, instruction: str, out: Output, settings, doc, region):
     on_event = _progress_events(out, lambda: session)
     session = Session(doc, settings, on_event, edit_format=args.format)
     session.context = project_context(args, settings, args.file)
+    session.region_once = True  # nothing reads the file ahead of the request
     common = {"backend": settings.backend, "model": settings.model, "format": session.format}
     sigint = SigintCancels.install()
     try:

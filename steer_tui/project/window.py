@@ -444,6 +444,25 @@ _BY_SUFFIX = {".toml": ("#", ""), ".yaml": ("#", ""), ".yml": ("#", ""), ".sh": 
               ".scala": ("//", ""), ".dart": ("//", ""), ".zig": ("//", "")}
 
 
+# At most this many non-blank lines outside a rewrite's region (imports, a class's head and brace)
+# let the region's block stand for the file where nothing read the file's message ahead (a one-shot
+# command): shown twice, the region is read twice, some 2-3 s of a small file's edit on two cores
+# (bench/results/region-once.md). A file message with the region cut out of it was copied as the
+# answer by the small model; more lines outside are shown as always.
+ONCE_OUTSIDE = 6
+
+
+def region_once(text: str, region: tuple[int, int] | str | None) -> bool:
+    """The region's block alone may show the file: `region` is a line range holding all but
+    ONCE_OUTSIDE of the file's non-blank lines."""
+    if not isinstance(region, tuple) or region[0] >= region[1]:
+        return False
+    lines = text.splitlines()
+    start, end = max(0, region[0]), min(len(lines), region[1])
+    outside = sum(1 for ln in lines[:start] + lines[end:] if ln.strip())
+    return outside <= ONCE_OUTSIDE
+
+
 def _comment(path: str) -> tuple[str, str]:
     """The file's comment syntax: (opening, closing) of a one-line comment."""
     from steer_tui import lang

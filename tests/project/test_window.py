@@ -219,3 +219,44 @@ def test_a_20000_line_file_is_viewed_quickly_enough_for_every_request():
     assert estimate_tokens(view) <= LOCAL_FILE_TOKENS
     check_lines(view, text.splitlines())
     assert took < 5  # a bound against a walk of every node in Python, not a timing claim (bench/bigfile.py)
+
+
+
+HEF = ("from typing import List\n\n\ndef below_zero(operations: List[int]) -> bool:\n"
+       '    """True where the balance falls below zero."""\n    balance = 0\n    for op in operations:\n'
+       "        balance += op\n        if balance == 0:\n            return True\n    return False\n")
+
+
+def test_a_region_that_is_all_but_a_few_lines_is_shown_once():
+    """A one-shot command's request (nothing read the file ahead) on a region that is all but a few
+    lines of the file shows it once, in its block: no file message. The app reads the file's message
+    ahead, so there it is the whole file, the prefix every request shares."""
+    region = (3, 11)
+    alone = prompts.build_input("rewrite", "below_zero.py", HEF, "fix bugs in below_zero", region, once=True)
+    shared = prompts.build_input("rewrite", "below_zero.py", HEF, "fix bugs in below_zero", region)
+    assert len(alone) == 1 and alone[0] == shared[-1]
+    assert "    balance = 0\n" in alone[0]["content"] and "Region (lines 4-11)" in alone[0]["content"]
+    assert shared[0]["content"].startswith("File: below_zero.py\n```python\nfrom typing import List\n")
+
+
+def test_more_lines_outside_an_insertion_point_or_other_formats_keep_the_file_message():
+    from steer_tui.project.window import ONCE_OUTSIDE, region_once
+
+    more = HEF + "".join(f"\n\ndef helper_{i}(x):\n    return x + {i}\n" for i in range(3))
+    assert region_once(HEF, (3, 11)) and not region_once(more, (3, 11))  # 1 line outside against 7
+    assert ONCE_OUTSIDE < 7
+    assert not region_once(HEF, (11, 11)) and not region_once(HEF, "def below_zero(): ...")
+    messages = prompts.build_input("rewrite", "m.py", more, "fix bugs in below_zero", (3, 11), once=True)
+    assert messages[0]["content"].startswith("File: m.py")
+    for fmt in ("search_replace", "apply_patch"):
+        messages = prompts.build_input(fmt, "below_zero.py", HEF, "fix bugs", (3, 11), once=True)
+        assert "    balance = 0\n" in messages[0]["content"] and len(messages) == 2
+
+
+def test_a_java_method_in_its_class_is_shown_once():
+    from steer_tui.project.window import region_once
+
+    java = ("import java.util.*;\n\nclass Solution {\n    public boolean belowZero(List<Integer> ops) {\n"
+            "        int balance = 0;\n        for (int op : ops) {\n            balance += op;\n"
+            "            if (balance < 0) return true;\n        }\n        return false;\n    }\n}\n")
+    assert region_once(java, (3, 11)) and region_once(java, (0, 12))

@@ -289,3 +289,25 @@ async def test_a_node_built_in_the_rewrite_uses_is_required(replay, tmp_path):
         "require('./money');\n", "require('./money');\nconst fs = require('fs');\nconst path = require('path');\n"
     ).replace("  return total(report);\n", "  const file = path.join(dir, 'report.txt');\n"
               "  fs.writeFileSync(file, String(total(report)));\n  return file;\n")
+
+
+BELOW_ZERO = ("from typing import List\n\n\ndef below_zero(operations: List[int]) -> bool:\n"
+              '    """True where the balance falls below zero.\n    >>> below_zero([1, 2, -4, 5])\n    True\n    """\n'
+              "    balance = 0\n    for op in operations:\n"
+              "        balance += op\n        if balance == 0:\n            return True\n    return False\n")
+
+
+async def test_a_region_that_is_nearly_the_whole_file_is_sent_once(replay, tmp_path):
+    """Nothing reads the file ahead of a one-shot command's request, so a region that is all but a
+    few lines of the file goes in its block alone, not after the same lines in a file message
+    (prompts.build_input `once`); the edit is made as ever."""
+    target = tmp_path / "below_zero.py"
+    target.write_text(BELOW_ZERO, encoding="utf-8")
+    url, engine = await replay(["rewrite_below_zero.txt"])
+    code, out, err = await steer_edit(str(target), "-m", "fix bugs in below_zero", "--backend", url,
+                                      "--format", "rewrite", "--json", "--no-context")
+    assert code == 0, err
+    assert target.read_text(encoding="utf-8") == BELOW_ZERO.replace("balance == 0", "balance < 0")
+    users = [m["content"] for m in engine.requests[0].messages if m["role"] == "user"]
+    assert len(users) == 1 and "Region (lines 4-14)" in users[0]
+    assert users[0].count("    balance = 0\n") == 1 and "File:" not in users[0]

@@ -67,3 +67,26 @@ async def test_a_file_shown_in_part_to_a_rewrite_is_left_warm(replay, tmp_path):
     await until(lambda: engine.prewarm_requests)
     shown = engine.prewarm_requests[-1].messages[1]["content"]
     assert "shown in part" in shown.splitlines()[0] and "def f0(x):" in shown
+
+
+async def test_a_region_shown_alone_leaves_its_block_warm(replay, tmp_path):
+    """Where the next command shows the region alone (all but a few lines of the file: prompts.build_input
+    `once`), what is left warm is that region's block as written, not a file message it would not send."""
+    from tests.session.test_edit_command import BELOW_ZERO
+
+    target = tmp_path / "below_zero.py"
+    target.write_text(BELOW_ZERO, encoding="utf-8")
+    url, engine = await replay(["rewrite_below_zero.txt"])
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        session.region_once = True
+        result = await session.edit("fix bugs in below_zero")
+        assert result.status == "proposal", result.reason
+        assert session.accept_all()
+        await leave_warm(session)
+    await until(lambda: engine.prewarm_requests)
+    users = [m["content"] for m in engine.prewarm_requests[-1].messages if m["role"] == "user"]
+    assert len(users) == 1 and "File:" not in users[0] and "Region (lines 4-14)" in users[0]
+    assert "if balance < 0:" in users[0] and users[0].endswith("```\n\n")
+    assert [m["content"] for m in engine.requests[0].messages if m["role"] == "user"][0].startswith(
+        users[0].split("```\n", 1)[0])
