@@ -605,7 +605,6 @@ def build_input(
     message ahead (a one-shot command), so a rewrite's region that is all but a few lines of the
     file is shown once, in its block, with no file message (steer_tui.project.window.region_once).
     """
-
     system_prompt(fmt)  # validates fmt
     if fmt == REWRITE and region is None:
         region = (0, len(text.splitlines()))

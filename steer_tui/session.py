@@ -102,9 +102,9 @@ class Session:
         self._turn_task: asyncio.Task | None = None
         self.prewarms = Prewarms()
         self.redirects = Redirects(self)
-        # Nothing reads the file's message ahead (a one-shot command): a region that is most of the
-        # file is shown once, in its block (prompts.build_input `once`). The app prewarms that message,
-        # so there it stays the whole file, the prefix every request shares.
+        # Nothing reads the file's message ahead (a one-shot command): a region that is all but a few
+        # lines of the file is shown once, in its block (prompts.build_input `once`). The app prewarms
+        # that message, so there it stays the whole file, the prefix every request shares.
         self.region_once = False
 
     # ------------------------------------------------------------ properties
