@@ -56,6 +56,7 @@ class Outcome:
     base_clash: bool = False  # asked again as first asked, the answer clashed with the addition's or added nothing
     unused_params: bool = False  # refused for a new parameter the function never reads
     looped: bool = False  # refused, caught in a loop (the same lines over and over)
+    repeated: bool = False  # refused, the answer the attempt before was refused for, written again
     unchanged_shown: bool = False  # a proposal leaving the code it was shown as it was
     has_region: bool = True  # the turn rewrites a region (additions are asked of regions only)
     additions: bool = False  # words said during the answer wait to be asked ("also X", redirect "after")
@@ -189,5 +190,8 @@ TRANSITIONS: list[tuple[Guard, Act]] = [
     # Caught in a loop, greedy decoding goes round it again when asked again: departed from where
     # it went round the first time.
     (lambda p, o, first: o.looped and p.may_depart and o.can_depart, Act.DEPART),
+    # Told what was wrong with its answer, greedy decoding wrote the same answer again (a broken
+    # string three times over): asked a third time, it would again; departed from instead.
+    (lambda p, o, first: o.repeated and p.may_depart and o.can_depart, Act.DEPART),
     (lambda p, o, first: True, Act.RETRY_REFUSED),
 ]

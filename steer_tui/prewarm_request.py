@@ -55,7 +55,10 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
     if session.region_once and session.format == REWRITE:
         again = rewrite_region(text, session.instruction or "", path=session.path)
         region = again if region_once(text, again) else None
-    session.prewarms.start(send_prewarm(session, region, "", False, session.stream_id, detach=True), text, region)
+    # A lane of its own: the engine keeps each lane's cache apart, so the request's stays beside it
+    # (a command run again on the file as it was, a script's retry or a benchmark's, finds that whole).
+    lane = f"{session.stream_id}-written"
+    session.prewarms.start(send_prewarm(session, region, "", False, lane, detach=True), text, region)
     try:
         await asyncio.wait_for(session.prewarms.task, timeout)
     except asyncio.TimeoutError:

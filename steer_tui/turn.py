@@ -173,6 +173,7 @@ class Turn:
         self._stats_at = self.t0
         self.prefix: str | None = None  # what the attempt's answer starts with (_docstring_attempt)
         self.unused_params = False  # the attempt's answer was refused for a parameter it never reads
+        self.refused_before: str | None = None  # the answer the attempt before was refused for and asked to fix
         # Words said while the answer was written that add to the request ("also X"): each is
         # its own edit of the answer's region, asked once the answer before it is complete.
         self.additions: list[str] = []
@@ -299,6 +300,8 @@ class Turn:
             status=status, stopped=stopped, already_applied=result.already_applied,
             can_depart=p.may_depart and self.departure(result.raw_text, self.repeats.block if self.repeats else ()) is not None,
             looped=self.repeats is not None and self.repeats.looping,
+            repeated=status == "refused" and self.refused_before is not None
+            and result.raw_text.strip() == self.refused_before.strip(),
             asks_nothing=asks_for_nothing(self.instruction), ask_asks_nothing=asks_for_nothing(self.ask),
             doc_repeats_module=bool(self.prefix) and status == "proposal" and not stopped and not p.doc_again
             and repeats_module_doc(s.document.text, self._written()),
@@ -332,6 +335,7 @@ class Turn:
     def _carry_out(self, act: Act, result: TurnResult, again: tuple | None) -> None:
         """Set up the next attempt as `act` says; the proposal of this one is dropped."""
         s = self.session
+        self.refused_before = result.raw_text if act is Act.RETRY_REFUSED else None
         if act is Act.ASK_DOC_AGAIN:
             self.doc_first = result
             name = asked_class(self.asking, s.document.text)
@@ -437,7 +441,7 @@ class Turn:
         """The next attempt asks the same, departing from this answer where the model was least sure.
         Asked again with feedback, the small model wrote the same answer in every run measured; its
         own runner-up there is its next most likely answer (steer_tui/server/engines/depart.py)."""
-        if result.status == "refused":  # refused for a new parameter it never reads, or caught in a loop
+        if result.status == "refused":  # for a new parameter it never reads, caught in a loop, or the same answer again
             code, said = NoticeCode.RETRY_REFUSED, f"edit refused ({result.reason}); asking for the model's next most likely answer"
         elif self.policy.kept:
             code, said = NoticeCode.RETRY_NO_CHANGE, f"the model's answer to {self.built} changed nothing; asking for its next most likely change"

@@ -152,6 +152,17 @@ def test_an_answer_caught_in_a_loop_is_departed_from_once_then_asked_again_with_
     assert p.decide(Outcome("refused", looped=True, can_depart=True)) is Act.DONE  # no retry left
 
 
+def test_an_answer_refused_again_as_it_was_is_departed_from_while_an_attempt_is_left():
+    p = policy(retries=2)
+    assert p.decide(Outcome("refused", can_depart=True)) is Act.RETRY_REFUSED
+    p.begin()
+    assert p.decide(Outcome("refused", repeated=True, can_depart=True)) is Act.DEPART
+    p.begin()
+    assert p.decide(Outcome("refused", repeated=True, can_depart=True)) is Act.DONE  # no retry left
+    p = policy(retries=2)
+    assert p.decide(Outcome("refused", repeated=True)) is Act.RETRY_REFUSED  # the engine cannot depart
+
+
 def test_a_refusal_with_retries_left_goes_back_with_its_feedback():
     p = policy(retries=1)
     assert p.decide(Outcome("refused", can_depart=True)) is Act.RETRY_REFUSED
@@ -166,8 +177,8 @@ def test_retries_are_counted_per_request():
 
 
 def test_every_row_is_tested_and_every_act_can_come_out():
-    # One test above per row (16); the acts the rows give are all of Act, and the last row always holds.
-    assert len(TRANSITIONS) == 16
+    # One test above per row (17); the acts the rows give are all of Act, and the last row always holds.
+    assert len(TRANSITIONS) == 17
     assert {act for _, act in TRANSITIONS} == set(Act)
     assert TRANSITIONS[-1][0](policy(), Outcome("refused"), False)
     assert ENDS.isdisjoint(BEFORE_AGAIN)

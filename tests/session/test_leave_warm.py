@@ -28,6 +28,9 @@ async def test_the_file_as_written_is_prewarmed_past_the_session(replay, calc):
     # The prefix every turn on the file starts with: the system prompt and the file, no region, no words.
     assert [m["role"] for m in last.messages] == ["system", "user"]
     assert ASK not in last.messages[1]["content"]
+    # On a lane of its own: the request's cache stays beside it (the file as it was, asked again, finds it whole).
+    request = engine.requests[-1]
+    assert last.session_key != request.session_key and last.session_key.startswith(request.session_key)
 
 
 async def test_a_gateway_without_detach_is_left_alone(replay, calc):
