@@ -91,7 +91,8 @@ class AttemptPolicy:
 
     @property
     def may_depart(self) -> bool:
-        """Another departing retry may be made for the request (the runner asks the engine only then)."""
+        """Another departing retry may be made for the request (MAX_DEPARTURES; an answer written
+        again as it was refused is departed from regardless)."""
         return self.departures < MAX_DEPARTURES
 
     def decide(self, o: Outcome) -> Act:
@@ -191,7 +192,8 @@ TRANSITIONS: list[tuple[Guard, Act]] = [
     # it went round the first time.
     (lambda p, o, first: o.looped and p.may_depart and o.can_depart, Act.DEPART),
     # Told what was wrong with its answer, greedy decoding wrote the same answer again (a broken
-    # string three times over): asked a third time, it would again; departed from instead.
-    (lambda p, o, first: o.repeated and p.may_depart and o.can_depart, Act.DEPART),
+    # string three times over): asked once more, it would again; departed from instead, even after
+    # a departure (the attempt is made either way).
+    (lambda p, o, first: o.repeated and o.can_depart, Act.DEPART),
     (lambda p, o, first: True, Act.RETRY_REFUSED),
 ]

@@ -298,7 +298,7 @@ class Turn:
         stopped = self.stopped
         return Outcome(
             status=status, stopped=stopped, already_applied=result.already_applied,
-            can_depart=p.may_depart and self.departure(result.raw_text, self.repeats.block if self.repeats else ()) is not None,
+            can_depart=self.departure(result.raw_text, self.repeats.block if self.repeats else ()) is not None,
             looped=self.repeats is not None and self.repeats.looping,
             repeated=status == "refused" and self.refused_before is not None
             and result.raw_text.strip() == self.refused_before.strip(),

@@ -161,6 +161,8 @@ def test_an_answer_refused_again_as_it_was_is_departed_from_while_an_attempt_is_
     assert p.decide(Outcome("refused", repeated=True, can_depart=True)) is Act.DONE  # no retry left
     p = policy(retries=2)
     assert p.decide(Outcome("refused", repeated=True)) is Act.RETRY_REFUSED  # the engine cannot depart
+    p = policy(retries=2, departures=1)  # a departure made already: the attempt is made either way
+    assert p.decide(Outcome("refused", repeated=True, can_depart=True)) is Act.DEPART
 
 
 def test_a_refusal_with_retries_left_goes_back_with_its_feedback():
