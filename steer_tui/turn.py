@@ -178,9 +178,8 @@ class Turn:
         # its own edit of the answer's region, asked once the answer before it is complete.
         self.additions: list[str] = []
         self.can_retry = False  # a refusal of the attempt under way is retried (steer edit's retries)
-        # The request a redirect's addition interrupted ("before"): asked again once the addition
-        # is answered, of the code that answer leaves (or of the region as it was, if it changed
-        # nothing or was refused).
+        # The request a redirect's addition interrupted ("before"): asked again once the addition is
+        # answered, of the code that answer leaves (or of the region as it was, if it failed).
         self.then: str | None = None
         self.then_region: tuple[int, int] | None = None  # the region `then` was asked of
         # The proposed text the answers now asked build on (an addition's, or the request after
@@ -195,8 +194,7 @@ class Turn:
         # The answer `then` gets asked as first asked, when it is known already: the proposal under
         # review that a follow-up goes on from (steer_tui.redirects.Redirects.follow_up). Fed to the attempt, not asked.
         self.known: str | None = None
-        # The request the attempt under way answers: an addition's words, then the request again
-        # (a retry's feedback asks the same request).
+        # The request the attempt under way answers: an addition's words, then the request again.
         self.asking = instruction
         # What the next attempt's prompt says: the request, or a retry's feedback.
         self.ask = instruction
@@ -294,14 +292,12 @@ class Turn:
 
     def _outcome(self, result: TurnResult) -> Outcome:
         """What the policy decides on: the attempt's result and the turn's state, read off them."""
-        s, p, status = self.session, self.policy, result.status
-        stopped = self.stopped
+        s, p, status, stopped = self.session, self.policy, result.status, self.stopped
         return Outcome(
             status=status, stopped=stopped, already_applied=result.already_applied,
             can_depart=self.departure(result.raw_text, self.repeats.block if self.repeats else ()) is not None,
             looped=self.repeats is not None and self.repeats.looping,
-            repeated=status == "refused" and self.refused_before is not None
-            and result.raw_text.strip() == self.refused_before.strip(),
+            repeated=status == "refused" and result.raw_text.strip() == (self.refused_before or "").strip() != "",
             asks_nothing=asks_for_nothing(self.instruction), ask_asks_nothing=asks_for_nothing(self.ask),
             doc_repeats_module=bool(self.prefix) and status == "proposal" and not stopped and not p.doc_again
             and repeats_module_doc(s.document.text, self._written()),
