@@ -99,6 +99,21 @@ def one_liner(argv, env, extra) -> dict:
     return r
 
 
+def settle(runtime: Path, limit: float = 15.0) -> None:
+    """Wait (at most `limit` s) until the shared engines in `runtime` run nothing: after a warm
+    command wrote, its engine reads the written file on (a detached prewarm), and a cold command
+    started then would share the two cores with it. A warm command stops that read itself."""
+    from steer_tui.transport import daemon
+    from steer_tui.transport.health import gateway_info
+
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        infos = [asyncio.run(gateway_info(addr.url, addr.token)) for _, addr in daemon.all_addresses(runtime) if addr]
+        if not any(info and info.get("in_flight") for info in infos):
+            return
+        time.sleep(0.2)
+
+
 def _median(values) -> float:
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else float("nan")
@@ -117,13 +132,14 @@ HEADERS = ["steer edit", "runs", "correct", "wall median s", "min", "max", "firs
            "connect median s", "cold/warm wall", "cold/warm first token"]
 
 
-def hef(n: int, env: dict, argv: list[str]) -> list[list]:
+def hef(n: int, env: dict, argv: list[str], runtime: Path) -> list[list]:
     from bench.editbench import judge, load_set
 
     tasks = load_set("humanevalfix")[:n]
     runs = {"cold": [], "warm": []}
     for i, task in enumerate(tasks):
         for mode, extra in (("cold", ["--no-daemon"]), ("warm", [])):
+            settle(runtime)
             with tempfile.TemporaryDirectory(prefix="warm-hef-") as tmp:
                 Path(tmp, task["file"]).write_text(task["input"], encoding="utf-8")
                 r = run_edit(argv, Path(tmp), task["file"], task["instruction"], extra, env)
@@ -194,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  first warm-path run (starts the engine): {first['wall']:.2f}s engine={first['engine']}", flush=True)
             cold, warm, base = [], [], []
             for i in range(args.rounds):
+                settle(runtime)
                 cold.append(one_liner(steer, env, ["--no-daemon"]))
                 warm.append(one_liner(steer, env, []))
                 if args.baseline:
@@ -208,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                     rows.insert(0, _row(f"one-line fix, baseline {args.baseline.name} (today)", base))
                 print(f"load average: {Path('/proc/loadavg').read_text().strip()}")
                 print_table("steer edit, the one-line fix, cold vs warm (embedded model)", HEADERS, rows)
-            hef_rows = hef(args.hef, env, steer) if args.hef else []
+            hef_rows = hef(args.hef, env, steer, runtime) if args.hef else []
             again_rows = []
             if args.again:
                 runs = [("this checkout", steer, env)]
