@@ -385,6 +385,12 @@ def test_region_rewrite_applies_to_exactly_new(old, data, dedent, prose):
     body[0] = body[0].lstrip()  # one line at the base indentation
     shown = body if dedent else [base + x for x in body]
     resp = ("Here is the rewritten code:\n" if prose else "") + "```python\n" + text(shown) + "```\n"
+    if any(x.strip() == "def f(a):" for x in region):
+        # A rewrite that shares no line with a region holding a definition, defines nothing and never
+        # names it would delete it: refused (steer_tui.edits.anchor).
+        with pytest.raises(ApplyError, match="without being asked to delete"):
+            apply_response(text(old), resp, region_text=text(region), region_start=a)
+        return
     res = apply_response(text(old), resp, region_text=text(region), region_start=a)
     # the rewrite lands at the region's own indentation, however the model indented it
     if any(x.strip() for x in region):
