@@ -26,9 +26,14 @@ _TAIL = re.compile(r"^(?:if\s+__name__\s*==|module\.exports\b|exports\.\w+\s*=|e
 _CLOSING_LINE = re.compile(r"^\s*(?:#\s*endif\b|\?>\s*$)")
 
 
+def _definitions(path: str | None, text: str) -> list:
+    """The definitions of `text` by the language layer; none for a language it does not know."""
+    return lang.definitions(path, text) if path and lang.language(path) else []
+
+
 def is_type(text: str, region: tuple[int, int], path: str | None) -> bool:
     """`region` is one type's lines (a class, struct, impl, interface...)."""
-    return _type_of(lang.definitions(path, text), region) is not None if path and lang.language(path) else False
+    return _type_of(_definitions(path, text), region) is not None
 
 
 def _type_of(defs, region: tuple[int, int]):
@@ -40,11 +45,11 @@ def around(text: str, at: int, path: str | None) -> tuple[int, int]:
     """The lines a view of a file too big to show whole is built around for an insertion at `at`:
     the definition just before it (the type's last member, the file's last function), so the model
     sees the code it writes beside; the line before where there is none."""
-    lines = text.split("\n")
-    holder = _holder(lines, at, path)
-    defs = [d for d in lang.definitions(path, text) if d.end <= at + 1 and d is not holder
+    every = _definitions(path, text)
+    holder = _holder(every, at)
+    defs = [d for d in every if d.end <= at + 1 and d is not holder
             and (holder is None and d.depth == 0 or holder is not None and d.depth == holder.depth + 1
-                 and d.start > holder.line)] if path and lang.language(path) else []
+                 and d.start > holder.line)]
     if defs:
         return (max(defs, key=lambda d: d.end).start, at)
     return (holder.line if holder is not None else max(0, at - 1), at)
@@ -52,11 +57,8 @@ def around(text: str, at: int, path: str | None) -> tuple[int, int]:
 
 def holder_head(text: str, at: int, path: str | None) -> str:
     """The head line of the type whose body an insertion at `at` goes into ("impl Version"), or ""."""
-    if not path or lang.language(path) is None:
-        return ""
-    lines = text.split("\n")
-    d = _holder(lines, at, path)
-    return lines[d.line].strip().rstrip("{:").strip() if d is not None else ""
+    d = _holder(_definitions(path, text), at)
+    return text.split("\n")[d.line].strip().rstrip("{:").strip() if d is not None else ""
 
 
 def wanted(instruction: str) -> bool:
@@ -131,7 +133,7 @@ def fit(lines: list[str], at: int, new: list[str], path: str | None) -> list[str
     """`new` (the lines an answer inserts before line `at` of `lines`) indented as the members
     there are and set off by the blank lines the file puts between its definitions."""
     body = _trimmed(new)
-    holder = _holder(lines, at, path)
+    holder = _holder(_definitions(path, "\n".join(lines) + "\n"), at)
     if holder is not None:
         body = _unwrapped(lines[holder.line], body)
     body = _unechoed(lines, at, body)
@@ -187,11 +189,9 @@ def _trimmed(new: list[str]) -> list[str]:
     return new[a:b]
 
 
-def _holder(lines: list[str], at: int, path: str | None):
-    """The innermost type whose body holds line `at`, or None (the top level)."""
-    text = "\n".join(lines) + "\n"
-    holding = [d for d in lang.definitions(path, text) if d.kind in TYPE_KINDS and d.line < at <= d.end] \
-        if path and lang.language(path) else []
+def _holder(defs: list, at: int):
+    """The innermost type of `defs` (a file's definitions) whose body holds line `at`, or None (the top level)."""
+    holding = [d for d in defs if d.kind in TYPE_KINDS and d.line < at <= d.end]
     return max(holding, key=lambda d: d.depth) if holding else None
 
 
