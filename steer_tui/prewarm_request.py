@@ -44,7 +44,7 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
     the same words' region is all but a few lines of the file, the next command shows that region
     alone (prompts.build_input `once`), and its block is what is left warm."""
     from steer_tui.project.window import fits, region_once, session_budget
-    from steer_tui.prompts import REWRITE, rewrite_region, view_follows_region
+    from steer_tui.prompts import REWRITE, edit_region, view_follows_region
 
     if session.client is None or "detach" not in session.server_features:
         return
@@ -53,7 +53,7 @@ async def leave_warm(session, timeout: float = 2.0) -> None:
         return
     region = None
     if session.region_once and session.format == REWRITE:
-        again = rewrite_region(text, session.instruction or "", path=session.path)
+        again = edit_region(text, session.instruction or "", session.path)  # as Session.scoped chooses it
         region = again if region_once(text, again) else None
     # A lane of its own: the engine keeps each lane's cache apart, so the request's stays beside it
     # (a command run again on the file as it was, a script's retry or a benchmark's, finds that whole).

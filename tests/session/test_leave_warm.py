@@ -93,3 +93,24 @@ async def test_a_region_shown_alone_leaves_its_block_warm(replay, tmp_path):
     assert "if balance < 0:" in users[0] and users[0].endswith("```\n\n")
     assert [m["content"] for m in engine.requests[0].messages if m["role"] == "user"][0].startswith(
         users[0].split("```\n", 1)[0])
+
+
+async def test_after_a_new_definition_the_file_message_is_left_warm(replay, tmp_path):
+    """The next command with the same words asks for an insertion point, whose request opens with the
+    file's message (prompts.edit_region, as Session.scoped chooses): that is left warm, not the whole
+    file as a region block. The words name nothing the file has, before or after the write."""
+    from tests.session.test_insertion import MODULE
+
+    target = tmp_path / "helpers.py"
+    target.write_text(MODULE, encoding="utf-8")
+    url, engine = await replay(["insert_function.txt"])
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        session.region_once = True
+        result = await session.edit("add a function that adds twelve to x", None, retries=0)
+        assert result.status == "proposal", result.reason
+        assert session.accept_all()
+        await leave_warm(session)
+    await until(lambda: engine.prewarm_requests)
+    users = [m["content"] for m in engine.prewarm_requests[-1].messages if m["role"] == "user"]
+    assert len(users) == 1 and users[0].startswith("File: ") and "Region (lines" not in users[0]
