@@ -72,23 +72,29 @@ async def test_a_file_shown_in_part_to_a_rewrite_is_left_warm(replay, tmp_path):
     assert "shown in part" in shown.splitlines()[0] and "def f0(x):" in shown
 
 
+async def _edited_then_left_warm(replay, target, text: str, answer: str, words: str, *retries: int):
+    """`steer edit`'s session (region_once) on `target` holding `text`, the recorded `answer` accepted and
+    leave_warm run: the engine, and the user messages of the prewarm it left."""
+    target.write_text(text, encoding="utf-8")
+    url, engine = await replay([answer])
+    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, client):
+        client.server_info = await gateway_info(url)
+        session.region_once = True
+        result = await session.edit(words, None, *retries)
+        assert result.status == "proposal", result.reason
+        assert session.accept_all()
+        await leave_warm(session)
+    await until(lambda: engine.prewarm_requests)
+    return engine, [m["content"] for m in engine.prewarm_requests[-1].messages if m["role"] == "user"]
+
+
 async def test_a_region_shown_alone_leaves_its_block_warm(replay, tmp_path):
     """Where the next command shows the region alone (all but a few lines of the file: prompts.build_input
     `once`), what is left warm is that region's block as written, not a file message it would not send."""
     from tests.session.test_edit_command import BELOW_ZERO
 
-    target = tmp_path / "below_zero.py"
-    target.write_text(BELOW_ZERO, encoding="utf-8")
-    url, engine = await replay(["rewrite_below_zero.txt"])
-    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, client):
-        client.server_info = await gateway_info(url)
-        session.region_once = True
-        result = await session.edit("fix bugs in below_zero")
-        assert result.status == "proposal", result.reason
-        assert session.accept_all()
-        await leave_warm(session)
-    await until(lambda: engine.prewarm_requests)
-    users = [m["content"] for m in engine.prewarm_requests[-1].messages if m["role"] == "user"]
+    engine, users = await _edited_then_left_warm(replay, tmp_path / "below_zero.py", BELOW_ZERO,
+                                                 "rewrite_below_zero.txt", "fix bugs in below_zero")
     assert len(users) == 1 and "File:" not in users[0] and "Region (lines 4-14)" in users[0]
     assert "if balance < 0:" in users[0] and users[0].endswith("```\n\n")
     assert [m["content"] for m in engine.requests[0].messages if m["role"] == "user"][0].startswith(
@@ -101,16 +107,6 @@ async def test_after_a_new_definition_the_file_message_is_left_warm(replay, tmp_
     file as a region block. The words name nothing the file has, before or after the write."""
     from tests.session.test_insertion import MODULE
 
-    target = tmp_path / "helpers.py"
-    target.write_text(MODULE, encoding="utf-8")
-    url, engine = await replay(["insert_function.txt"])
-    async with session_on(url, target, edit_format="rewrite", prewarm=False) as (session, client):
-        client.server_info = await gateway_info(url)
-        session.region_once = True
-        result = await session.edit("add a function that adds twelve to x", None, retries=0)
-        assert result.status == "proposal", result.reason
-        assert session.accept_all()
-        await leave_warm(session)
-    await until(lambda: engine.prewarm_requests)
-    users = [m["content"] for m in engine.prewarm_requests[-1].messages if m["role"] == "user"]
+    _engine, users = await _edited_then_left_warm(replay, tmp_path / "helpers.py", MODULE, "insert_function.txt",
+                                                  "add a function that adds twelve to x", 0)
     assert len(users) == 1 and users[0].startswith("File: ") and "Region (lines" not in users[0]
