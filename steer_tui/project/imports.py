@@ -38,6 +38,9 @@ class ImportLine:
 
 # What may not stand right before a name used on its own, by the separator that qualifies a name.
 _NOT_BEFORE = {".": r"\w$.", "::": r"\w$.:"}
+# What stands before a file's name in a path or a string (`'./src/units.js'`, `// src/units.js`):
+# `units.js` there is no use of a module `units`.
+_IN_A_PATH = r"/\\'\"`@-"
 
 
 def _uses(text: str, name: str, separator: str = ".") -> bool:
@@ -269,7 +272,7 @@ def _from_context(path: str, old: str, new: str, items, index, separator: str = 
         stem = posixpath.splitext(posixpath.basename(item.path))[0]
         taken = {sym.name for syms in wanted.values() for sym in syms}
         if (item.path != path and stem.isidentifier() and stem not in taken and not _uses(old, stem, separator)
-                and re.search(rf"(?<![{_NOT_BEFORE[separator]}]){re.escape(stem)}{re.escape(separator)}[A-Za-z_$]", new)
+                and re.search(rf"(?<![{_NOT_BEFORE[separator]}{_IN_A_PATH}]){re.escape(stem)}{re.escape(separator)}[A-Za-z_$]", new)
                 and stem not in bound()):
             modules.setdefault(item.path, stem)
     return wanted, modules
@@ -457,7 +460,8 @@ def _module_line(key: str, path: str, text: str, source: str, stem: str, module:
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = module or (rel if rel.startswith(".") else "./" + rel)
     style = js_style(text)
-    if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*import\s", text, re.M):
+    # An `export` makes the file an ES module as an `import` does: `require` is not defined there.
+    if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*(?:import|export)\s", text, re.M):
         return style.require(stem, posixpath.splitext(rel)[0] if module is None else rel)
     return style.import_(f"* as {stem}", rel)
 
@@ -487,7 +491,8 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
         return ""
     requires = re.search(r"\brequire\s*\(", text) is not None
     imports = re.search(r"^\s*import\s", text, re.M) is not None
-    common_js = requires or (not imports and re.search(r"\bmodule\.exports\b|\bexports\.", exporter) is not None)
+    esm = imports or re.search(r"^\s*export\s", text, re.M) is not None
+    common_js = requires or (not esm and re.search(r"\bmodule\.exports\b|\bexports\.", exporter) is not None)
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = rel if rel.startswith(".") else "./" + rel
     stem = posixpath.splitext(rel)[0] if module is None else module

@@ -71,6 +71,19 @@ def test_javascript_commonjs_and_es_modules(index):
     assert [(g.line, g.text) for g in got] == [(0, "import { percentOf } from './math.js';\n\n")]
 
 
+def test_an_es_module_with_exports_and_no_imports_imports_a_module_it_reaches_by_name(index):
+    """`export function` alone makes the file an ES module: a `require` would throw there."""
+    new = FILES["web/stats.js"].replace("`${done}/${total}`", "`${done}/${total} (${math.percentOf(done, total)})`")
+    got = _needed(index, "web/stats.js", new, "add the percent helper's value")
+    assert [g.text for g in got] == ["import * as math from './math.js';\n\n"]
+
+
+def test_a_file_name_in_a_path_or_a_string_is_no_use_of_its_module(index):
+    for line in ("// web/math.js", "const url = '/static/math.js';", "import { percentOf } from './math.js';"):
+        new = FILES["web/stats.js"] + line + "\n"
+        assert _needed(index, "web/stats.js", new, "add the percent helper's value") == [], line
+
+
 def test_the_fallback_place_is_right_above_the_first_definition(index):
     new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * PAGE_SIZE:]")
     got = _needed(index, "app/queries.py", new, "use the page size")
