@@ -29,7 +29,7 @@ copy of the edited project (bench/crossfile's run_test). One JSON line per task 
 (`--compare A.jsonl B.jsonl`).
 
 `python -m bench editbench [--set humanevalfix|humanevalfix_big|humanevalfix_java|humanevalfix_cpp|polyglot|usertasks|constants|constants_heldout|imports_heldout|names_heldout|crossfile|
- crossfile_heldout|crossfile_fresh|node_imports|crossfile_langs|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
+ crossfile_heldout|crossfile_fresh|node_imports|crossfile_langs|crossfile_blind2|all] [--limit N] [--only IDS] [--tool steer|aider|both|none] [--threads T] [--out FILE.jsonl]
  [--compare A B] [--steer-root NAME=DIR] [--steer-args ARGS]`
 Wrap it in `flock /tmp/steer-model.lock` on a shared machine.
 """
@@ -56,7 +56,7 @@ SETS = {"humanevalfix": "humanevalfix_python.jsonl", "polyglot": "polyglot_pytho
         "humanevalfix_java": "humanevalfix_java.jsonl", "humanevalfix_cpp": "humanevalfix_cpp.jsonl"}
 ALL_SETS = ("humanevalfix", "polyglot", "usertasks")  # `--set all`: the Python sets
 CROSSFILE_SETS = {"crossfile": "tune", "crossfile_heldout": "heldout", "crossfile_fresh": "fresh",
-                  "node_imports": "nodeimports", "crossfile_langs": "langs"}  # set -> split of bench/crossfile
+                  "node_imports": "nodeimports", "crossfile_langs": "langs", "crossfile_blind2": "blind2"}  # set -> split of bench/crossfile
 USER_SETS = ("constants", "constants_heldout", "imports_heldout", "names_heldout")  # bench/usertasks/NAME.py's TASKS
 # What a tool writes for itself in a project (Aider's chat and input history, its tags cache): not an
 # edit of the project, so not a write to another file.

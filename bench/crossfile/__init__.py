@@ -6,6 +6,7 @@ another; each judged by a hidden test run in a copy of the edited project.
 a fixed seed when the tasks were written, before any run) is never used for tuning. Both are built
 from tasks_python.py and tasks_js.py by `--write`. `fresh.jsonl` (from tasks_fresh.py, written later
 by someone who had not read how context is chosen) is a second held-out set, never tuned on, as is
+`blind2.jsonl` (tasks_blind2.py, likewise written blind to how context is chosen) and
 `nodeimports.jsonl` (tasks_nodeimports.py: edits that need a Node built-in module the file does not
 require yet, written blind to that mechanism); `--check` proves every test fails on the
 original project and passes on the reference solution. `python -m bench editbench --set crossfile`
@@ -29,11 +30,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SPLITS = {"tune": HERE / "tune.jsonl", "heldout": HERE / "heldout.jsonl", "fresh": HERE / "fresh.jsonl",
-          "nodeimports": HERE / "nodeimports.jsonl", "langs": HERE / "langs.jsonl"}
+          "nodeimports": HERE / "nodeimports.jsonl", "langs": HERE / "langs.jsonl", "blind2": HERE / "blind2.jsonl"}
 # Later sets written whole by someone who had not read the mechanism they measure: split -> module
 # of their TASKS; never tuned on.
 WRITTEN_BLIND = {"fresh": "bench.crossfile.tasks_fresh", "nodeimports": "bench.crossfile.tasks_nodeimports",
-                 "langs": "bench.crossfile.tasks_langs"}
+                 "langs": "bench.crossfile.tasks_langs", "blind2": "bench.crossfile.tasks_blind2"}
 SEED = 41  # the number; fixed so the split never moves
 TUNE_SHARE = 0.6
 TEST_TIMEOUT_S = 20
