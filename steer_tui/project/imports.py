@@ -463,7 +463,23 @@ def _module_line(key: str, path: str, text: str, source: str, stem: str, module:
     # An `export` makes the file an ES module as an `import` does: `require` is not defined there.
     if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*(?:import|export)\s", text, re.M):
         return style.require(stem, posixpath.splitext(rel)[0] if module is None else rel)
-    return style.import_(f"* as {stem}", rel)
+    return style.import_(f"* as {stem}", module or _es_specifier(path, text, rel))
+
+
+_TS_EXTS = (".ts", ".mts", ".cts", ".tsx")
+
+
+def _es_specifier(path: str, text: str, rel: str) -> str:
+    """How an ES import in `path` names the project file at `rel` (`./units.js`): as the file's
+    relative imports do. Node's own resolution wants the extension, so JavaScript keeps it where
+    they do (or there are none); TypeScript never names its `.ts` source (an error without
+    allowImportingTsExtensions): extensionless, or `.js` where its imports write `.js`."""
+    base, ext = posixpath.splitext(rel)
+    imports = re.findall(r"""(?:from|import)\s+['"](\.[^'"]*)['"]""", text)
+    if path.endswith(_TS_EXTS) or ext in _TS_EXTS:
+        return base + ".js" if any(i.endswith(".js") for i in imports) else base
+    with_ext = not imports or any(re.search(r"\.(?:m?js|ts)$", i) for i in imports)
+    return rel if with_ext and ext in _JS_EXTS else base
 
 
 def _python_line(path: str, text: str, source: str, names: list[str], module: str | None = None) -> str:
@@ -496,7 +512,6 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = rel if rel.startswith(".") else "./" + rel
     stem = posixpath.splitext(rel)[0] if module is None else module
-    with_ext = re.search(r"""from\s+['"]\.[^'"]*\.(?:m?js|ts)['"]""", text) is not None or not imports
     names = [s.name for s in syms]
     style = js_style(text)
     if common_js:
@@ -504,7 +519,7 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
         if whole:
             return style.require(whole[0], stem)
         return style.require(f"{{ {', '.join(names)} }}", stem)
-    target = module or (rel if with_ext and source.endswith(_JS_EXTS) else stem)
+    target = module or _es_specifier(path, text, rel)
     default = [s.name for s in syms if s.signature.startswith("export default")]
     named = [n for n in names if n not in default]
     parts = ([default[0]] if default else []) + ([f"{{ {', '.join(named)} }}"] if named else [])

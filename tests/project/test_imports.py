@@ -84,6 +84,25 @@ def test_a_file_name_in_a_path_or_a_string_is_no_use_of_its_module(index):
         assert _needed(index, "web/stats.js", new, "add the percent helper's value") == [], line
 
 
+@pytest.mark.parametrize("imports, want", [
+    ("", "./units"),
+    ("import { x } from './x';\n\n", "./units"),
+    ("import { x } from './x.js';\n\n", "./units.js"),
+])
+def test_typescript_never_names_its_ts_source(tmp_path, imports, want):
+    """An import of `./units.ts` is an error without allowImportingTsExtensions: the file's own
+    imports decide between no extension and `.js`."""
+    files = {"src/units.ts": "export function toKg(v: number): number {\n  return v;\n}\n",
+             "src/x.ts": "export const x = 1;\n",
+             "src/ship.ts": imports + "export function price(w: number): number {\n  return w;\n}\n"}
+    index = _built(tmp_path, files)
+    old = files["src/ship.ts"]
+    items = select_context(index, "src/ship.ts", old, None, "convert with the units toKg helper", 800)
+    for new, line in ((old.replace("return w;", "return units.toKg(w);"), f"import * as units from '{want}';"),
+                      (old.replace("return w;", "return toKg(w);"), f"import {{ toKg }} from '{want}';")):
+        assert [g.text.strip() for g in needed("src/ship.ts", old, new, items, index)] == [line]
+
+
 def test_the_fallback_place_is_right_above_the_first_definition(index):
     new = FILES["app/queries.py"].replace("rows[page * 10:]", "rows[page * PAGE_SIZE:]")
     got = _needed(index, "app/queries.py", new, "use the page size")
