@@ -201,6 +201,6 @@ def missing(path: str, old: str, new: str, esm: bool) -> list[str]:
         if module is not None:
             bare.setdefault(module, []).append(name)
     for module, names in bare.items():
-        listed = "{ " + ", ".join(sorted(names)) + " }"
+        listed = style.names(sorted(names))
         out.append(style.import_(listed, module) if esm else style.require(listed, module))
     return sorted(out)

@@ -518,11 +518,11 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
         whole = [n for n in names if re.search(rf"\bmodule\.exports\s*=\s*{re.escape(n)}\b", exporter)]
         if whole:
             return style.require(whole[0], stem)
-        return style.require(f"{{ {', '.join(names)} }}", stem)
+        return style.require(style.names(names), stem)
     target = module or _es_specifier(path, text, rel)
     default = [s.name for s in syms if s.signature.startswith("export default")]
     named = [n for n in names if n not in default]
-    parts = ([default[0]] if default else []) + ([f"{{ {', '.join(named)} }}"] if named else [])
+    parts = ([default[0]] if default else []) + ([style.names(named)] if named else [])
     return style.import_(", ".join(parts), target)
 
 

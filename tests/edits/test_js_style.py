@@ -23,3 +23,14 @@ def test_a_node_built_in_is_required_as_the_file_requires():
     assert missing("index.js", old, new, esm=False) == ["var fs = require('fs')"]
     assert JsStyle().require("{ a, b }", "./x") == "const { a, b } = require('./x');"
     assert JsStyle(quote='"', semicolon="").import_("* as fs", "fs") == 'import * as fs from "fs"'
+
+
+def test_a_list_of_names_is_padded_inside_its_braces_as_the_files_own():
+    assert js_style("import {type InternalOptions} from '../types/options.js';\n").names(["a", "b"]) == "{a, b}"
+    assert js_style("import ky, {HTTPError} from 'ky';\n").padding == ""
+    assert js_style("const {a} = require('./a');\n").names(["b"]) == "{b}"
+    assert js_style("import { a } from './a.js';\n").names(["b"]) == "{ b }"
+    assert js_style("import x from './x.js';\n").names(["b"]) == "{ b }"  # nothing to go by: padded
+    old = "import {promisify} from 'node:util';\n\nexport function run(cmd) {\n  return cmd;\n}\n"
+    new = old.replace("  return cmd;", "  return execSync(cmd);")
+    assert missing("run.js", old, new, esm=True) == ["import {execSync} from 'child_process';"]
