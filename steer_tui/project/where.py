@@ -43,12 +43,16 @@ def question_words(question: str) -> list[str]:
     return seen
 
 
-def _line_score(text: str, stems: list[str]) -> float:
+def _line_score(text: str, stems: list[str], scope: set[str] = frozenset()) -> float:
+    """How well a line answers: 10 a question word it says, 5 one only the definitions around it
+    name (`limit: 2` inside `defaultRetryOptions` is the retry limit), more where it sets a thing."""
     words = {stem(w) for w in name_words(text)}
     found = sum(1 for s in stems if s in words or any(w.startswith(s) for w in words))
     if not found:
         return 0.0
-    score = found * 10.0
+    around = sum(1 for s in stems if not (s in words or any(w.startswith(s) for w in words))
+                 and (s in scope or any(w.startswith(s) for w in scope)))
+    score = found * 10.0 + around * 5.0
     stripped = text.strip()
     if re.match(r"(?:export\s+)?(?:async\s+)?(?:def|class|function|const|let|var|static|final|public|private)\b", stripped) \
             or re.match(r"[A-Za-z_][\w.]*\s*(?::[^=]+)?=(?!=)", stripped):
@@ -56,6 +60,24 @@ def _line_score(text: str, stems: list[str]) -> float:
     if stripped.startswith(("#", "//", "*", "/*")):
         score -= 2.0
     return score
+
+
+# Files that talk about the code rather than being it: a test, a changelog, a README.
+_PROSE = (".md", ".rst", ".txt", ".adoc")
+_ABOUT_ASIDE = re.compile(r"\b(?:tests?|tested|testing|spec|specs|docs?|documented|documentation|readme|changelog|history)\b", re.I)
+
+
+def _aside(path: str) -> bool:
+    """A test or a document: where a question finds the words said, not done. A question asking
+    where something is set or checked means the code; its lines count half there."""
+    from steer_tui.project.context import is_test_file
+
+    return is_test_file(path) or path.lower().endswith(_PROSE) or PurePosixPath(path).name.isupper()
+
+
+def _asks_for_aside(question: str) -> bool:
+    """The question is about the tests or the documents themselves."""
+    return _ABOUT_ASIDE.search(question) is not None
 
 
 def _roots(stems: list[str]) -> str:
@@ -107,6 +129,32 @@ def _scan_lines(root: Path, files: list[str], stems: list[str]) -> list[tuple[st
     return rows
 
 
+class _Scopes:
+    """The stems of the names of the definitions around a line of a project file, each file parsed once."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, list] = {}
+
+    def __call__(self, path: str, line: int) -> set[str]:
+        syms = self.files.get(path)
+        if syms is None:
+            syms = self.files[path] = self._symbols(path)
+        at = line - 1
+        return {stem(w) for s in syms if s.line <= at < s.end for w in name_words(s.name)}
+
+    def _symbols(self, path: str) -> list:
+        from steer_tui import lang
+
+        if lang.language(path) is None:
+            return []
+        text = _text(self.root / path)
+        try:
+            return lang.outline(path, text)[0] if text is not None else []
+        except Exception:  # a file the layer cannot read has no scopes, never a failed question
+            return []
+
+
 def where(root: Path, question: str, files: list[str] | None = None, limit: int = 12) -> list[Hit]:
     """The project lines that best match the words of `question`, best first, at most 3 a file.
 
@@ -123,12 +171,16 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
             files = list_files(root)
         rows = _scan_lines(root, files, stems)
     hits: list[Hit] = []
+    aside = _asks_for_aside(question)
+    scopes = _Scopes(root)
     for path, number, text in rows:
         if len(text) > _MAX_LINE:
             continue
-        score = _line_score(text, stems)
+        score = _line_score(text, stems, scopes(path, number))
         path_words = {stem(w) for w in name_words(path)}
         score += 3.0 * sum(1 for s in stems if s in path_words)
+        if score > 0 and not aside and _aside(path):
+            score /= 2
         if score > 0:
             hits.append(Hit(path, number, text.strip(), score))
     hits.sort(key=lambda h: (-h.score, h.path, h.line))

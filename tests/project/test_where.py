@@ -43,6 +43,28 @@ def test_where_finds_the_assignment_first_and_leaves_out_binary_long_and_ignored
     assert "pkg/config.py:2: MAX_RETRIES = 5" in block
 
 
+def test_a_line_in_a_test_or_a_document_counts_half_unless_the_question_is_about_them(tmp_path):
+    """requests: "where are proxies read from the environment" found `test_use_proxy_from_environment`
+    before the code that reads them."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "src" / "utils.py").write_text("def proxies_from_environment(url):\n    return getproxies()\n")
+    (tmp_path / "tests" / "test_utils.py").write_text("def test_proxies_read_from_environment(monkeypatch):\n    pass\n")
+    (tmp_path / "HISTORY.md").write_text("- Proxies are read from the environment again.\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    assert where(tmp_path, "where are proxies read from the environment")[0].path == "src/utils.py"
+    assert where(tmp_path, "which test checks that proxies are read from the environment")[0].path == "tests/test_utils.py"
+
+
+def test_the_definition_around_a_line_names_it_too(tmp_path):
+    """`limit: 2` inside `defaultRetryOptions` is the retry limit; `limit: 100` in `pageOptions` is not."""
+    (tmp_path / "options.js").write_text("const pageOptions = {\n  limit: 100,\n};\n\n"
+                                         "const defaultRetryOptions = {\n  limit: 2,\n  methods: ['get'],\n};\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    hits = where(tmp_path, "where is the retry limit set")
+    assert (hits[0].line, hits[0].text) == (6, "limit: 2,")
+
+
 def test_a_question_of_stop_words_or_no_match_finds_nothing(tmp_path):
     root = _project(tmp_path, True)
     assert where(root, "where is it?") == []
