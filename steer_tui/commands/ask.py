@@ -159,9 +159,9 @@ async def _main(args, question: str) -> int:
             pass
 
 
-async def _places(args, settings, question: str) -> list:
+async def _places(args, settings, question: str, index=None) -> list:
     """The project's lines the question names (steer_tui.project.where.Hit), paths as this shell
-    sees them (none with --no-context or `context = false`)."""
+    sees them (none with --no-context or `context = false`); `index`: the project's, where built."""
     if getattr(args, "auto_context", None) is False or not getattr(settings, "context", True):
         return []
     from pathlib import Path
@@ -169,7 +169,7 @@ async def _places(args, settings, question: str) -> list:
     from steer_tui.project.where import places_for
 
     try:
-        return await asyncio.to_thread(places_for, Path(args.file), question, Path.cwd())
+        return await asyncio.to_thread(places_for, Path(args.file), question, Path.cwd(), index=index)
     except Exception as exc:  # the answer is still worth having without them
         print(f"steer: could not search the project: {exc}", file=sys.stderr)
         return []
@@ -190,14 +190,15 @@ def _print_places(out, text: str, hits: list) -> None:
 
 async def _context(args, settings, doc, region, question: str, engine: str | None):
     """What the question carries from the project's other files (steer_tui.project.context.RequestContext),
-    after one stderr line saying what went in; None with none."""
+    after one stderr line saying what went in, and the project's index it was chosen from; None
+    for either with none."""
     from steer_tui.commands.edit import project_context
     from steer_tui.project.context import summary
     from steer_tui.project.session_context import default_budget
 
     ctx = project_context(args, settings, args.file)
     if ctx is None:
-        return None
+        return None, None
     if settings.context_tokens is None:
         ctx.budget_tokens = default_budget(settings.backend, engine)
     try:
@@ -205,10 +206,10 @@ async def _context(args, settings, doc, region, question: str, engine: str | Non
         message = ctx.request(doc.text, region, question)
     except Exception as exc:  # the answer is still worth having without it
         print(f"steer: no project context: {exc}", file=sys.stderr)
-        return None
+        return None, None
     if ctx.last:
         print(f"steer: {summary(ctx.last)}", file=sys.stderr)
-    return message
+    return message, ctx.index
 
 
 async def _answer(args, question: str, settings, doc, region, client) -> int:
@@ -237,9 +238,9 @@ async def _answer(args, question: str, settings, doc, region, client) -> int:
 
         served = info.get("context_tokens") if isinstance(info, dict) else None
         budget = file_budget(getattr(settings, "file_tokens", None), settings.backend, engine, served)
-        hits = await _places(args, settings, question)
+        context, index = await _context(args, settings, doc, region, question, engine)
+        hits = await _places(args, settings, question, index)
         places = places_block(hits)
-        context = await _context(args, settings, doc, region, question, engine)
         printer.start()
         try:
             await asking.start(fmt, path, doc.text, question, region, places=places, context=context,

@@ -43,23 +43,29 @@ def question_words(question: str) -> list[str]:
     return seen
 
 
-def _line_score(text: str, stems: list[str], scope: set[str] = frozenset()) -> float:
-    """How well a line answers: 10 a question word it says, 5 one only the definitions around it
-    name (`limit: 2` inside `defaultRetryOptions` is the retry limit), more where it sets a thing."""
+AROUND = 5.0  # what a question word scores that only the definitions around a line name
+
+
+def _said(s: str, words: set[str]) -> bool:
+    return s in words or any(w.startswith(s) for w in words)
+
+
+def _line_score(text: str, stems: list[str]) -> tuple[float, list[str]]:
+    """How well a line answers by its own words (10 a question word it says, more where it defines
+    or sets a thing), and the question's words it does not say: the definitions around it may
+    name those (`limit: 2` inside `defaultRetryOptions` is the retry limit: AROUND each)."""
     words = {stem(w) for w in name_words(text)}
-    found = sum(1 for s in stems if s in words or any(w.startswith(s) for w in words))
+    found = sum(1 for s in stems if _said(s, words))
     if not found:
-        return 0.0
-    around = sum(1 for s in stems if not (s in words or any(w.startswith(s) for w in words))
-                 and (s in scope or any(w.startswith(s) for w in scope)))
-    score = found * 10.0 + around * 5.0
+        return 0.0, []
+    score = found * 10.0
     stripped = text.strip()
     if re.match(r"(?:export\s+)?(?:async\s+)?(?:def|class|function|const|let|var|static|final|public|private)\b", stripped) \
             or re.match(r"[A-Za-z_][\w.]*\s*(?::[^=]+)?=(?!=)", stripped):
         score += 4.0  # a definition or an assignment: where a thing is set, not only read
     if stripped.startswith(("#", "//", "*", "/*")):
         score -= 2.0
-    return score
+    return score, [s for s in stems if not _said(s, words)]
 
 
 # Files that talk about the code rather than being it: a test, a changelog, a README.
@@ -130,11 +136,20 @@ def _scan_lines(root: Path, files: list[str], stems: list[str]) -> list[tuple[st
 
 
 class _Scopes:
-    """The stems of the names of the definitions around a line of a project file, each file parsed once."""
+    """The stems of the names of the definitions around a line of a project file: from the project
+    index where it has the file, else the file parsed, at most MAX_PARSED files a question."""
 
-    def __init__(self, root: Path) -> None:
+    MAX_PARSED = 24  # a parse is 5-50 ms: a question on a large tree must not wait seconds for them
+
+    def __init__(self, root: Path, index=None) -> None:
         self.root = root
+        self.index = index if index is not None and index.built.is_set() else None
         self.files: dict[str, list] = {}
+        self.parsed = 0
+
+    def known(self, path: str) -> bool:
+        """The definitions of `path` are at hand, or one more parse is allowed."""
+        return path in self.files or self.parsed < self.MAX_PARSED or bool(self.index and self.index.symbols_in(path))
 
     def __call__(self, path: str, line: int) -> set[str]:
         syms = self.files.get(path)
@@ -146,8 +161,13 @@ class _Scopes:
     def _symbols(self, path: str) -> list:
         from steer_tui import lang
 
+        if self.index is not None:
+            syms = self.index.symbols_in(path)
+            if syms:
+                return syms
         if lang.language(path) is None:
             return []
+        self.parsed += 1
         text = _text(self.root / path)
         try:
             return lang.outline(path, text)[0] if text is not None else []
@@ -155,11 +175,28 @@ class _Scopes:
             return []
 
 
-def where(root: Path, question: str, files: list[str] | None = None, limit: int = 12) -> list[Hit]:
+def _floor(rows: list[list], limit: int) -> float:
+    """The least score a line needs to be among the places shown: half the best, and the score of
+    the `limit`-th line taken in order, at most 3 a file (those lines can only score more)."""
+    ranked = sorted(rows, key=lambda r: -r[0])
+    best = ranked[0][0] if ranked else 0.0
+    per_file: dict[str, int] = {}
+    taken = 0
+    for row in ranked:
+        if per_file.get(row[2], 0) < 3:
+            per_file[row[2]] = per_file.get(row[2], 0) + 1
+            taken += 1
+            if taken == limit:
+                return max(best / 2, row[0])
+    return best / 2
+
+
+def where(root: Path, question: str, files: list[str] | None = None, limit: int = 12, index=None) -> list[Hit]:
     """The project lines that best match the words of `question`, best first, at most 3 a file.
 
     `git grep` where `root` is in a repository (it honours .gitignore and is fast on large trees),
-    else a scan of `files` (default: the project's list). Nothing matches: []."""
+    else a scan of `files` (default: the project's list). `index`: the project's ProjectIndex, whose
+    symbols say what definition a line is in (else a few files are parsed). Nothing matches: []."""
     stems = question_words(question)
     if not stems:
         return []
@@ -170,19 +207,27 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
 
             files = list_files(root)
         rows = _scan_lines(root, files, stems)
-    hits: list[Hit] = []
     aside = _asks_for_aside(question)
-    scopes = _Scopes(root)
+    scored = []  # [score, what the scope may add at most, path, line, text, unsaid words, weight]
     for path, number, text in rows:
         if len(text) > _MAX_LINE:
             continue
-        score = _line_score(text, stems, scopes(path, number))
+        score, unsaid = _line_score(text, stems)
         path_words = {stem(w) for w in name_words(path)}
         score += 3.0 * sum(1 for s in stems if s in path_words)
-        if score > 0 and not aside and _aside(path):
-            score /= 2
         if score > 0:
-            hits.append(Hit(path, number, text.strip(), score))
+            weight = 0.5 if not aside and _aside(path) else 1.0
+            scored.append([score * weight, AROUND * len(unsaid) * weight, path, number, text.strip(), unsaid, weight])
+    # A file is parsed for the definitions around its lines only where that could lift one of them
+    # into the places shown: on a large tree a common word is on thousands of lines.
+    floor = _floor(scored, limit)
+    scopes = _Scopes(root, index)
+    for row in sorted((r for r in scored if r[1]), key=lambda r: -(r[0] + r[1])):
+        if row[0] + row[1] < floor:
+            break  # nor can any after it, in this order
+        if scopes.known(row[2]):
+            row[0] += AROUND * row[6] * sum(1 for s in row[5] if _said(s, scopes(row[2], row[3])))
+    hits = [Hit(path, number, text, score) for score, _, path, number, text, _, _ in scored]
     hits.sort(key=lambda h: (-h.score, h.path, h.line))
     best = hits[0].score if hits else 0
     out: list[Hit] = []
@@ -218,14 +263,17 @@ REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file,?\
                        re.I)
 
 
-def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12) -> list[Hit]:
+def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12, index=None) -> list[Hit]:
     """The places a question asked about `file` shows (`places_block`): the lines of its project
     (the enclosing repository, else its folder) the words name, paths relative to `relative_to`
-    (default: the project's root); [] when the file is alone in its folder or nothing matches."""
+    (default: the project's root); [] when the file is alone in its folder or nothing matches.
+    `index`: the project's index, where the session has one (what definition a line is in)."""
     from steer_tui.project.root import project_root
 
     root = project_root(Path(file).resolve())
-    hits = where(root, question, limit=limit)
+    if index is not None and Path(index.root).resolve() != root:
+        index = None  # another project's: its paths are not these
+    hits = where(root, question, limit=limit, index=index)
     if not hits or all((root / h.path).resolve() == Path(file).resolve() for h in hits):
         return []
     if relative_to is not None:

@@ -67,7 +67,9 @@ class AnswerFlow:
             return []
         path = Path(app.session.path)
         try:
-            return await asyncio.to_thread(places_for, path, question, project_root(path))
+            context = app.session.context
+            return await asyncio.to_thread(places_for, path, question, project_root(path),
+                                           index=context.index if context is not None else None)
         except Exception as exc:
             app.notify(f"could not search the project: {exc}", severity="warning", timeout=5)
             return []

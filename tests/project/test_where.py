@@ -56,13 +56,23 @@ def test_a_line_in_a_test_or_a_document_counts_half_unless_the_question_is_about
     assert where(tmp_path, "which test checks that proxies are read from the environment")[0].path == "tests/test_utils.py"
 
 
-def test_the_definition_around_a_line_names_it_too(tmp_path):
-    """`limit: 2` inside `defaultRetryOptions` is the retry limit; `limit: 100` in `pageOptions` is not."""
+def test_the_definition_around_a_line_names_it_too(tmp_path, monkeypatch):
+    """`limit: 2` inside `defaultRetryOptions` is the retry limit; `limit: 100` in `pageOptions` is
+    not. With the project's index the definitions come from it, and no file is parsed again."""
+    import steer_tui.lang as lang
+    from steer_tui.project.index import ProjectIndex
+
     (tmp_path / "options.js").write_text("const pageOptions = {\n  limit: 100,\n};\n\n"
                                          "const defaultRetryOptions = {\n  limit: 2,\n  methods: ['get'],\n};\n")
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
     hits = where(tmp_path, "where is the retry limit set")
     assert (hits[0].line, hits[0].text) == (6, "limit: 2,")
+    index = ProjectIndex(tmp_path, tmp_path / ".cache").build()
+    parsed = []
+    outline = lang.outline
+    monkeypatch.setattr(lang, "outline", lambda *a, **k: parsed.append(a[0]) or outline(*a, **k))
+    again = where(tmp_path, "where is the retry limit set", index=index)
+    assert (again[0].line, again[0].text) == (6, "limit: 2,") and parsed == []
 
 
 def test_a_question_of_stop_words_or_no_match_finds_nothing(tmp_path):
