@@ -5,19 +5,10 @@ blind2.jsonl.
 
 from __future__ import annotations
 
+from bench.crossfile.authoring import ESM_PACKAGE, collector
+
 TASKS: list[dict] = []
-
-ESM_PACKAGE = '{\n  "name": "%s",\n  "version": "1.0.0",\n  "type": "module",\n  "private": true\n}\n'
-
-
-def py(**fields) -> None:
-    fields.setdefault("lang", "python")
-    TASKS.append(fields)
-
-
-def js(**fields) -> None:
-    fields.setdefault("lang", "javascript")
-    TASKS.append(fields)
+py, js = collector(TASKS)
 
 
 # ================================================================ Python
