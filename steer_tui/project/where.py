@@ -263,18 +263,25 @@ REFERENCE = re.compile(r"(?<![\w/.-])`?" + _PATH + r"`?(?::(\d+)|,?\s+(?:file,?\
                        re.I)
 
 
+_ASKS_WHERE = re.compile(r"\bwhere\b|\bwhich\s+(?:file|line|function|method|class|module)\b", re.I)
+
+
 def places_for(file: Path, question: str, relative_to: Path | None = None, limit: int = 12, index=None) -> list[Hit]:
     """The places a question asked about `file` shows (`places_block`): the lines of its project
     (the enclosing repository, else its folder) the words name, paths relative to `relative_to`
-    (default: the project's root); [] when the file is alone in its folder or nothing matches.
-    `index`: the project's index, where the session has one (what definition a line is in)."""
+    (default: the project's root); [] when nothing matches, or when only the open file does and
+    the question does not ask where (what `mean` does is about the file the model reads whole; a
+    question asking where wants the line, which the file it reads does not number, and an answer
+    naming `getHttpVersionToken` is cited by the place that shows it). `index`: the project's
+    index, where the session has one (what definition a line is in)."""
     from steer_tui.project.root import project_root
 
     root = project_root(Path(file).resolve())
     if index is not None and Path(index.root).resolve() != root:
         index = None  # another project's: its paths are not these
     hits = where(root, question, limit=limit, index=index)
-    if not hits or all((root / h.path).resolve() == Path(file).resolve() for h in hits):
+    only_here = all((root / h.path).resolve() == Path(file).resolve() for h in hits)
+    if not hits or (only_here and not _ASKS_WHERE.search(question)):
         return []
     if relative_to is not None:
         base = Path(relative_to).resolve()

@@ -168,6 +168,12 @@ async def test_steer_ask_in_a_project_shows_the_places_the_question_names(replay
     code, _, err = await steer_ask(str(target), "-m", "what does fetch return?", "--backend", url)
     assert code == 0, err
     assert "Places in the project" not in engine.requests[0].messages[-1]["content"]
+    # Only the open file matches: a question asking where still gets the line, which the file the
+    # model reads does not number.
+    url, engine = await replay(["answer_mean.txt"])
+    code, _, err = await steer_ask(str(target), "-m", "where does fetch return?", "--backend", url)
+    assert code == 0, err
+    assert f"{tmp_path}/pkg/client.py:4: def fetch(url):" in engine.requests[0].messages[-1]["content"]
 
 
 async def test_steer_ask_shows_a_big_file_in_part_as_an_edit_does(replay, tmp_path):
