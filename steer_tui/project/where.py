@@ -175,19 +175,37 @@ class _Scopes:
             return []
 
 
-def _floor(rows: list[list], limit: int) -> float:
+@dataclass
+class _Scored:
+    """A matching line while it is ranked: its score so far, and the question's words it does not
+    say, which the definitions around it may still add (AROUND each, times `weight`)."""
+
+    score: float
+    path: str
+    line: int
+    text: str
+    unsaid: list[str]
+    weight: float  # 0.5 in a test or a document, else 1
+
+    @property
+    def most(self) -> float:
+        """The score it reaches if the definitions around it name every word it does not say."""
+        return self.score + AROUND * len(self.unsaid) * self.weight
+
+
+def _floor(rows: list[_Scored], limit: int) -> float:
     """The least score a line needs to be among the places shown: half the best, and the score of
     the `limit`-th line taken in order, at most 3 a file (those lines can only score more)."""
-    ranked = sorted(rows, key=lambda r: -r[0])
-    best = ranked[0][0] if ranked else 0.0
+    ranked = sorted(rows, key=lambda r: -r.score)
+    best = ranked[0].score if ranked else 0.0
     per_file: dict[str, int] = {}
     taken = 0
     for row in ranked:
-        if per_file.get(row[2], 0) < 3:
-            per_file[row[2]] = per_file.get(row[2], 0) + 1
+        if per_file.get(row.path, 0) < 3:
+            per_file[row.path] = per_file.get(row.path, 0) + 1
             taken += 1
             if taken == limit:
-                return max(best / 2, row[0])
+                return max(best / 2, row.score)
     return best / 2
 
 
@@ -208,7 +226,7 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
             files = list_files(root)
         rows = _scan_lines(root, files, stems)
     aside = _asks_for_aside(question)
-    scored = []  # [score, what the scope may add at most, path, line, text, unsaid words, weight]
+    scored: list[_Scored] = []
     for path, number, text in rows:
         if len(text) > _MAX_LINE:
             continue
@@ -217,17 +235,18 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
         score += 3.0 * sum(1 for s in stems if s in path_words)
         if score > 0:
             weight = 0.5 if not aside and _aside(path) else 1.0
-            scored.append([score * weight, AROUND * len(unsaid) * weight, path, number, text.strip(), unsaid, weight])
+            scored.append(_Scored(score * weight, path, number, text.strip(), unsaid, weight))
     # A file is parsed for the definitions around its lines only where that could lift one of them
     # into the places shown: on a large tree a common word is on thousands of lines.
     floor = _floor(scored, limit)
     scopes = _Scopes(root, index)
-    for row in sorted((r for r in scored if r[1]), key=lambda r: -(r[0] + r[1])):
-        if row[0] + row[1] < floor:
+    for row in sorted((r for r in scored if r.unsaid), key=lambda r: -r.most):
+        if row.most < floor:
             break  # nor can any after it, in this order
-        if scopes.known(row[2]):
-            row[0] += AROUND * row[6] * sum(1 for s in row[5] if _said(s, scopes(row[2], row[3])))
-    hits = [Hit(path, number, text, score) for score, _, path, number, text, _, _ in scored]
+        if scopes.known(row.path):
+            around = scopes(row.path, row.line)
+            row.score += AROUND * row.weight * sum(1 for s in row.unsaid if _said(s, around))
+    hits = [Hit(r.path, r.line, r.text, r.score) for r in scored]
     hits.sort(key=lambda h: (-h.score, h.path, h.line))
     best = hits[0].score if hits else 0
     out: list[Hit] = []
