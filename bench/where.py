@@ -8,6 +8,7 @@ writes (all an answer had before steer cited places) and those together with the
 A place is right when its file is the truth's and its line within a truth span.
 
     python -m bench where --project requests=DIR --project microblog=DIR --project morgan=DIR [--out FILE]
+    python -m bench where --project ... --search    # the search alone, no model: ranks of the right lines
 
 The projects: psf/requests at 1f6589e, miguelgrinberg/microblog at a975ef6, expressjs/morgan at 203c758.
 """
@@ -133,6 +134,28 @@ def ask(steer: list[str], root: Path, file: str, question: str, backend: str | N
     return {"seconds": time.perf_counter() - t0, "code": proc.returncode, "out": proc.stdout, "err": proc.stderr}
 
 
+def _search_only(roots: dict[str, str]) -> int:
+    """Each set's questions through the search alone (steer_tui.project.where.where, the 12 places
+    a question shows): how many show a right line, in the first 3, and the mean reciprocal rank of
+    the first right one (0 where none is shown)."""
+    from steer_tui.project.where import where
+
+    rows = []
+    for name, questions in (("tune", QUESTIONS), ("held out", HELD_OUT), ("fresh", FRESH), ("last", LAST)):
+        ranks = []
+        for project, _file, question, truth in questions:
+            if project not in roots:
+                continue
+            hits = where(Path(roots[project]), question)
+            ranks.append(next((i for i, h in enumerate(hits, 1) if _right((h.path, h.line), truth)), None))
+        if ranks:
+            rows.append([name, len(ranks), sum(r is not None for r in ranks), sum(r is not None and r <= 3 for r in ranks),
+                         round(sum(1 / r for r in ranks if r) / len(ranks), 3)])
+    print_table("where search: the right line among the places shown",
+                ["set", "questions", "a right line shown", "in the first 3", "mean reciprocal rank"], rows)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from steer_tui.project.where import references
 
@@ -142,8 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", choices=("tune", "held_out", "fresh", "last", "all"), default="all",
                     help="tune, held_out, fresh: sets the citing was changed for in turn; last: written after")
     ap.add_argument("--out", type=Path, help="also write the report here (markdown)")
+    ap.add_argument("--search", action="store_true",
+                    help="no model: where the right line ranks among the places the search shows each question")
     args = ap.parse_args(argv)
     roots = dict(p.split("=", 1) for p in args.project)
+    if args.search:
+        return _search_only(roots)
     from steer_tui.spawn import python_argv
 
     steer = python_argv()  # `python -m steer_tui`, isolated from the project folder it runs in
