@@ -1,4 +1,4 @@
-"""What a cross-file task module writes its tasks with: `py(...)` and `js(...)` append to its TASKS."""
+"""What a cross-file task module writes its tasks with: one adder a language, appending to its TASKS."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ from typing import Callable
 ESM_PACKAGE = '{\n  "name": "%s",\n  "version": "1.0.0",\n  "type": "module",\n  "private": true\n}\n'
 
 
-def collector(tasks: list[dict]) -> tuple[Callable[..., None], Callable[..., None]]:
-    """(py, js): each appends a task of its language to `tasks`, given the task's fields."""
+def collector(tasks: list[dict], *langs: str) -> tuple[Callable[..., None], ...]:
+    """One adder for each of `langs` (default: Python, JavaScript), in order: each appends a task
+    of its language to `tasks`, given the task's fields."""
 
-    def py(**fields) -> None:
-        fields.setdefault("lang", "python")
-        tasks.append(fields)
+    def adder(lang: str) -> Callable[..., None]:
+        def add(**fields) -> None:
+            fields.setdefault("lang", lang)
+            tasks.append(fields)
 
-    def js(**fields) -> None:
-        fields.setdefault("lang", "javascript")
-        tasks.append(fields)
+        return add
 
-    return py, js
+    return tuple(adder(lang) for lang in (langs or ("python", "javascript")))

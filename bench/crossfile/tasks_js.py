@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from bench.crossfile.authoring import ESM_PACKAGE
+
 TASKS: list[dict] = []
 
-ESM_PACKAGE = '{\n  "name": "%s",\n  "version": "1.0.0",\n  "type": "module",\n  "private": true\n}\n'
 
 
 def task(**fields) -> None:

@@ -4,22 +4,10 @@ an error type, an enum value, a signature or its units) is in another; `--write`
 
 from __future__ import annotations
 
+from bench.crossfile.authoring import collector
+
 TASKS: list[dict] = []
-
-
-def java(**f) -> None:
-    f.setdefault("lang", "java")
-    TASKS.append(f)
-
-
-def c(**f) -> None:
-    f.setdefault("lang", "c")
-    TASKS.append(f)
-
-
-def rust(**f) -> None:
-    f.setdefault("lang", "rust")
-    TASKS.append(f)
+java, c, rust = collector(TASKS, "java", "c", "rust")
 
 
 def cargo(name: str) -> str:

@@ -8,9 +8,10 @@ Same fields as tasks_js.py."""
 
 from __future__ import annotations
 
+from bench.crossfile.authoring import ESM_PACKAGE
+
 TASKS: list[dict] = []
 
-ESM_PACKAGE = '{\n  "name": "%s",\n  "version": "1.0.0",\n  "type": "module",\n  "private": true\n}\n'
 CJS_PACKAGE = '{\n  "name": "%s",\n  "version": "1.0.0",\n  "private": true,\n  "main": "%s"\n}\n'
 
 
