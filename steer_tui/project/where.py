@@ -396,7 +396,9 @@ def _read(base: Path | None, rel: str) -> list[str] | None:
 
 def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[str]:
     """The files the answer names: the places' files, by their path or, where no other place's file
-    shares it, their file name; and other paths it writes (with `base`, a bare file name found there)."""
+    shares it, their file name or the end of their path (`requests/models.py` for
+    `src/requests/models.py`: a small model drops the leading folder); and other paths it writes
+    (with `base`, a bare file name found there)."""
     names: dict[str, set[str]] = {}
     for h in hits:
         names.setdefault(PurePosixPath(h.path).name, set()).add(h.path)
@@ -407,7 +409,10 @@ def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[st
     for m in _PATH_WORD.finditer(text):
         rel = _path_of(m)
         # A path with a folder names a file ("req._remoteAddress" names none); a bare file name, one that is there.
-        if "/" in rel or (base is not None and (base / rel).is_file()):
+        ends = {h.path for h in hits if h.path.endswith("/" + rel)}
+        if rel not in found and len(ends) == 1 and not any(h.path == rel for h in hits):
+            found |= ends
+        elif "/" in rel or (base is not None and (base / rel).is_file()):
             found.add(rel)
     return found
 

@@ -141,6 +141,19 @@ def test_a_named_file_with_one_place_is_cited_and_written_references_are_not_rep
     assert cited("It is in config.py.", two) == []
 
 
+def test_a_path_written_without_its_leading_folder_names_the_one_place_file_it_ends():
+    """requests: "the `prepare_content_length` method ... in the `requests/models.py` file"."""
+    from steer_tui.project.where import cited
+
+    hits = _hits(("src/requests/models.py", 654, "def prepare_content_length(self, body):"),
+                 ("src/requests/adapters.py", 679, 'chunked = "Content-Length" not in request.headers'))
+    answer = "It is set in the `prepare_content_length` method in the `requests/models.py` file."
+    assert [(h.path, h.line) for h in cited(answer, hits)] == [("src/requests/models.py", 654)]
+    # Two files end so: neither is meant.
+    both = hits + _hits(("lib/requests/models.py", 9, "def prepare_content_length(self):"))
+    assert cited(answer, both) == []
+
+
 def test_a_name_the_answer_places_in_a_file_it_names_is_found_there_by_its_definition(tmp_path):
     from steer_tui.project.where import cited
 
