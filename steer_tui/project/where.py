@@ -147,18 +147,19 @@ class _Scopes:
         self.files: dict[str, list] = {}
         self.parsed = 0
 
-    def known(self, path: str) -> bool:
-        """The definitions of `path` are at hand, or one more parse is allowed."""
-        return path in self.files or self.parsed < self.MAX_PARSED or bool(self.index and self.index.symbols_in(path))
-
-    def __call__(self, path: str, line: int) -> set[str]:
+    def __call__(self, path: str, line: int) -> set[str] | None:
+        """The stems around `line` (1-based); None where the file is not in the index and the
+        question has parsed its MAX_PARSED files already."""
         syms = self.files.get(path)
         if syms is None:
-            syms = self.files[path] = self._symbols(path)
+            syms = self._symbols(path)
+            if syms is None:
+                return None
+            self.files[path] = syms
         at = line - 1
         return {stem(w) for s in syms if s.line <= at < s.end for w in name_words(s.name)}
 
-    def _symbols(self, path: str) -> list:
+    def _symbols(self, path: str) -> list | None:
         from steer_tui import lang
 
         if self.index is not None:
@@ -167,6 +168,8 @@ class _Scopes:
                 return syms
         if lang.language(path) is None:
             return []
+        if self.parsed >= self.MAX_PARSED:
+            return None
         self.parsed += 1
         text = _text(self.root / path)
         try:
@@ -193,20 +196,29 @@ class _Scored:
         return self.score + AROUND * len(self.unsaid) * self.weight
 
 
+PER_FILE = 3  # places shown from one file at most
+
+
+def _shown(rows: list, limit: int) -> list:
+    """The first `limit` of `rows` (best first) that the places shown may hold: at most PER_FILE a file."""
+    per_file: dict[str, int] = {}
+    out = []
+    for row in rows:
+        if per_file.get(row.path, 0) < PER_FILE:
+            per_file[row.path] = per_file.get(row.path, 0) + 1
+            out.append(row)
+            if len(out) == limit:
+                break
+    return out
+
+
 def _floor(rows: list[_Scored], limit: int) -> float:
     """The least score a line needs to be among the places shown: half the best, and the score of
-    the `limit`-th line taken in order, at most 3 a file (those lines can only score more)."""
+    the `limit`-th line `_shown` would take in order (those lines can only score more)."""
     ranked = sorted(rows, key=lambda r: -r.score)
     best = ranked[0].score if ranked else 0.0
-    per_file: dict[str, int] = {}
-    taken = 0
-    for row in ranked:
-        if per_file.get(row.path, 0) < 3:
-            per_file[row.path] = per_file.get(row.path, 0) + 1
-            taken += 1
-            if taken == limit:
-                return max(best / 2, row.score)
-    return best / 2
+    taken = _shown(ranked, limit)
+    return max(best / 2, taken[-1].score) if len(taken) == limit else best / 2
 
 
 def where(root: Path, question: str, files: list[str] | None = None, limit: int = 12, index=None) -> list[Hit]:
@@ -243,23 +255,15 @@ def where(root: Path, question: str, files: list[str] | None = None, limit: int 
     for row in sorted((r for r in scored if r.unsaid), key=lambda r: -r.most):
         if row.most < floor:
             break  # nor can any after it, in this order
-        if scopes.known(row.path):
-            around = scopes(row.path, row.line)
+        around = scopes(row.path, row.line)
+        if around:
             row.score += AROUND * row.weight * sum(1 for s in row.unsaid if _said(s, around))
     hits = [Hit(r.path, r.line, r.text, r.score) for r in scored]
     hits.sort(key=lambda h: (-h.score, h.path, h.line))
     best = hits[0].score if hits else 0
-    out: list[Hit] = []
-    per_file: dict[str, int] = {}
-    for h in hits:
-        # Lines that match fewer words than the best hit's half are noise next to it.
-        if h.score < best / 2 or per_file.get(h.path, 0) >= 3:
-            continue
-        per_file[h.path] = per_file.get(h.path, 0) + 1
-        out.append(h)
-        if len(out) >= limit:
-            break
-    return out
+    # Lines that match fewer words than the best hit's half are noise next to it (best first, so
+    # they come after every line the places keep).
+    return [h for h in _shown(hits, limit) if h.score >= best / 2]
 
 
 PLACES_NOTE = "Places in the project whose words match the question (path:line: code):"
@@ -410,7 +414,7 @@ def _named_paths(text: str, hits: list[Hit], base: Path | None = None) -> set[st
         rel = _path_of(m)
         # A path with a folder names a file ("req._remoteAddress" names none); a bare file name, one that is there.
         ends = {h.path for h in hits if h.path.endswith("/" + rel)}
-        if rel not in found and len(ends) == 1 and not any(h.path == rel for h in hits):
+        if len(ends) == 1 and not any(h.path == rel for h in hits):
             found |= ends
         elif "/" in rel or (base is not None and (base / rel).is_file()):
             found.add(rel)
