@@ -88,11 +88,12 @@ class _Ours:
     def __init__(self, engine):
         self.engine = engine
 
-    async def run(self, messages, session, *, generate=True, max_tokens=MAX_TOKENS, stop_after=None):
+    async def run(self, messages, session, *, generate=True, max_tokens=MAX_TOKENS, stop_after=None, temperature=None):
         """Returns (ttft_s, decode_tok_s, text, request, cancel_time)."""
         from steer_tui.server.engines.base import EngineRequest
 
-        req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=max_tokens, generate=generate)
+        req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", messages, session, max_output_tokens=max_tokens, generate=generate,
+                            temperature=temperature)
         cancel = threading.Event()
         t0 = time.perf_counter()
         first = last = None
@@ -360,14 +361,16 @@ def _many_messages(nonce: str) -> tuple[list[dict], list[dict]]:
     return _edit_messages(prompts.REWRITE, f'"""Ledger ({nonce})."""\n\n\n' + MANY_CLASS, MANY_INSTRUCTION)
 
 
-async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, speculation: bool, max_tokens: int) -> dict:
-    """Prewarm (not timed, as the app does while the user types), then Enter -> edit done."""
+async def _timed_edit(engine, warm: list[dict], msgs: list[dict], session: str, speculation: bool, max_tokens: int,
+                      temperature: float = 0.0) -> dict:
+    """Prewarm (not timed, as the app does while the user types), then Enter -> edit done (sampled
+    at `temperature` where it is above 0)."""
     ours = _Ours(engine)
     await ours.run(warm, session, generate=False)
     engine.speculation = speculation
     steps = engine.counters.spec_steps
     t0 = time.perf_counter()
-    ttft, tps, text, req, _ = await ours.run(msgs, session, max_tokens=max_tokens)
+    ttft, tps, text, req, _ = await ours.run(msgs, session, max_tokens=max_tokens, temperature=temperature)
     whole = time.perf_counter() - t0
     engine.speculation = True
     n = req.usage.output_tokens
@@ -505,8 +508,9 @@ def _main_speculation(n_threads: int, rounds: int) -> int:
     return 0
 
 
-async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[list]:
-    """Every catalog task (bench/tasks) in both local formats, plain and speculative: same answer? how fast?"""
+async def _bench_task_equality(n_threads: int, limit: int, only: str, temperature: float = 0.0) -> list[list]:
+    """Every catalog task (bench/tasks) in both local formats, plain and speculative: same answer? how fast?
+    Sampled (`temperature` above 0, as an alternative's lane is): how fast a token, the answers being draws."""
     from steer_tui import prompts
     from steer_tui.server.engines.local import LocalEngine
     from bench.formats import MAX_TOKENS, function_region
@@ -524,9 +528,17 @@ async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[li
                         *prompts.prewarm_input(fmt, path, task.source, region)]
                 msgs = prompts.build_messages(fmt, path, task.source, task.instruction, region=region)
                 res = {}
-                for spec in (False, True):
-                    res[spec] = await _timed_edit(engine, warm, msgs, f"task-{task.name}-{fmt}-{spec}", spec, MAX_TOKENS)
+                # Alternating order across tasks: neither side always runs on the warmer machine.
+                for spec in ((False, True) if len(rows) % 2 == 0 else (True, False)):
+                    res[spec] = await _timed_edit(engine, warm, msgs, f"task-{task.name}-{fmt}-{spec}", spec, MAX_TOKENS,
+                                                  temperature)
                 p, q = res[False], res[True]
+                if temperature > 0:
+                    pt, qt = p["whole"] / max(1, p["tokens"]), q["whole"] / max(1, q["tokens"])
+                    rows.append([task.name, fmt, f"{p['tokens']}/{q['tokens']}", p["whole"], q["whole"],
+                                 1000 * pt, 1000 * qt, f"{pt / qt:.2f}x", f"{q['accepted']}/{q['drafted']}"])
+                    print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
+                    continue
                 rows.append([task.name, fmt, p["tokens"], p["whole"], q["whole"], f"{p['whole'] / q['whole']:.2f}x",
                              f"{q['accepted']}/{q['drafted']}", "yes" if p["text"] == q["text"] else "NO (flip)"])
                 print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
@@ -537,13 +549,74 @@ async def _bench_task_equality(n_threads: int, limit: int, only: str) -> list[li
     return rows
 
 
+async def _bench_editbench_decode(n_threads: int, name: str, start: int, limit: int, temperature: float) -> list[list]:
+    """An editbench set's rewrites (the region the instruction names, prewarmed), each answered plain
+    and through drafts in the same engine, alternating which goes first: decode time a token."""
+    from steer_tui import prompts
+    from steer_tui.server.engines.local import LocalEngine
+    from bench.editbench import load_set
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=8192)
+    await engine.start()
+    rows = []
+    try:
+        for i, task in enumerate(load_set(name)[start : start + limit]):
+            text, instruction, path = task["input"], task["instruction"], task.get("file") or "task.py"
+            region = prompts.rewrite_region(text, instruction)
+            warm = [{"role": "system", "content": prompts.system_prompt(prompts.REWRITE)},
+                    *prompts.prewarm_input(prompts.REWRITE, path, text, region)]
+            msgs = prompts.build_messages(prompts.REWRITE, path, text, instruction, region=region)
+            res = {}
+            for spec in ((False, True) if i % 2 == 0 else (True, False)):
+                res[spec] = await _timed_edit(engine, warm, msgs, f"eb-{i}-{spec}", spec, 1024, temperature)
+            p, q = res[False], res[True]
+            pd, qd = p["whole"] - p["ttft"], q["whole"] - q["ttft"]
+            rows.append([task["task_id"], p["tokens"], q["tokens"], pd, qd, 1000 * pd / max(1, p["tokens"]),
+                         1000 * qd / max(1, q["tokens"]), f"{q['accepted']}/{q['drafted']}"])
+            print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
+    finally:
+        await engine.close()
+    return rows
+
+
+def _editbench_decode_table(rows: list[list], name: str, temperature: float, load) -> None:
+    plain_n, spec_n = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    plain_s, spec_s = sum(r[3] for r in rows), sum(r[4] for r in rows)
+    per = [r[5] / r[6] for r in rows if r[6]]
+    total = ["all", plain_n, spec_n, plain_s, spec_s, 1000 * plain_s / max(1, plain_n), 1000 * spec_s / max(1, spec_n),
+             f"{sum(int(r[7].split('/')[0]) for r in rows)}/{sum(int(r[7].split('/')[1]) for r in rows)}"]
+    how = "greedy" if temperature == 0 else f"sampled at temperature {temperature}"
+    print_table(f"{name} rewrites, {how}: plain decoding vs through drafts, decode after the first token "
+                f"(load average {load[0]:.2f} at start, {os.getloadavg()[0]:.2f} at end); a token: "
+                f"{(plain_s / plain_n) / (spec_s / spec_n):.2f}x faster through drafts (per task median "
+                f"{statistics.median(per):.2f}x)",
+                ["task", "tokens plain", "tokens drafts", "plain decode s", "drafts decode s", "plain ms/token",
+                 "drafts ms/token", "drafts accepted"], [*rows, total])
+
+
+def _sampled_table(rows: list[list], temperature: float, load) -> None:
+    """The catalog's tasks sampled plain against sampled through drafts, with totals."""
+    plain_s, spec_s = sum(r[3] for r in rows), sum(r[4] for r in rows)
+    tokens = [tuple(int(x) for x in r[2].split("/")) for r in rows]
+    plain_n, spec_n = sum(t[0] for t in tokens), sum(t[1] for t in tokens)
+    per = [float(r[7].rstrip("x")) for r in rows]
+    rows = rows + [["all", "", f"{plain_n}/{spec_n}", plain_s, spec_s, 1000 * plain_s / max(1, plain_n),
+                    1000 * spec_s / max(1, spec_n), f"{(plain_s / plain_n) / (spec_s / spec_n):.2f}x (per task median "
+                    f"{statistics.median(per):.2f}x)", ""]]
+    print_table(f"bench tasks sampled at temperature {temperature}: plain (a step a token) vs through drafts "
+                f"(speculative sampling); load average {load[0]:.2f} at start, {os.getloadavg()[0]:.2f} at end",
+                ["task", "format", "tokens plain/drafts", "plain (s)", "drafts (s)", "plain ms/token",
+                 "drafts ms/token", "speed-up a token", "drafts accepted"], rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     from steer_tui.server import model_store
     from steer_tui.server.engines.local import default_threads
 
     argv = list(argv or [])
     if "-h" in argv or "--help" in argv:
-        print("usage: python -m bench.local [--decode-only | --speculation [--tasks [N] [--only a,b]]]  "
+        print("usage: python -m bench.local [--decode-only | --speculation [--tasks [N] [--only a,b] [--temperature T]"
+              " | --editbench SET [--start I] [--limit N] [--temperature T]]]  "
               "(env: STEER_BENCH_THREADS, STEER_BENCH_ROUNDS)\n"
               + (__doc__ or ""))
         return 0
@@ -557,13 +630,27 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench local: skipped: {exc}", file=sys.stderr)
             return 0
         n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())
+        if "--editbench" in argv:
+            # `--editbench SET [--start I] [--limit N] [--temperature T]`: its rewrites, plain vs through drafts.
+            name = argv[argv.index("--editbench") + 1]
+            start = int(argv[argv.index("--start") + 1]) if "--start" in argv else 0
+            limit = int(argv[argv.index("--limit") + 1]) if "--limit" in argv else 20
+            temperature = float(argv[argv.index("--temperature") + 1]) if "--temperature" in argv else 0.0
+            load = os.getloadavg()
+            rows = asyncio.run(_bench_editbench_decode(n_threads, name, start, limit, temperature))
+            _editbench_decode_table(rows, name, temperature, load)
+            return 0
         if "--tasks" in argv:
             # `--tasks [N] [--only a,b]`: the catalog's tasks, plain vs speculative, answers compared.
             i = argv.index("--tasks")
             limit = int(argv[i + 1]) if i + 1 < len(argv) and argv[i + 1].isdigit() else 0
             only = argv[argv.index("--only") + 1] if "--only" in argv else ""
+            temperature = float(argv[argv.index("--temperature") + 1]) if "--temperature" in argv else 0.0
             load = os.getloadavg()
-            rows = asyncio.run(_bench_task_equality(n_threads, limit, only))
+            rows = asyncio.run(_bench_task_equality(n_threads, limit, only, temperature))
+            if temperature > 0:
+                _sampled_table(rows, temperature, load)
+                return 0
             print_table(f"bench tasks, plain vs speculative greedy (load average {load[0]:.2f} at start, "
                         f"{os.getloadavg()[0]:.2f} at end)",
                         ["task", "format", "tokens", "plain (s)", "speculative (s)", "speed-up", "drafts accepted", "same answer"],

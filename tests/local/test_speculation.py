@@ -135,14 +135,30 @@ async def test_stop_mid_verify_aborts_the_batch(engine):
     assert "t" in timer and ended >= timer["t"]
 
 
-async def test_sampling_decodes_the_plain_way(engine):
+async def test_a_sampled_answer_verifies_drafts_too(engine):
+    # An alternative's sampled lane copies its region as a greedy answer does: the copy is verified
+    # in batches (speculative sampling, engines/sampling.py), not paid a one-row step a token.
     msgs = _rewrite("spec-sample")
     engine.speculation = True
-    req = EngineRequest("resp_sample", msgs, "spec-sample", max_output_tokens=12, temperature=0.7)
-    async for _ in engine.stream(req, threading.Event()):
-        pass
-    assert req.usage.output_tokens > 0
-    assert req.usage.draft_tokens == 0
+    req = EngineRequest("resp_sample", msgs, "spec-sample", max_output_tokens=160, temperature=0.8)
+    parts = [delta async for delta in engine.stream(req, threading.Event())]
+    assert "def summarize" in "".join(parts)
+    assert req.usage.draft_accepted > 0
+    assert _kv_consistent(engine)
+    assert engine._llm.n_tokens <= req.usage.input_tokens + req.usage.output_tokens
+
+
+async def test_a_nearly_cold_sample_is_the_greedy_answer(engine):
+    # At a temperature near 0 the sampler puts all but a vanishing share on the argmax: the sampled
+    # path through drafts must then write the plain greedy answer, token for token.
+    msgs = _rewrite("spec-cold")
+    plain, preq = await _answer(engine, msgs, "spec-cold-plain", speculation=False)
+    engine.speculation = True
+    req = EngineRequest("resp_cold", msgs, "spec-cold", max_output_tokens=160, temperature=0.001)
+    sampled = "".join([delta async for delta in engine.stream(req, threading.Event())])
+    assert sampled == plain
+    assert req.usage.draft_accepted > req.usage.output_tokens // 2
+    assert _kv_consistent(engine)
 
 
 async def test_prefix_cache_does_not_depend_on_the_wrappers_return_value(engine, monkeypatch):

@@ -10,8 +10,9 @@ How it stays fast on a CPU:
   transcript + partial answer + new words) starts almost at once.
 - When another session takes the model, the leaving session's KV sequence is copied out
   (llama_state_seq_get_data) and restored when it comes back, within a memory budget.
-- Greedy answers are decoded speculatively (speculative.py): the text the edit copies (the
-  region, the file) is the draft, and one forward pass verifies up to 32 of its tokens.
+- Answers are decoded speculatively (speculative.py): the text the edit copies (the region,
+  the file) is the draft, and one forward pass verifies up to 32 of its tokens; a sampled answer
+  keeps a draft token with the probability its sampler gives it (sampling.py).
   `speculation=False` (`steer serve --no-speculation`) decodes one token per step.
 - Cancellation is checked before every decode step (each prompt chunk and each token), and a
   stop aborts a speculative verify in flight (llama.cpp's abort callback).
@@ -35,6 +36,7 @@ from steer_tui.server.engines import llama_internals as llama
 from steer_tui.server.engines.base import Engine, EngineError, EngineRequest
 from steer_tui.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
 from steer_tui.server.engines.stops import StopCut
+from steer_tui.server.engines.sampling import DraftSampler, SamplerChain
 from steer_tui.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
 
 DEFAULT_CTX = 16384
@@ -450,11 +452,12 @@ class LocalEngine(Engine):
             answered = self._depart(job, decoder, req.avoid, max_out)
             if answered is None:
                 return
-        if self.speculation and temp == 0.0:
+        if self.speculation:
             if req.prefix:  # drafting goes on from where the prefix leaves the answer
                 head = self._tokenize(text)
                 answered = (prompt[len(head):] if prompt[: len(head)] == head else []) + answered
-            self._generate_speculative(job, max_out, prompt, text, decoder, answered)
+            self._generate_speculative(job, max_out, prompt, text, decoder, answered,
+                                       DraftSampler(SamplerChain(temp)) if temp > 0.0 else None)
         else:
             self._generate(job, max_out, temp, decoder)
 
@@ -603,9 +606,10 @@ class LocalEngine(Engine):
         return answered
 
     def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str, decoder,
-                              answered: list[int]) -> None:
-        """Greedy decoding that verifies drafts copied from the prompt (speculative.py); `answered`:
-        the tokens the answer already holds (a departure), followed as if copied."""
+                              answered: list[int], sampler: DraftSampler | None = None) -> None:
+        """Decoding that verifies drafts copied from the prompt (speculative.py), greedy or, with a
+        `sampler`, sampled; `answered`: the tokens the answer already holds (a departure, a prefix),
+        followed as if copied."""
         req, c, llm = job.request, self.counters, self._llm
         model, vocab, is_eog = llama.model(llm), self._vocab, self._llama_cpp.llama_vocab_is_eog
         drafter = Drafter(prompt, lambda: region_anchor(text, self._tokenize, prompt),
@@ -616,7 +620,7 @@ class LocalEngine(Engine):
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
                                   costs=self.decode_costs, between=lambda: self._let_prewarms_in(job),
                                   interrupt=(lambda: self._queue.has_prewarm(job.request.client))
-                                  if job.request.client is not None else None)
+                                  if job.request.client is not None else None, sampler=sampler)
         drafter.replay(answered)
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec

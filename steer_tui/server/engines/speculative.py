@@ -16,7 +16,8 @@ The answer is the plain greedy answer (argmax at every position, as llama.cpp's 
 sampler picks it: the first maximum); batched rows can differ from one-row evaluation in the
 last bits of a logit, which can flip a near-tie, so a verified row whose winner leads by less
 than NEAR_TIE is decided again by a one-row decode (bench/local.py counts remaining flips).
-A stop (cancel) aborts a verify in flight through llama.cpp's abort callback.
+A stop (cancel) aborts a verify in flight through llama.cpp's abort callback. A sampled answer
+verifies the same drafts by speculative sampling's rule instead of the argmax (sampling.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from steer_tui.server.engines import llama_internals as llama
+from steer_tui.server.engines.sampling import DraftSampler
 
 NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
 NGRAM_MIN = 2  # shorter matches are too ambiguous to be worth a draft
@@ -455,9 +457,9 @@ def abort_when(cpp, ctx, stopped: Callable[[], bool]) -> Iterator[None]:
 
 
 class SpeculativeDecoder:
-    """Greedy decoding with draft verification over a llama_cpp.Llama (logits_all=False).
+    """Greedy (or, with a `sampler`, sampled) decoding with draft verification over a llama_cpp.Llama (logits_all=False).
 
-    `run` yields the answer's tokens one by one, as the plain greedy loop would; it stops on
+    `run` yields the answer's tokens one by one, as the plain loop would; it stops on
     end of generation (not yielded), when the caller stops iterating, or when `stopped()` turns
     true (a verify in flight is aborted). On exit the KV cache, `llm.input_ids[:llm.n_tokens]`
     hold the prompt plus the tokens that were yielded and evaluated.
@@ -465,7 +467,8 @@ class SpeculativeDecoder:
 
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
                  stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None,
-                 between: Callable[[], bool | None] | None = None, interrupt: Callable[[], bool] | None = None) -> None:
+                 between: Callable[[], bool | None] | None = None, interrupt: Callable[[], bool] | None = None,
+                 sampler: DraftSampler | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -485,6 +488,9 @@ class SpeculativeDecoder:
         self.verify_started: float | None = None  # perf_counter() while a multi-row verify runs (benchmarks)
         self.margins: list[float] = []  # the last verify's lead of each row's winner over the runner-up
         self._n_vocab = llm.n_vocab()
+        # A sampled answer: drafts stand or fall by speculative sampling's rule (sampling.py), not by
+        # the argmax, and no near-tie is decided again (a sample has no rounding to undo).
+        self.sampler = sampler
 
     # -- llama.cpp calls --------------------------------------------------------------------
 
@@ -492,8 +498,9 @@ class SpeculativeDecoder:
         ctx = llama.context_ptr(self.llm)
         self.cpp.llama_memory_seq_rm(self.cpp.llama_get_memory(ctx), 0, p0, -1)
 
-    def _argmax_rows(self, tokens: list[int], n_past: int):
-        """Decode `tokens` at n_past.. with logits for every row; the argmax of each row, or None if aborted."""
+    def _decode_rows(self, tokens: list[int], n_past: int):
+        """Decode `tokens` at n_past.. with logits for every row: those rows (a view that the next
+        decode overwrites), or None if aborted."""
         import numpy as np
 
         llm, cpp = self.llm, self.cpp
@@ -520,7 +527,16 @@ class SpeculativeDecoder:
         if rc != 0:
             self._seq_rm(n_past)
             raise RuntimeError(f"llama_decode returned {rc}")
-        logits = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(tokens), self._n_vocab))
+        self._time(len(tokens), time.perf_counter() - started)
+        return np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(tokens), self._n_vocab))
+
+    def _argmax_rows(self, tokens: list[int], n_past: int):
+        """Decode `tokens` at n_past.. with logits for every row; the argmax of each row, or None if aborted."""
+        import numpy as np
+
+        logits = self._decode_rows(tokens, n_past)
+        if logits is None:
+            return None
         best_ids = logits.argmax(axis=1)
         if len(tokens) > 1:
             # How far each row's winner leads the runner-up: a batch's logits differ from a
@@ -530,7 +546,6 @@ class SpeculativeDecoder:
             logits[at, best_ids] = -np.inf
             self.margins = (best - logits.max(axis=1)).tolist()
             logits[at, best_ids] = best
-        self._time(len(tokens), time.perf_counter() - started)
         return best_ids.tolist()
 
     def _time(self, n: int, seconds: float) -> None:
@@ -557,17 +572,23 @@ class SpeculativeDecoder:
                 else drafter.near_rate)
         return batch < (1 + rate * n) * step
 
+    def _verify(self, tokens: list[int], n_past: int):
+        """Decode `tokens` at n_past..: each row's argmax (greedy), or the rows' logits for the
+        sampler; None if aborted."""
+        return self._argmax_rows(tokens, n_past) if self.sampler is None else self._decode_rows(tokens, n_past)
+
     def first_token(self) -> int:
-        """The greedy token after the evaluated prompt (its last row's logits are in the context)."""
+        """The token after the evaluated prompt, greedy or sampled (its last row's logits are in the context)."""
         import numpy as np
 
         ptr = self.cpp.llama_get_logits_ith(llama.context_ptr(self.llm), -1)
-        return int(np.ctypeslib.as_array(ptr, shape=(self._n_vocab,)).argmax())
+        row = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+        return int(row.argmax()) if self.sampler is None else self.sampler.sample(row)
 
     # -- the loop ---------------------------------------------------------------------------
 
     def run(self, limit: Callable[[], int]) -> Iterator[int]:
-        """Yield greedy tokens; `limit()` is how many more tokens may still be yielded."""
+        """Yield the answer's tokens; `limit()` is how many more tokens may still be yielded."""
         llm, drafter, stats = self.llm, self.drafter, self.stats
         seen = llm.n_tokens  # cache positions holding prompt or yielded tokens
         token = self.first_token()
@@ -588,26 +609,31 @@ class SpeculativeDecoder:
                 elif draft and drafter.fresh:
                     drafter.probing = drafter.declined >= drafter.probe_every
                     drafter.declined = 0
-                rows = self._argmax_rows([token, *draft], n_past)
+                rows = self._verify([token, *draft], n_past)
                 while rows is None and not self.aborted:
                     # Interrupted for waiting work: let it in, then verify the same rows again.
                     stats.interrupted += 1
                     if self.between() is False:
                         self.interrupt = None  # the work could not be let in: no more interruptions, no loop
-                    rows = self._argmax_rows([token, *draft], n_past)
+                    rows = self._verify([token, *draft], n_past)
                 if rows is None:
                     return
                 stats.steps += 1
                 stats.drafted += len(draft)
-                m = 0
-                while m < len(draft) and rows[m] == draft[m]:
-                    m += 1
-                # A row whose winner leads by less than NEAR_TIE may have won only through the
-                # batch's rounding: keep the draft up to it, and let a one-row decode of the token
-                # before it choose, as plain greedy decoding would.
-                tie = next((j for j in range(m + 1) if draft and self.margins[j] < NEAR_TIE), None)
-                if tie is not None:
-                    m = tie
+                tie = None
+                if self.sampler is not None:
+                    m, after = self.sampler.choose(rows, draft)
+                else:
+                    m = 0
+                    while m < len(draft) and rows[m] == draft[m]:
+                        m += 1
+                    # A row whose winner leads by less than NEAR_TIE may have won only through the
+                    # batch's rounding: keep the draft up to it, and let a one-row decode of the token
+                    # before it choose, as plain greedy decoding would.
+                    tie = next((j for j in range(m + 1) if draft and self.margins[j] < NEAR_TIE), None)
+                    if tie is not None:
+                        m = tie
+                    after = rows[m]
                 drafter.feedback(len(draft), m)
                 kept = [token, *draft[:m]]
                 llm.input_ids[n_past : n_past + len(kept)] = kept
@@ -619,7 +645,7 @@ class SpeculativeDecoder:
                     if again is None:
                         llm.n_tokens -= 1
                         return
-                    rows = [*rows[:m], again[0]]
+                    after = again[0]
                 elif m < len(draft):
                     self._seq_rm(llm.n_tokens)
                 seen = n_past + 1
@@ -630,7 +656,7 @@ class SpeculativeDecoder:
                     yield t
                     seen += 1
                     drafter.accept([t])
-                token = rows[m]
+                token = after
         finally:
             # Stopped inside an accepted draft (end of generation, a limit, a cancel): the cache
             # keeps only what the answer holds, as the plain loop would have it.
