@@ -190,3 +190,35 @@ async def test_stop_aborts_a_prefill_chunk_in_flight(engine):
     assert req.usage.input_tokens > 4 * PREFILL_CHUNK
     assert req.usage.evaluated_tokens < PREFILL_CHUNK  # the first chunk never finished
     assert _kv_consistent(engine)
+
+
+def test_the_numpy_chain_draws_as_llama_cpps_sampler_does(engine):
+    # Drafts or not, a sampled lane must be the same draw: the chain that judges drafts
+    # (engines/sampling.py) is checked against llama.cpp's own sampler on a real row of logits
+    # where the model is unsure (a new function's name).
+    import numpy as np
+
+    from steer_tui.server.engines import llama_internals as llama
+    from steer_tui.server.engines.sampling import SamplerChain
+
+    llm = engine._llm
+    llm.reset()
+    engine._seq_rm(0)
+    llm.eval(llm.tokenize(b"import math\n\n\ndef", add_bos=False))
+    row = np.ctypeslib.as_array(engine._llama_cpp.llama_get_logits_ith(llama.context_ptr(llm), -1),
+                                shape=(llm.n_vocab(),)).copy()
+    ids, probs = SamplerChain(temp=0.8).distribution(row)
+    assert len(ids) > 3 and probs[0] < 0.9  # a row worth checking
+    llm.set_seed(1234)  # the same draws on every run
+    sampler = llama.init_sampler(llm, temp=0.8, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
+    n = 4000
+    try:
+        drawn = [sampler.sample(llama.context(llm), -1) for _ in range(n)]
+    finally:
+        sampler.close()
+        llm.reset()
+        engine._seq_rm(0)
+    assert set(drawn) <= set(ids.tolist())
+    counts = {int(t): drawn.count(int(t)) / n for t in ids}
+    for token, p in zip(ids.tolist(), probs.tolist()):
+        assert abs(counts[token] - p) < 4 * (p * (1 - p) / n) ** 0.5 + 0.005, (token, p, counts[token])
