@@ -95,7 +95,7 @@ def needed(path: str, old: str, new: str, items=(), index=None) -> list[ImportLi
     if spec.key != "python" and index is not None:
         known = _by_alias(path, known, [*modules, *wanted], index)
     for source, stem in modules.items():
-        lines.append(_module_line(spec.key, path, old, source, stem, known.get(source)))
+        lines.append(_module_line(spec.key, path, old, source, stem, known.get(source), index))
     for source, syms in wanted.items():
         line = (_python_line(path, old, source, [s.name for s in syms], known.get(source)) if spec.key == "python"
                 else _js_line(path, old, source, syms, index, known.get(source)))
@@ -330,17 +330,25 @@ def _from_project_js(path: str, old: str, new: str, index, wanted: dict, modules
 
 
 def _is_esm(path: str, text: str, index) -> bool:
-    """A JavaScript/TypeScript file is an ES module: it says so (import/export statements; a
-    require says CommonJS), else its extension, else the nearest package.json's "type"."""
+    """A JavaScript/TypeScript file is an ES module (else CommonJS, Node's default)."""
+    return _module_kind(path, text, index) == "esm"
+
+
+def _module_kind(path: str, text: str, index) -> str | None:
+    """"esm" or "cjs" where something says which a JavaScript/TypeScript file is: its own
+    statements first (an import or export statement makes it an ES module, where a require would
+    throw, even beside a require), else its extension, else the nearest package.json's "type";
+    None where nothing says (Node then takes it for CommonJS; the module it imports from may say
+    more: _js_line)."""
     if re.search(r"^\s*(import|export)\s", text, re.M):
-        return True
+        return "esm"
     if re.search(r"\brequire\s*\(|\bmodule\.exports\b", text):
-        return False
+        return "cjs"
     suffix = posixpath.splitext(path)[1]
     if suffix in (".mjs", ".mts", ".ts", ".tsx"):
-        return True
-    if suffix == ".cjs":
-        return False
+        return "esm"
+    if suffix in (".cjs", ".cts"):
+        return "cjs"
     from pathlib import Path
 
     folder = (index.root / path).parent if index is not None else Path(path).resolve().parent
@@ -349,11 +357,12 @@ def _is_esm(path: str, text: str, index) -> bool:
         manifest = folder / "package.json"
         if manifest.is_file():
             try:
-                return '"module"' in re.findall(r'"type"\s*:\s*("\w+")', manifest.read_text(encoding="utf-8"))
+                kind = re.findall(r'"type"\s*:\s*"(\w+)"', manifest.read_text(encoding="utf-8"))
             except OSError:
-                return False
+                return None
+            return {"module": "esm", "commonjs": "cjs"}.get(kind[0]) if kind else None
         if folder == top or folder.parent == folder:
-            return False
+            return None
         folder = folder.parent
 
 
@@ -451,7 +460,7 @@ def _place(key: str, path: str, text: str) -> tuple[int, bool]:
 # ------------------------------------------------------------------ how
 
 
-def _module_line(key: str, path: str, text: str, source: str, stem: str, module: str | None) -> str:
+def _module_line(key: str, path: str, text: str, source: str, stem: str, module: str | None, index=None) -> str:
     """The import of a whole project module under its file's name."""
     if key == "python":
         dotted = module or posixpath.splitext(source)[0].replace("/", ".")
@@ -460,13 +469,20 @@ def _module_line(key: str, path: str, text: str, source: str, stem: str, module:
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = module or (rel if rel.startswith(".") else "./" + rel)
     style = js_style(text)
-    # An `export` makes the file an ES module as an `import` does: `require` is not defined there.
-    if re.search(r"\brequire\s*\(", text) or not re.search(r"^\s*(?:import|export)\s", text, re.M):
-        return style.require(stem, posixpath.splitext(rel)[0] if module is None else rel)
+    if _module_kind(path, text, index) != "esm":
+        return style.require(stem, _required(rel) if module is None else rel)
     return style.import_(f"* as {stem}", module or _es_specifier(path, text, rel))
 
 
 _TS_EXTS = (".ts", ".mts", ".cts", ".tsx")
+
+
+def _required(rel: str) -> str:
+    """How a `require` names the project file at `rel`: without the extensions Node's resolution
+    tries itself (`.js`; `.ts`/`.tsx`/`.jsx` for the loaders that compile them), with any other
+    (`./units.cjs`: a bare `./units` does not find it)."""
+    base, ext = posixpath.splitext(rel)
+    return base if ext in (".js", ".ts", ".tsx", ".jsx") else rel
 
 
 def _es_specifier(path: str, text: str, rel: str) -> str:
@@ -505,13 +521,11 @@ def _js_line(path: str, text: str, source: str, syms, index, module: str | None 
         exporter = (index.root / source).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    requires = re.search(r"\brequire\s*\(", text) is not None
-    imports = re.search(r"^\s*import\s", text, re.M) is not None
-    esm = imports or re.search(r"^\s*export\s", text, re.M) is not None
-    common_js = requires or (not esm and re.search(r"\bmodule\.exports\b|\bexports\.", exporter) is not None)
+    kind = _module_kind(path, text, index)
+    common_js = kind == "cjs" or (kind is None and re.search(r"\bmodule\.exports\b|\bexports\.", exporter) is not None)
     rel = posixpath.relpath(source, posixpath.dirname(path) or ".")
     rel = rel if rel.startswith(".") else "./" + rel
-    stem = posixpath.splitext(rel)[0] if module is None else module
+    stem = _required(rel) if module is None else module
     names = [s.name for s in syms]
     style = js_style(text)
     if common_js:

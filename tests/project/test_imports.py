@@ -312,3 +312,40 @@ def test_a_csharp_type_from_another_namespace_gets_its_using(tmp_path):
     inside = old.replace("namespace Shop.Services;", "namespace Shop.Models.Reports;")
     assert needed("Services/Cart.cs", inside, inside.replace("return sum.ToString();", "return Money.FormatPrice(sum);"),
                   items, index) == []
+
+
+@pytest.mark.parametrize("rel, manifest, first, want", [
+    # The file's extension or its package's "type" says what it is where its statements do not.
+    ("web/calc.mjs", None, "", "import * as units from './units.js';"),
+    ("web/calc.cjs", None, "", "const units = require('./units');"),
+    ("web/calc.js", '{"type": "module"}', "", "import * as units from './units.js';"),
+    ("web/calc.js", '{"type": "commonjs"}', "", "const units = require('./units');"),
+    ("web/calc.js", '{"name": "x"}', "", "const units = require('./units');"),
+    # An import statement makes an ES module even beside a require (createRequire, a bundler's mix).
+    ("web/calc.js", None, "import fs from 'fs';\nconst path = require('path');\n\n", "import * as units from './units.js';"),
+])
+def test_a_module_reached_by_name_is_imported_as_the_file_is_a_module(tmp_path, rel, manifest, first, want):
+    if manifest is not None:
+        (tmp_path / "package.json").write_text(manifest + "\n")
+    old = first + "function total(w) {\n  return w;\n}\n"
+    files = {"web/units.js": "export function toKg(v) {\n  return v;\n}\n", rel: old}
+    index = _built(tmp_path, files)
+    items = select_context(index, rel, old, None, "convert with the units toKg helper", 800)
+    got = needed(rel, old, old.replace("return w;", "return units.toKg(w);"), items, index)
+    assert [g.text.strip() for g in got] == [want]
+
+
+def test_a_name_from_a_commonjs_module_is_imported_in_an_es_module_package(tmp_path):
+    """Node's ES modules import a CommonJS module's named exports: the package's "type" says which
+    syntax the file may use, whatever syntax the module it imports from has; a `require` names a
+    `.cjs` file with its extension (Node does not try it)."""
+    (tmp_path / "package.json").write_text('{"type": "module"}\n')
+    old = "function total(w) {\n  return w;\n}\n"
+    files = {"web/units.cjs": "function toKg(v) {\n  return v;\n}\nmodule.exports = { toKg };\n", "web/calc.js": old}
+    index = _built(tmp_path, files)
+    items = select_context(index, "web/calc.js", old, None, "convert with the toKg helper", 800)
+    got = needed("web/calc.js", old, old.replace("return w;", "return toKg(w);"), items, index)
+    assert [g.text.strip() for g in got] == ["import { toKg } from './units.cjs';"]
+    (tmp_path / "package.json").write_text('{"name": "x"}\n')
+    got = needed("web/calc.js", old, old.replace("return w;", "return toKg(w);"), items, index)
+    assert [g.text.strip() for g in got] == ["const { toKg } = require('./units.cjs');"]
