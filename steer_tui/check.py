@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import signal
 import time
@@ -25,6 +26,9 @@ DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_JOBS = 2  # checks at once (a test run takes a core; more starve the others on a small machine)
 TAIL_LINES = 12  # of CMD's output kept for the summary
 _KEEP_BYTES = 64 * 1024  # of CMD's output held while it runs (the tail)
+# A terminal's colour and cursor codes: a test runner told to colour its output (pytest's
+# --color=yes in a project's addopts) writes them into a pipe too.
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 @dataclass
@@ -42,7 +46,8 @@ class CheckOutcome:
         """One line: how it ended and its last line of output."""
         if not self.ran:
             return self.output or "not checked"
-        last = next((ln.strip() for ln in reversed(self.output.splitlines()) if ln.strip()), "")
+        plain = _TERMINAL_CODES.sub("", self.output)
+        last = next((ln.strip() for ln in reversed(plain.splitlines()) if ln.strip()), "")
         how = ("passed" if self.passed else f"timed out after {self.seconds:.0f} s" if self.timed_out
                else f"failed (exit {self.exit_code})")
         return f"{how}: {last[:160]}" if last and not self.passed else how

@@ -62,6 +62,15 @@ async def test_none_passing_checks_every_candidate(tmp_path):
     assert outcomes[1].summary() == "failed (exit 2): nope"
 
 
+async def test_the_summary_line_has_no_terminal_colour_codes(tmp_path):
+    # pytest with --color=yes in a project's addopts colours its output into the pipe too.
+    target = tmp_path / "f.txt"
+    target.write_text("x\n")
+    command = r"printf '\033[31m\033[1m1 failed\033[0m in 0.5s\n'; exit 1"
+    _, outcomes = await Checker(target, command).first_passing([(1, "a\n")])
+    assert outcomes[1].summary() == "failed (exit 1): 1 failed in 0.5s"
+
+
 async def test_over_its_time_limit_the_whole_process_group_is_killed(tmp_path):
     pidfile = tmp_path / "child.pid"
     t0 = time.monotonic()
