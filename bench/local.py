@@ -579,6 +579,49 @@ async def _bench_editbench_decode(n_threads: int, name: str, start: int, limit: 
     return rows
 
 
+async def _bench_departure(n_threads: int, name: str, start: int, limit: int) -> list[list]:
+    """An editbench set's rewrites: the greedy answer, then a departure from it (what a no-change
+    retry and an alternative's second lane ask) with the rows the answer's decoding kept, and with
+    the answer read again; each departure right after its answer, alternating which goes first."""
+    from steer_tui import prompts
+    from steer_tui.server.engines.local import LocalEngine
+    from bench.editbench import load_set
+
+    engine = LocalEngine(n_threads=n_threads, n_ctx=8192)
+    await engine.start()
+    ours = _Ours(engine)
+    rows = []
+    try:
+        for i, task in enumerate(load_set(name)[start : start + limit]):
+            text, instruction, path = task["input"], task["instruction"], task.get("file") or "task.py"
+            region = prompts.rewrite_region(text, instruction)
+            msgs = prompts.build_messages(prompts.REWRITE, path, text, instruction, region=region)
+            session = f"dep-{i}"
+            res = {}
+            for keep in ((True, False) if i % 2 == 0 else (False, True)):
+                _, _, first, _, _ = await ours.run(msgs, session, max_tokens=1024, temperature=0.0)
+                after = len(first.split("\n", 1)[0].encode()) + 1  # past the opening fence, as steer asks
+                engine.keep_rows = keep
+                req_msgs = msgs
+                from steer_tui.server.engines.base import EngineRequest
+
+                req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", req_msgs, session, max_output_tokens=1024,
+                                    temperature=0.0, avoid=(first, after, False))
+                t0 = time.perf_counter()
+                ttft, parts = None, []
+                async for delta in engine.stream(req, threading.Event()):
+                    ttft = ttft or time.perf_counter() - t0
+                    parts.append(delta)
+                res[keep] = (ttft or float("nan"), time.perf_counter() - t0, "".join(parts), req.usage.output_tokens)
+                engine.keep_rows = True
+            k, r = res[True], res[False]
+            rows.append([task["task_id"], k[3], r[0], k[0], r[1], k[1], "yes" if k[2] == r[2] else "NO"])
+            print(" | ".join(str(x) for x in rows[-1]), file=sys.stderr, flush=True)
+    finally:
+        await engine.close()
+    return rows
+
+
 def _editbench_decode_table(rows: list[list], name: str, temperature: float, load) -> None:
     plain_n, spec_n = sum(r[1] for r in rows), sum(r[2] for r in rows)
     plain_s, spec_s = sum(r[3] for r in rows), sum(r[4] for r in rows)
@@ -616,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(argv or [])
     if "-h" in argv or "--help" in argv:
         print("usage: python -m bench.local [--decode-only | --speculation [--tasks [N] [--only a,b] [--temperature T]"
-              " | --editbench SET [--start I] [--limit N] [--temperature T]]]  "
+              " | --editbench SET [--start I] [--limit N] [--temperature T | --departure]]]  "
               "(env: STEER_BENCH_THREADS, STEER_BENCH_ROUNDS)\n"
               + (__doc__ or ""))
         return 0
@@ -630,6 +673,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench local: skipped: {exc}", file=sys.stderr)
             return 0
         n_threads = int(os.environ.get("STEER_BENCH_THREADS") or default_threads())
+        if "--editbench" in argv and "--departure" in argv:
+            # `--editbench SET --departure [--start I] [--limit N]`: a departure with the kept rows vs reading the answer.
+            name = argv[argv.index("--editbench") + 1]
+            start = int(argv[argv.index("--start") + 1]) if "--start" in argv else 0
+            limit = int(argv[argv.index("--limit") + 1]) if "--limit" in argv else 20
+            load = os.getloadavg()
+            rows = asyncio.run(_bench_departure(n_threads, name, start, limit))
+            total = ["all", sum(r[1] for r in rows), statistics.median(r[2] for r in rows),
+                     statistics.median(r[3] for r in rows), sum(r[4] for r in rows), sum(r[5] for r in rows),
+                     f"{sum(r[6] == 'yes' for r in rows)}/{len(rows)}"]
+            print_table(f"{name}: a departure from the greedy answer, reading the answer again vs the rows its decoding "
+                        f"kept (load average {load[0]:.2f} at start, {os.getloadavg()[0]:.2f} at end; the total row: "
+                        f"medians of first tokens, sums of wall times)",
+                        ["task", "tokens (kept rows)", "first token s, read again", "first token s, kept rows",
+                         "whole s, read again", "whole s, kept rows", "same answer"], [*rows, total])
+            return 0
         if "--editbench" in argv:
             # `--editbench SET [--start I] [--limit N] [--temperature T]`: its rewrites, plain vs through drafts.
             name = argv[argv.index("--editbench") + 1]

@@ -81,3 +81,20 @@ def test_replayed_tokens_leave_the_drafter_copying_where_they_stop():
     d.decline()
     d.replay([777, 106, 107, 108])  # a departure, then the region again
     assert d.draft(4) == [109, 110, 111, 112]
+
+
+def test_kept_rows_find_what_the_logits_find():
+    from steer_tui.server.engines.depart import RowRecord, least_confident_of, top2
+
+    tokens = [1, 2, 3, 4, 5]
+    rows = rows_for(tokens, 1, [2.0, 0.1, 0.2, 3.0], [20, EOG, 22, 23])
+    rows[2, 30] = 9.0
+    record = RowRecord([7, 8])
+    record.add(tokens[0], tokens[0], 0, 9.0)
+    for token, best, second, lead in zip(tokens[1:], *top2(rows)):
+        record.add(token, int(best), int(second), float(lead))
+    kept = least_confident_of(record.best[1:], record.second[1:], record.margin[1:], record.tokens, 1, lambda t: t == EOG)
+    assert kept == least_confident(rows, tokens, 1, lambda t: t == EOG)
+    assert record.serves([7, 8], tokens[:3]) and record.serves([7, 8], tokens)
+    assert not record.serves([7, 9], tokens[:3]) and not record.serves([7, 8], [1, 2, 9])
+    assert not record.serves([7, 8], [*tokens, 6])  # longer than the answer the rows are of

@@ -76,3 +76,38 @@ async def test_a_length_limit_inside_the_kept_answer_ends_it_there(engine):
     text, req = await _answer(engine, msgs, "depart-length", avoid=(first, _after_fence(first), False), max_tokens=6)
     assert req.finish_reason == "length" and req.usage.output_tokens == 6
     assert first.startswith(text) and _kv_consistent(engine)
+
+
+async def test_a_departure_reads_the_rows_its_answer_kept_not_the_answer_again(engine):
+    # The answer's own decoding kept each row's winner, runner-up and lead, and its cache stays:
+    # the departure reads neither the prompt nor the answer again. (Where it departs may differ
+    # from a reading of the answer in one batch: a batch's size moves a row's lead by a few tenths
+    # of a logit, and two rows that close are the model's near-tie either way.)
+    from steer_tui.server.engines.depart import least_confident_of, no_departure, start_index
+
+    msgs = _rewrite("depart-rows", "Fix the bug in `summarize`.")
+    first, _ = await _answer(engine, msgs, "depart-rows")
+    rows = engine._rows
+    after = _after_fence(first)
+    from_rows = engine.counters.departures_from_rows
+    second, req = await _answer(engine, msgs, "depart-rows", avoid=(first, after, False))
+    assert engine.counters.departures_from_rows == from_rows + 1
+    assert req.usage.evaluated_tokens == 0
+    assert req.finish_reason == "stop" and _kv_consistent(engine)
+    assert engine._llm.n_tokens == req.usage.input_tokens + req.usage.output_tokens
+    # It departs where the kept rows say the answer was least sure.
+    piece = lambda t: engine._llm._model.detokenize([t], special=False)
+    pieces = [piece(t) for t in rows.tokens]
+    at = start_index(pieces, after)
+    found = least_confident_of(rows.best[at:], rows.second[at:], rows.margin[at:], rows.tokens, at,
+                               lambda t: engine._llama_cpp.llama_vocab_is_eog(engine._vocab, t),
+                               no_departure(pieces, piece))
+    assert found is not None
+    head = b"".join(pieces[: found.at]).decode()
+    assert second.startswith(head) and second.encode().startswith(head.encode() + piece(found.token))
+    engine.keep_rows = False
+    try:
+        reread, _ = await _answer(engine, msgs, "depart-rows-reread", avoid=(first, after, False))
+    finally:
+        engine.keep_rows = True
+    assert engine.counters.departures_from_rows == from_rows + 1 and reread != first

@@ -34,7 +34,8 @@ from typing import AsyncIterator
 from steer_tui.server import model_store
 from steer_tui.server.engines import llama_internals as llama
 from steer_tui.server.engines.base import Engine, EngineError, EngineRequest
-from steer_tui.server.engines.depart import ROWS, Departure, least_confident, no_departure, start_index
+from steer_tui.server.engines.depart import (ROWS, Departure, RowRecord, least_confident, least_confident_of, no_departure,
+                                             start_index)
 from steer_tui.server.engines.stops import StopCut
 from steer_tui.server.engines.sampling import DraftSampler, SamplerChain
 from steer_tui.server.engines.speculative import DecodeCosts, Drafter, SpeculativeDecoder, abort_when, last_block_end, region_anchor, system_end
@@ -70,6 +71,7 @@ class EngineCounters:
     draft_tokens: int = 0  # draft tokens proposed for verification
     draft_accepted: int = 0  # draft tokens the model agreed with
     departures: int = 0  # answers that departed from a rejected one at its least confident token
+    departures_from_rows: int = 0  # ... found in the rows the rejected answer's own decoding kept
 
     def snapshot(self) -> dict:
         return asdict(self)
@@ -206,6 +208,8 @@ class LocalEngine(Engine):
         self.spec_active: SpeculativeDecoder | None = None  # the request decoding now, if speculative
         self._markers: tuple[list[int], list[int]] | None = None  # _block_markers, tokenized once
         self.decode_costs = DecodeCosts()  # measured by every speculative request, used by the next
+        self._rows: RowRecord | None = None  # the last greedy answer's rows, for a departure from it
+        self.keep_rows = True  # False: a departure reads its answer again (benchmarks, tests)
         self.counters = EngineCounters()
         self.model_path: Path | None = None
         self._llm = None
@@ -425,16 +429,21 @@ class LocalEngine(Engine):
         c.prompt_tokens += n_prompt
 
         llm = self._llm
-        self._switch_session(req.session_key, prompt)
-        keep = _common_prefix(llm.input_ids, llm.n_tokens, prompt)
+        temp = req.temperature if req.temperature is not None else 0.0
+        rows = self._rows_of(req.avoid, prompt) if req.avoid is not None and temp == 0.0 else None
+        # A departure from the answer this engine last wrote to the same prompt keeps that answer's
+        # cache too: it goes on from inside it.
+        target = prompt + rows.tokens if rows is not None else prompt
+        self._switch_session(req.session_key, target)
+        keep = _common_prefix(llm.input_ids, llm.n_tokens, target)
         if req.generate and keep == n_prompt:
             keep -= 1  # sampling needs fresh logits from evaluating at least the last prompt token
         if keep < llm.n_tokens and not self._seq_rm(keep):
             keep = 0  # this model cannot drop a suffix (recurrent): start over
             llm.reset()
         llm.n_tokens = keep
-        usage.cached_tokens = keep
-        c.prompt_tokens_reused += keep
+        usage.cached_tokens = min(keep, n_prompt)
+        c.prompt_tokens_reused += min(keep, n_prompt)
 
         self._prefill(job, prompt, keep)
         if job.stopped():
@@ -444,12 +453,11 @@ class LocalEngine(Engine):
         if not req.generate:
             req.finish_reason = "stop"
             return
-        temp = req.temperature if req.temperature is not None else 0.0
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         job.cut = StopCut(req.stop)
         answered: list[int] = []
         if req.avoid is not None and temp == 0.0:
-            answered = self._depart(job, decoder, req.avoid, max_out)
+            answered = self._depart(job, decoder, req.avoid, max_out, n_prompt, rows)
             if answered is None:
                 return
         if self.speculation:
@@ -543,30 +551,53 @@ class LocalEngine(Engine):
         if tail and job.request.finish_reason != "cancelled":
             job.send(tail)
 
-    def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int) -> list[int] | None:
+    def _rows_of(self, avoid: tuple[str, int, bool], prompt: list[int]) -> RowRecord | None:
+        """The rows of the answer `avoid` rejects, where this engine kept them while writing it to
+        `prompt` (trimmed to the rejected text's tokens), else None."""
+        rows = self._rows
+        if rows is None or not self.keep_rows:
+            return None
+        tokens = self._llm.tokenize(avoid[0].encode("utf-8"), add_bos=False, special=False)
+        if not tokens or not rows.serves(prompt, tokens):
+            return None
+        kept = RowRecord(rows.prompt)
+        for i in range(len(tokens)):
+            kept.add(rows.tokens[i], rows.best[i], rows.second[i], rows.margin[i])
+        return kept
+
+    def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int, base: int,
+                rows: RowRecord | None = None) -> list[int] | None:
         """Write the rejected answer `avoid` (its text, the byte from which it may be departed
         from, and whether the departure may skip to a later line of it) up to its least confident
         token past that byte, then the runner-up there (depart.py): the tokens the answer starts
         with. None when the answer ends before it goes on (stopped, or its length limit); [] (a
-        plain greedy answer) when no token of it can be departed from."""
+        plain greedy answer) when no token of it can be departed from. `base`: the prompt's length;
+        `rows`: the answer's rows as its own decoding kept them (the answer is not read again)."""
         import numpy as np
 
         req, llm, cpp = job.request, self._llm, self._llama_cpp
         text, after, skips = avoid
-        tokens = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        tokens = rows.tokens if rows is not None else llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
         piece = lambda t: llama.model(llm).detokenize([t], special=False)
         pieces = [piece(t) for t in tokens]
         first = start_index(pieces, after)
         same = no_departure(pieces, piece, skips)
-        room = self.n_ctx - llm.n_tokens
+        room = self.n_ctx - base
         if first >= len(tokens) or len(tokens) > room:
+            if llm.n_tokens > base:  # inside the kept answer: back to the prompt, its last row fresh
+                self._back_to_prompt(base)
             return []
-        base, n_vocab = llm.n_tokens, llm.n_vocab()
+        n_vocab = llm.n_vocab()
         is_eog = lambda t: bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, t))
         found: Departure | None = None
-        if first > 1:
+        if rows is not None:
+            n = len(tokens)
+            found = least_confident_of(rows.best[first:n], rows.second[first:n], rows.margin[first:n], tokens, first,
+                                       is_eog, same)
+            self.counters.departures_from_rows += 1
+        elif first > 1:
             llm.eval(tokens[: first - 1])  # the opening line: its rows predict nothing we depart from
-        for lo in range(first - 1, len(tokens) - 1, ROWS):
+        for lo in range(first - 1, len(tokens) - 1, ROWS) if rows is None else ():
             if job.stopped():
                 break
             chunk = tokens[lo : min(lo + ROWS, len(tokens) - 1)]
@@ -581,8 +612,8 @@ class LocalEngine(Engine):
                 raise EngineError("engine_error", f"llama_decode returned {rc}")
             llm.input_ids[n_past : n_past + len(chunk)] = chunk
             llm.n_tokens = n_past + len(chunk)
-            rows = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
-            best = least_confident(rows, tokens, lo + 1, is_eog, same)
+            logits = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
+            best = least_confident(logits, tokens, lo + 1, is_eog, same)
             if best is not None and (found is None or best.margin < found.margin):
                 found = best
         if job.stopped():
@@ -590,11 +621,10 @@ class LocalEngine(Engine):
             self.counters.cancelled += 1
             return None
         if found is None:
-            # Back to the prompt alone, its last token evaluated again: the first token needs its row.
-            self._seq_rm(base - 1)
-            llm.n_tokens = base - 1
-            llm.eval(llm.input_ids[base - 1 : base].tolist())
+            self._back_to_prompt(base)
             return []
+        if llm.n_tokens < base + found.at:  # the kept answer's cache ends before the departure
+            llm.eval(tokens[llm.n_tokens - base : found.at])
         self._seq_rm(base + found.at)
         llm.n_tokens = base + found.at
         self.counters.departures += 1
@@ -604,6 +634,13 @@ class LocalEngine(Engine):
                 return None  # stopped, or the length limit came first: the answer ends here
         llm.eval([found.token])
         return answered
+
+    def _back_to_prompt(self, base: int) -> None:
+        """The cache back to the prompt alone, its last token evaluated again: the first token needs its row."""
+        llm = self._llm
+        self._seq_rm(base - 1)
+        llm.n_tokens = base - 1
+        llm.eval(llm.input_ids[base - 1 : base].tolist())
 
     def _generate_speculative(self, job: _Job, max_out: int, prompt: list[int], text: str, decoder,
                               answered: list[int], sampler: DraftSampler | None = None) -> None:
@@ -617,10 +654,12 @@ class LocalEngine(Engine):
                           floor=lambda: system_end(text, self._tokenize, prompt),
                           ceiling=lambda: last_block_end(text, self._tokenize, prompt),
                           piece=lambda t: model.detokenize([t], special=False), markers=self._block_markers())
+        # A greedy answer of its own (no departure or prefix before it) keeps its rows for a departure.
+        record = RowRecord(list(prompt)) if sampler is None and not answered and self.keep_rows else None
         spec = SpeculativeDecoder(llm, self._llama_cpp, drafter, is_eog=lambda t: is_eog(vocab, t), stopped=job.stopped,
                                   costs=self.decode_costs, between=lambda: self._let_prewarms_in(job),
                                   interrupt=(lambda: self._queue.has_prewarm(job.request.client))
-                                  if job.request.client is not None else None, sampler=sampler)
+                                  if job.request.client is not None else None, sampler=sampler, record=record)
         drafter.replay(answered)
         tokens = spec.run(lambda: max_out - req.usage.output_tokens)
         self.spec_active = spec
@@ -639,6 +678,8 @@ class LocalEngine(Engine):
         finally:
             tokens.close()  # trims the cache to the tokens the answer holds
             self.spec_active = None
+            if record is not None:
+                self._rows = record
         self._send_tail(job, decoder)
         s = spec.stats
         c.spec_steps += s.steps

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from steer_tui.server.engines import llama_internals as llama
+from steer_tui.server.engines.depart import RowRecord
 from steer_tui.server.engines.sampling import DraftSampler
 
 NGRAM_MAX = 4  # longest history suffix tried when re-synchronising
@@ -468,7 +469,7 @@ class SpeculativeDecoder:
     def __init__(self, llm, llama_cpp, drafter: Drafter, *, is_eog: Callable[[int], bool],
                  stopped: Callable[[], bool], max_batch: int | None = None, costs: DecodeCosts | None = None,
                  between: Callable[[], bool | None] | None = None, interrupt: Callable[[], bool] | None = None,
-                 sampler: DraftSampler | None = None) -> None:
+                 sampler: DraftSampler | None = None, record: RowRecord | None = None) -> None:
         self.llm = llm
         self.cpp = llama_cpp
         self.drafter = drafter
@@ -491,6 +492,10 @@ class SpeculativeDecoder:
         # A sampled answer: drafts stand or fall by speculative sampling's rule (sampling.py), not by
         # the argmax, and no near-tie is decided again (a sample has no rounding to undo).
         self.sampler = sampler
+        # A greedy answer's rows (winner, runner-up, lead) as they were verified: a departure from
+        # this answer reads them instead of evaluating it again (depart.py).
+        self.record = record
+        self.seconds: list[int] = []  # the last decode's runner-up of each row (with a record)
 
     # -- llama.cpp calls --------------------------------------------------------------------
 
@@ -538,13 +543,15 @@ class SpeculativeDecoder:
         if logits is None:
             return None
         best_ids = logits.argmax(axis=1)
-        if len(tokens) > 1:
+        if len(tokens) > 1 or self.record is not None:
             # How far each row's winner leads the runner-up: a batch's logits differ from a
             # one-row decode's in the last bits, which decides a near-tie (see run()).
             at = np.arange(len(tokens))
             best = logits[at, best_ids].copy()
             logits[at, best_ids] = -np.inf
-            self.margins = (best - logits.max(axis=1)).tolist()
+            seconds = logits.argmax(axis=1)
+            self.margins = (best - logits[at, seconds]).tolist()
+            self.seconds = seconds.tolist()
             logits[at, best_ids] = best
         return best_ids.tolist()
 
@@ -583,18 +590,48 @@ class SpeculativeDecoder:
 
         ptr = self.cpp.llama_get_logits_ith(llama.context_ptr(self.llm), -1)
         row = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
-        return int(row.argmax()) if self.sampler is None else self.sampler.sample(row)
+        if self.sampler is not None:
+            return self.sampler.sample(row)
+        best = int(row.argmax())
+        if self.record is not None:
+            lead = float(row[best])
+            row[best] = -np.inf
+            second = int(row.argmax())
+            self.margins, self.seconds = [lead - float(row[second])], [second]
+            row[best] = lead
+        return best
 
     # -- the loop ---------------------------------------------------------------------------
+
+    def _choose(self, rows, draft: list[int]) -> tuple[int, int, bool]:
+        """(draft tokens kept, the token after them, whether that token is a near-tie to decide
+        again one row at a time) from a verify's rows: argmax rows (greedy) or logits (sampled)."""
+        if self.sampler is not None:
+            m, after = self.sampler.choose(rows, draft)
+            return m, after, False
+        m = 0
+        while m < len(draft) and rows[m] == draft[m]:
+            m += 1
+        # A row whose winner leads by less than NEAR_TIE may have won only through the batch's
+        # rounding: keep the draft up to it, and let a one-row decode of the token before it
+        # choose, as plain greedy decoding would.
+        tie = next((j for j in range(m + 1) if draft and self.margins[j] < NEAR_TIE), None)
+        if tie is not None:
+            return tie, rows[tie], True
+        return m, rows[m], False
 
     def run(self, limit: Callable[[], int]) -> Iterator[int]:
         """Yield the answer's tokens; `limit()` is how many more tokens may still be yielded."""
         llm, drafter, stats = self.llm, self.drafter, self.stats
         seen = llm.n_tokens  # cache positions holding prompt or yielded tokens
+        record = self.record
         token = self.first_token()
+        row = (token, self.seconds[0], self.margins[0]) if record is not None else None
         try:
             while not self.is_eog(token):
                 n_past = llm.n_tokens
+                if record is not None:
+                    record.add(token, *row)
                 yield token
                 drafter.accept([token])
                 if self.between is not None:
@@ -620,25 +657,13 @@ class SpeculativeDecoder:
                     return
                 stats.steps += 1
                 stats.drafted += len(draft)
-                tie = None
-                if self.sampler is not None:
-                    m, after = self.sampler.choose(rows, draft)
-                else:
-                    m = 0
-                    while m < len(draft) and rows[m] == draft[m]:
-                        m += 1
-                    # A row whose winner leads by less than NEAR_TIE may have won only through the
-                    # batch's rounding: keep the draft up to it, and let a one-row decode of the token
-                    # before it choose, as plain greedy decoding would.
-                    tie = next((j for j in range(m + 1) if draft and self.margins[j] < NEAR_TIE), None)
-                    if tie is not None:
-                        m = tie
-                    after = rows[m]
+                verified = (self.seconds, self.margins)
+                m, after, tie = self._choose(rows, draft)
                 drafter.feedback(len(draft), m)
                 kept = [token, *draft[:m]]
                 llm.input_ids[n_past : n_past + len(kept)] = kept
                 llm.n_tokens = n_past + len(kept)
-                if tie is not None:
+                if tie:
                     self._seq_rm(llm.n_tokens - 1)
                     stats.redecoded += 1
                     again = self._argmax_rows([kept[-1]], llm.n_tokens - 1)
@@ -646,13 +671,19 @@ class SpeculativeDecoder:
                         llm.n_tokens -= 1
                         return
                     after = again[0]
+                    if record is not None:
+                        row = (after, self.seconds[0], self.margins[0])
                 elif m < len(draft):
                     self._seq_rm(llm.n_tokens)
+                if record is not None and not tie:
+                    row = (after, verified[0][m], verified[1][m])
                 seen = n_past + 1
-                for t in draft[:m]:
+                for j, t in enumerate(draft[:m]):
                     if self.is_eog(t):
                         return
                     stats.accepted += 1
+                    if record is not None:
+                        record.add(t, t, verified[0][j], verified[1][j])
                     yield t
                     seen += 1
                     drafter.accept([t])
