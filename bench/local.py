@@ -584,6 +584,7 @@ async def _bench_departure(n_threads: int, name: str, start: int, limit: int) ->
     retry and an alternative's second lane ask) with the rows the answer's decoding kept, and with
     the answer read again; each departure right after its answer, alternating which goes first."""
     from steer_tui import prompts
+    from steer_tui.server.engines.base import EngineRequest
     from steer_tui.server.engines.local import LocalEngine
     from bench.editbench import load_set
 
@@ -602,10 +603,7 @@ async def _bench_departure(n_threads: int, name: str, start: int, limit: int) ->
                 _, _, first, _, _ = await ours.run(msgs, session, max_tokens=1024, temperature=0.0)
                 after = len(first.split("\n", 1)[0].encode()) + 1  # past the opening fence, as steer asks
                 engine.keep_rows = keep
-                req_msgs = msgs
-                from steer_tui.server.engines.base import EngineRequest
-
-                req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", req_msgs, session, max_output_tokens=1024,
+                req = EngineRequest(f"resp_{uuid.uuid4().hex[:8]}", msgs, session, max_output_tokens=1024,
                                     temperature=0.0, avoid=(first, after, False))
                 t0 = time.perf_counter()
                 ttft, parts = None, []

@@ -112,6 +112,12 @@ class RowRecord:
         self.second.append(second)
         self.margin.append(margin)
 
+    def head(self, n: int) -> RowRecord:
+        """The rows of the answer's first n tokens."""
+        out = RowRecord(self.prompt)
+        out.tokens, out.best, out.second, out.margin = self.tokens[:n], self.best[:n], self.second[:n], self.margin[:n]
+        return out
+
     def serves(self, prompt: list[int], tokens: list[int]) -> bool:
         """Whether these rows are those of `tokens` after `prompt`."""
         return prompt == self.prompt and self.tokens[: len(tokens)] == tokens and len(tokens) <= len(self.tokens)

@@ -560,10 +560,7 @@ class LocalEngine(Engine):
         tokens = self._llm.tokenize(avoid[0].encode("utf-8"), add_bos=False, special=False)
         if not tokens or not rows.serves(prompt, tokens):
             return None
-        kept = RowRecord(rows.prompt)
-        for i in range(len(tokens)):
-            kept.add(rows.tokens[i], rows.best[i], rows.second[i], rows.margin[i])
-        return kept
+        return rows.head(len(tokens))
 
     def _depart(self, job: _Job, decoder, avoid: tuple[str, int, bool], max_out: int, base: int,
                 rows: RowRecord | None = None) -> list[int] | None:
@@ -573,9 +570,7 @@ class LocalEngine(Engine):
         with. None when the answer ends before it goes on (stopped, or its length limit); [] (a
         plain greedy answer) when no token of it can be departed from. `base`: the prompt's length;
         `rows`: the answer's rows as its own decoding kept them (the answer is not read again)."""
-        import numpy as np
-
-        req, llm, cpp = job.request, self._llm, self._llama_cpp
+        req, llm = job.request, self._llm
         text, after, skips = avoid
         tokens = rows.tokens if rows is not None else llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
         piece = lambda t: llama.model(llm).detokenize([t], special=False)
@@ -587,35 +582,14 @@ class LocalEngine(Engine):
             if llm.n_tokens > base:  # inside the kept answer: back to the prompt, its last row fresh
                 self._back_to_prompt(base)
             return []
-        n_vocab = llm.n_vocab()
         is_eog = lambda t: bool(self._llama_cpp.llama_vocab_is_eog(self._vocab, t))
-        found: Departure | None = None
         if rows is not None:
             n = len(tokens)
             found = least_confident_of(rows.best[first:n], rows.second[first:n], rows.margin[first:n], tokens, first,
                                        is_eog, same)
             self.counters.departures_from_rows += 1
-        elif first > 1:
-            llm.eval(tokens[: first - 1])  # the opening line: its rows predict nothing we depart from
-        for lo in range(first - 1, len(tokens) - 1, ROWS) if rows is None else ():
-            if job.stopped():
-                break
-            chunk = tokens[lo : min(lo + ROWS, len(tokens) - 1)]
-            n_past = llm.n_tokens
-            llama.batch(llm).set_batch(batch=chunk, n_past=n_past, logits_all=True)
-            with abort_when(cpp, llama.context_ptr(llm), job.stopped):
-                rc = cpp.llama_decode(llama.context_ptr(llm), llama.batch(llm).batch)
-            if rc != 0:
-                self._seq_rm(n_past)
-                if job.stopped():
-                    break
-                raise EngineError("engine_error", f"llama_decode returned {rc}")
-            llm.input_ids[n_past : n_past + len(chunk)] = chunk
-            llm.n_tokens = n_past + len(chunk)
-            logits = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
-            best = least_confident(logits, tokens, lo + 1, is_eog, same)
-            if best is not None and (found is None or best.margin < found.margin):
-                found = best
+        else:
+            found = self._read_least_confident(job, tokens, first, is_eog, same)
         if job.stopped():
             req.finish_reason = "cancelled"
             self.counters.cancelled += 1
@@ -634,6 +608,36 @@ class LocalEngine(Engine):
                 return None  # stopped, or the length limit came first: the answer ends here
         llm.eval([found.token])
         return answered
+
+    def _read_least_confident(self, job: _Job, tokens: list[int], first: int, is_eog, same) -> Departure | None:
+        """Evaluate the answer `tokens` after the prompt, ROWS rows at a time with logits for each,
+        and find its least confident token from index `first` on (depart.least_confident)."""
+        import numpy as np
+
+        llm, cpp, n_vocab = self._llm, self._llama_cpp, self._llm.n_vocab()
+        found: Departure | None = None
+        if first > 1:
+            llm.eval(tokens[: first - 1])  # the opening line: its rows predict nothing we depart from
+        for lo in range(first - 1, len(tokens) - 1, ROWS):
+            if job.stopped():
+                break
+            chunk = tokens[lo : min(lo + ROWS, len(tokens) - 1)]
+            n_past = llm.n_tokens
+            llama.batch(llm).set_batch(batch=chunk, n_past=n_past, logits_all=True)
+            with abort_when(cpp, llama.context_ptr(llm), job.stopped):
+                rc = cpp.llama_decode(llama.context_ptr(llm), llama.batch(llm).batch)
+            if rc != 0:
+                self._seq_rm(n_past)
+                if job.stopped():
+                    break
+                raise EngineError("engine_error", f"llama_decode returned {rc}")
+            llm.input_ids[n_past : n_past + len(chunk)] = chunk
+            llm.n_tokens = n_past + len(chunk)
+            logits = np.ctypeslib.as_array(cpp.llama_get_logits(llama.context_ptr(llm)), shape=(len(chunk), n_vocab))
+            best = least_confident(logits, tokens, lo + 1, is_eog, same)
+            if best is not None and (found is None or best.margin < found.margin):
+                found = best
+        return found
 
     def _back_to_prompt(self, base: int) -> None:
         """The cache back to the prompt alone, its last token evaluated again: the first token needs its row."""
@@ -690,7 +694,9 @@ class LocalEngine(Engine):
 
     def _generate(self, job: _Job, max_out: int, temp: float, decoder) -> None:
         req, c, llm = job.request, self.counters, self._llm
-        sampler = llama.init_sampler(llm, temp=temp, top_k=40, top_p=0.95, min_p=0.05, repeat_penalty=1.0)
+        chain = SamplerChain(temp)  # the settings the drafts' sampled path (sampling.py) draws with too
+        sampler = llama.init_sampler(llm, temp=chain.temp, top_k=chain.top_k, top_p=chain.top_p, min_p=chain.min_p,
+                                     repeat_penalty=1.0)
         is_eog = self._llama_cpp.llama_vocab_is_eog
         try:
             while True:

@@ -537,8 +537,6 @@ class SpeculativeDecoder:
 
     def _argmax_rows(self, tokens: list[int], n_past: int):
         """Decode `tokens` at n_past.. with logits for every row; the argmax of each row, or None if aborted."""
-        import numpy as np
-
         logits = self._decode_rows(tokens, n_past)
         if logits is None:
             return None
@@ -546,14 +544,21 @@ class SpeculativeDecoder:
         if len(tokens) > 1 or self.record is not None:
             # How far each row's winner leads the runner-up: a batch's logits differ from a
             # one-row decode's in the last bits, which decides a near-tie (see run()).
-            at = np.arange(len(tokens))
-            best = logits[at, best_ids].copy()
-            logits[at, best_ids] = -np.inf
-            seconds = logits.argmax(axis=1)
-            self.margins = (best - logits[at, seconds]).tolist()
-            self.seconds = seconds.tolist()
-            logits[at, best_ids] = best
+            self._lead(logits, best_ids)
         return best_ids.tolist()
+
+    def _lead(self, logits, best_ids) -> None:
+        """Each row's runner-up (`seconds`) and its winner's lead over it (`margins`), for rows of
+        `logits` whose winners are `best_ids` (left as they were)."""
+        import numpy as np
+
+        at = np.arange(len(best_ids))
+        best = logits[at, best_ids].copy()
+        logits[at, best_ids] = -np.inf
+        seconds = logits.argmax(axis=1)
+        self.margins = (best - logits[at, seconds]).tolist()
+        self.seconds = seconds.tolist()
+        logits[at, best_ids] = best
 
     def _time(self, n: int, seconds: float) -> None:
         """Keep the running costs that decide whether a re-sync draft is worth its batch."""
@@ -589,17 +594,13 @@ class SpeculativeDecoder:
         import numpy as np
 
         ptr = self.cpp.llama_get_logits_ith(llama.context_ptr(self.llm), -1)
-        row = np.ctypeslib.as_array(ptr, shape=(self._n_vocab,))
+        row = np.ctypeslib.as_array(ptr, shape=(1, self._n_vocab))
         if self.sampler is not None:
-            return self.sampler.sample(row)
-        best = int(row.argmax())
+            return self.sampler.sample(row[0])
+        best = row.argmax(axis=1)
         if self.record is not None:
-            lead = float(row[best])
-            row[best] = -np.inf
-            second = int(row.argmax())
-            self.margins, self.seconds = [lead - float(row[second])], [second]
-            row[best] = lead
-        return best
+            self._lead(row, best)
+        return int(best[0])
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -671,12 +672,10 @@ class SpeculativeDecoder:
                         llm.n_tokens -= 1
                         return
                     after = again[0]
-                    if record is not None:
-                        row = (after, self.seconds[0], self.margins[0])
                 elif m < len(draft):
                     self._seq_rm(llm.n_tokens)
-                if record is not None and not tie:
-                    row = (after, verified[0][m], verified[1][m])
+                if record is not None:  # the row that chose `after`: the one-row decode of a near-tie
+                    row = (after, self.seconds[0], self.margins[0]) if tie else (after, verified[0][m], verified[1][m])
                 seen = n_past + 1
                 for j, t in enumerate(draft[:m]):
                     if self.is_eog(t):
